@@ -1,0 +1,25 @@
+// File: cli/commands.h
+//
+// The weft subcommands. Each Add*Command registers its flags on the CLI11 app
+// and the function that runs it; the function returns the process exit code
+// (0 success, 1 internal or runtime failure, 2 bad input) after printing at
+// most one error line to stderr. main.cc owns parsing and exception handling.
+#pragma once
+
+#include <functional>
+
+#include "CLI/CLI.hpp"
+
+namespace weft::cli {
+
+// A command's body, run after parsing succeeded; returns the exit code.
+using CommandRun = std::function<int()>;
+
+void AddValidateCommand(CLI::App& app, CommandRun& run);
+
+// Exit codes shared by every command (FORMATS.md section 3).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitBadInput = 2;
+
+}  // namespace weft::cli

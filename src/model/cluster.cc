@@ -1,0 +1,27 @@
+#include "model/cluster.h"
+
+#include <algorithm>
+
+namespace weft {
+
+MachineId Cluster::AddMachine(std::string name, RackId rack, Resources capacity) {
+  const MachineId id(static_cast<uint32_t>(machines_.size()));
+  by_name_.emplace(name, id);
+  total_ += capacity;
+  num_racks_ = std::max(num_racks_, rack.value() + 1);
+  machines_.push_back(Machine{std::move(name), rack, capacity});
+  return id;
+}
+
+MachineId Cluster::Find(std::string_view name) const {
+  auto it = by_name_.find(absl::string_view(name.data(), name.size()));
+  return it == by_name_.end() ? MachineId() : it->second;
+}
+
+bool Cluster::AnyMachineFits(const Resources& demand) const {
+  // Distinct capacity shapes are few; a linear scan is fine at read time.
+  return std::any_of(machines_.begin(), machines_.end(),
+                     [&](const Machine& m) { return demand.FitsIn(m.capacity); });
+}
+
+}  // namespace weft

@@ -1,0 +1,64 @@
+// File: model/resources.h
+//
+// Resources is the small fixed vector of resource amounts used for machine
+// capacities, task demands and usage. Amounts are stored as integer
+// micro-units (1e-6 of a core, a GB or a MB/s) so that adding and removing
+// reservations is exact: a machine that is full stays exactly full, and the
+// result never depends on the order of additions.
+//
+// Adding a resource (e.g. gpu) is one line in kResourceNames plus one enum
+// value. Plain value type; thread-safe to copy.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+
+namespace weft {
+
+enum Resource : int { kCpu = 0, kMem = 1, kDisk = 2, kNet = 3, kNumResources = 4 };
+
+// Names as they appear in workload and result files, indexed by Resource.
+inline constexpr std::array<std::string_view, kNumResources> kResourceNames = {"cpu", "mem",
+                                                                              "disk", "net"};
+
+// ResourceByName returns the resource called `name`, or nullopt.
+std::optional<Resource> ResourceByName(std::string_view name);
+
+// One unit of a resource, in the micro-units Resources stores.
+inline constexpr int64_t kMicroUnits = 1'000'000;
+
+class Resources {
+ public:
+  constexpr Resources() = default;
+
+  // FromUnits builds a vector from amounts in whole units (cores, GB, MB/s).
+  // Fails for negative, non-finite or absurdly large amounts.
+  static absl::StatusOr<Resources> FromUnits(const std::array<double, kNumResources>& units);
+
+  int64_t micro(Resource r) const { return v_[r]; }
+  void set_micro(Resource r, int64_t value) { v_[r] = value; }
+  double units(Resource r) const { return static_cast<double>(v_[r]) / kMicroUnits; }
+
+  bool IsZero() const;
+  // FitsIn: every component is <= the other's.
+  bool FitsIn(const Resources& capacity) const;
+
+  Resources& operator+=(const Resources& o);
+  Resources& operator-=(const Resources& o);
+  friend Resources operator+(Resources a, const Resources& b) { return a += b; }
+  friend Resources operator-(Resources a, const Resources& b) { return a -= b; }
+  friend bool operator==(const Resources&, const Resources&) = default;
+
+  // ToString renders "cpu=1 mem=2.5" with zero components left out.
+  std::string ToString() const;
+
+ private:
+  std::array<int64_t, kNumResources> v_{};
+};
+
+}  // namespace weft

@@ -1,0 +1,408 @@
+#include "trace/workload_reader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "fmt/format.h"
+#include "fmt/ranges.h"
+#include "core/status.h"
+#include "nlohmann/json.hpp"
+#include "trace/json_fields.h"
+
+namespace weft {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kFormatVersion = 1;
+
+absl::StatusOr<json> ParseJsonRejectingDuplicates(std::string_view text) {
+  // nlohmann keeps the last of duplicate keys silently; its parser callback
+  // sees every key, so track the keys of each open object ourselves.
+  std::vector<absl::flat_hash_set<std::string>> open_objects;
+  std::string duplicate;
+  auto callback = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+        open_objects.emplace_back();
+        break;
+      case json::parse_event_t::object_end:
+        if (!open_objects.empty()) open_objects.pop_back();
+        break;
+      case json::parse_event_t::key:
+        if (!open_objects.empty() && !open_objects.back().insert(parsed.get<std::string>()).second &&
+            duplicate.empty()) {
+          duplicate = parsed.get<std::string>();
+        }
+        break;
+      default:
+        break;
+    }
+    return true;
+  };
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end(), callback);
+  } catch (const json::parse_error& e) {
+    // Drop nlohmann's "[json.exception.parse_error.101] " prefix.
+    std::string what = e.what();
+    if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
+    return absl::InvalidArgumentError("not valid JSON: " + what);
+  }
+  if (!duplicate.empty()) {
+    return absl::InvalidArgumentError(fmt::format("key \"{}\" appears twice in one object", duplicate));
+  }
+  return doc;
+}
+
+absl::StatusOr<Resources> ReadResources(const FieldReader& r, const json& value, std::string_view field) {
+  if (!value.is_object()) return r.Error(field, "must be an object of resource amounts");
+  std::array<double, kNumResources> units{};
+  for (const auto& [name, amount] : value.items()) {
+    const auto resource = ResourceByName(name);
+    if (!resource) {
+      return r.Error(field, fmt::format("names unknown resource \"{}\" (known: {})", name,
+                                            fmt::join(kResourceNames, ", ")));
+    }
+    if (!amount.is_number() || !std::isfinite(amount.get<double>()) || amount.get<double>() < 0) {
+      return r.Error(field, fmt::format("\"{}\" must be a non-negative number", name));
+    }
+    units[*resource] = amount.get<double>();
+  }
+  auto res = Resources::FromUnits(units);
+  if (!res.ok()) return r.Error(field, StatusMessage(res.status()));
+  return res;
+}
+
+absl::Status ReadCluster(const json& doc, Workload& w) {
+  FieldReader top("");
+  if (!doc.contains("cluster")) return top.Error("cluster", "is missing");
+  const json& cluster = doc["cluster"];
+  FieldReader cr("cluster");
+  if (!cluster.is_object()) return top.Error("cluster", "must be an object");
+  RETURN_IF_ERROR(cr.CheckKnownKeys(cluster, {"machines"}));
+  if (!cluster.contains("machines") || !cluster["machines"].is_array() || cluster["machines"].empty()) {
+    return cr.Error("machines", "must be a non-empty list of machine groups");
+  }
+  uint32_t next_rack = 0;
+  absl::flat_hash_set<std::string> names;
+  for (const json& group : cluster["machines"]) {
+    if (!group.is_object()) return cr.Error("machines", "each group must be an object");
+    std::string name;
+    if (group.contains("name") && group["name"].is_string()) name = group["name"].get<std::string>();
+    FieldReader gr(fmt::format("machine group \"{}\"", name));
+    RETURN_IF_ERROR(gr.CheckKnownKeys(group, {"name", "count", "rack_size", "capacity"}));
+    if (name.empty()) return gr.Error("name", "must be a non-empty string");
+    ASSIGN_OR_RETURN(const uint64_t count, gr.OptionalCount(group, "count", 1, 10'000'000));
+    ASSIGN_OR_RETURN(const uint64_t rack_size, gr.OptionalCount(group, "rack_size", count, 10'000'000));
+    if (!group.contains("capacity")) return gr.Error("capacity", "is missing");
+    ASSIGN_OR_RETURN(const Resources capacity, ReadResources(gr, group["capacity"], "capacity"));
+    for (uint64_t i = 0; i < count; ++i) {
+      std::string machine_name = count > 1 ? fmt::format("{}{}", name, i) : name;
+      if (!names.insert(machine_name).second) {
+        return gr.Error("name", fmt::format("machine name \"{}\" is used twice", machine_name));
+      }
+      w.cluster.AddMachine(std::move(machine_name), RackId(next_rack + static_cast<uint32_t>(i / rack_size)),
+                           capacity);
+    }
+    next_rack += static_cast<uint32_t>((count + rack_size - 1) / rack_size);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadPhases(const FieldReader& r, const json& value, Stage& stage) {
+  if (!value.is_array() || value.empty()) return r.Error("phases", "must be a non-empty list");
+  for (const json& p : value) {
+    if (!p.is_object()) return r.Error("phases", "each phase must be an object");
+    RETURN_IF_ERROR(r.CheckKnownKeys(p, {"resource", "work"}, "phases"));
+    if (!p.contains("resource") || !p["resource"].is_string()) {
+      return r.Error("phases", "each phase needs a \"resource\" name");
+    }
+    const auto resource = ResourceByName(p["resource"].get<std::string>());
+    if (!resource || *resource == kMem) {
+      return r.Error("phases", fmt::format("resource \"{}\" is not cpu, net or disk",
+                                               p["resource"].get<std::string>()));
+    }
+    ASSIGN_OR_RETURN(const double work, r.PositiveNumber(p, "work", "phases"));
+    stage.phases.push_back(Phase{*resource, work});
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadLocality(const FieldReader& r, const json& value, const Cluster& cluster, Stage& stage) {
+  if (!value.is_array()) return r.Error("locality", "must be a list, per task, of lists of machine names");
+  if (value.size() > stage.num_tasks) {
+    return r.Error("locality", fmt::format("has {} entries but the stage has {} tasks", value.size(),
+                                               stage.num_tasks));
+  }
+  stage.locality.reserve(value.size());
+  for (const json& prefs : value) {
+    if (!prefs.is_array()) return r.Error("locality", "each entry must be a list of machine names");
+    std::vector<MachineId> ids;
+    for (const json& name : prefs) {
+      if (!name.is_string()) return r.Error("locality", "machine names must be strings");
+      const MachineId id = cluster.Find(name.get<std::string>());
+      if (!id.valid()) {
+        return r.Error("locality", fmt::format("names unknown machine \"{}\"", name.get<std::string>()));
+      }
+      ids.push_back(id);
+    }
+    stage.locality.push_back(std::move(ids));
+  }
+  return absl::OkStatus();
+}
+
+// ReadStage reads everything but "after", which needs all stage names first.
+absl::Status ReadStage(const FieldReader& r, const json& s, const Cluster& cluster, Stage& stage) {
+  RETURN_IF_ERROR(r.CheckKnownKeys(s, {"name", "tasks", "duration", "durations", "demand", "usage",
+                                       "locality", "phases", "command", "after"}));
+  ASSIGN_OR_RETURN(const uint64_t tasks, r.Count(s, "tasks", kMaxWorkloadTasks));
+  stage.num_tasks = static_cast<uint32_t>(tasks);
+  if (s.contains("phases")) RETURN_IF_ERROR(ReadPhases(r, s["phases"], stage));
+  if (s.contains("duration")) {
+    ASSIGN_OR_RETURN(stage.duration_us, r.PositiveDuration(s, "duration"));
+  } else if (stage.phases.empty()) {
+    return r.Error("duration", "is missing (required unless \"phases\" is given)");
+  }
+  if (s.contains("durations")) {
+    const json& ds = s["durations"];
+    if (!ds.is_array()) return r.Error("durations", "must be a list of seconds, one per task");
+    if (ds.size() != stage.num_tasks) {
+      return r.Error("durations",
+                     fmt::format("has {} entries but the stage has {} tasks", ds.size(), stage.num_tasks));
+    }
+    stage.durations_us.reserve(ds.size());
+    for (const json& d : ds) {
+      ASSIGN_OR_RETURN(const TimeUs us, r.PositiveDurationValue(d, "durations"));
+      stage.durations_us.push_back(us);
+    }
+  }
+  if (s.contains("demand")) {
+    ASSIGN_OR_RETURN(stage.demand, ReadResources(r, s["demand"], "demand"));
+  }
+  stage.usage = stage.demand;
+  if (s.contains("usage")) {
+    ASSIGN_OR_RETURN(const Resources usage, ReadResources(r, s["usage"], "usage"));
+    for (int k = 0; k < kNumResources; ++k) {
+      const auto res = static_cast<Resource>(k);
+      if (usage.micro(res) > stage.demand.micro(res)) {
+        return r.Error("usage", fmt::format("{} {} exceeds the demand {}", kResourceNames[k],
+                                                usage.units(res), stage.demand.units(res)));
+      }
+    }
+    // Resources the usage leaves out are used as demanded.
+    for (const auto& [name, amount] : s["usage"].items()) {
+      const Resource res = *ResourceByName(name);
+      stage.usage.set_micro(res, usage.micro(res));
+    }
+  }
+  if (!cluster.AnyMachineFits(stage.demand)) {
+    return r.Error("demand", fmt::format("({}) fits no machine of the cluster", stage.demand.ToString()));
+  }
+  if (s.contains("locality")) RETURN_IF_ERROR(ReadLocality(r, s["locality"], cluster, stage));
+  if (s.contains("command")) {
+    if (!s["command"].is_string()) return r.Error("command", "must be a string");
+    stage.command = s["command"].get<std::string>();
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadEdges(const FieldReader& r, const json& after, Job& job, uint32_t child,
+                       const absl::flat_hash_map<std::string, uint32_t>& stage_index) {
+  if (!after.is_array()) return r.Error("after", "must be a list of parent stages");
+  Stage& stage = job.stages[child];
+  for (const json& entry : after) {
+    std::string parent_name;
+    EdgeKind kind = EdgeKind::kBarrier;
+    if (entry.is_string()) {
+      parent_name = entry.get<std::string>();
+    } else if (entry.is_object()) {
+      RETURN_IF_ERROR(r.CheckKnownKeys(entry, {"stage", "kind"}, "after"));
+      if (!entry.contains("stage") || !entry["stage"].is_string()) {
+        return r.Error("after", "each edge object needs a \"stage\" name");
+      }
+      parent_name = entry["stage"].get<std::string>();
+      if (entry.contains("kind")) {
+        const json& k = entry["kind"];
+        if (k == "pipelined") {
+          kind = EdgeKind::kPipelined;
+        } else if (k != "barrier") {
+          return r.Error("after", fmt::format("edge kind {} is not \"barrier\" or \"pipelined\"", k.dump()));
+        }
+      }
+    } else {
+      return r.Error("after", "entries must be stage names or {\"stage\", \"kind\"} objects");
+    }
+    auto it = stage_index.find(parent_name);
+    if (it == stage_index.end()) {
+      return r.Error("after", fmt::format("names unknown stage \"{}\"", parent_name));
+    }
+    const uint32_t parent = it->second;
+    if (parent == child) return r.Error("after", "names the stage itself");
+    for (const Edge& e : stage.parents) {
+      if (e.stage == parent) return r.Error("after", fmt::format("names stage \"{}\" twice", parent_name));
+    }
+    if (kind == EdgeKind::kPipelined && job.stages[parent].num_tasks != stage.num_tasks) {
+      return r.Error("after", fmt::format("pipelined edge from \"{}\" ({} tasks) needs the same number of "
+                                              "tasks as this stage (%d)",
+                                              parent_name, job.stages[parent].num_tasks, stage.num_tasks));
+    }
+    stage.parents.push_back(Edge{parent, kind});
+    job.stages[parent].children.push_back(Edge{child, kind});
+  }
+  return absl::OkStatus();
+}
+
+// TopologicalOrder fills job.topo_order (Kahn's algorithm, lowest index first
+// so the order is deterministic) or reports a stage on a cycle.
+absl::Status TopologicalOrder(const FieldReader& jr, Job& job) {
+  const size_t n = job.stages.size();
+  std::vector<uint32_t> indegree(n);
+  for (size_t i = 0; i < n; ++i) indegree[i] = static_cast<uint32_t>(job.stages[i].parents.size());
+  std::vector<uint32_t> ready;
+  for (size_t i = n; i-- > 0;) {
+    if (indegree[i] == 0) ready.push_back(static_cast<uint32_t>(i));
+  }
+  while (!ready.empty()) {
+    std::sort(ready.begin(), ready.end(), std::greater<>());
+    const uint32_t s = ready.back();
+    ready.pop_back();
+    job.topo_order.push_back(s);
+    for (const Edge& e : job.stages[s].children) {
+      if (--indegree[e.stage] == 0) ready.push_back(e.stage);
+    }
+  }
+  if (job.topo_order.size() != n) {
+    for (size_t i = 0; i < n; ++i) {
+      if (indegree[i] > 0) {
+        return jr.Error("stages", fmt::format("stage \"{}\" is on a dependency cycle", job.stages[i].name));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadJob(const json& j, Workload& w, absl::flat_hash_map<std::string, UserId>& users,
+                     uint64_t& total_tasks, Job& job) {
+  if (!j.is_object()) return absl::InvalidArgumentError("\"jobs\": each job must be an object");
+  if (!j.contains("name") || !j["name"].is_string() || j["name"].get<std::string>().empty()) {
+    return absl::InvalidArgumentError(
+        fmt::format("job #{}: \"name\" must be a non-empty string", w.jobs.size()));
+  }
+  job.name = j["name"].get<std::string>();
+  const FieldReader jr(fmt::format("job \"{}\"", job.name));
+  RETURN_IF_ERROR(jr.CheckKnownKeys(j, {"name", "arrival", "user", "priority", "weight", "deadline", "stages"}));
+  job.arrival_us = 0;
+  if (j.contains("arrival")) {
+    ASSIGN_OR_RETURN(job.arrival_us, jr.NonNegativeDuration(j, "arrival"));
+  }
+  std::string user = "default";
+  if (j.contains("user")) {
+    if (!j["user"].is_string() || j["user"].get<std::string>().empty()) {
+      return jr.Error("user", "must be a non-empty string");
+    }
+    user = j["user"].get<std::string>();
+  }
+  auto [it, inserted] = users.try_emplace(user, UserId(static_cast<uint32_t>(w.users.size())));
+  if (inserted) w.users.push_back(user);
+  job.user = it->second;
+  if (j.contains("priority")) {
+    ASSIGN_OR_RETURN(job.priority, jr.Integer(j, "priority"));
+  }
+  if (j.contains("weight")) {
+    ASSIGN_OR_RETURN(job.weight, jr.PositiveNumber(j, "weight"));
+  }
+  if (j.contains("deadline")) {
+    ASSIGN_OR_RETURN(job.deadline_us, jr.PositiveDuration(j, "deadline"));
+  }
+
+  if (!j.contains("stages") || !j["stages"].is_array() || j["stages"].empty()) {
+    return jr.Error("stages", "must be a non-empty list");
+  }
+  absl::flat_hash_map<std::string, uint32_t> stage_index;
+  const json& stages = j["stages"];
+  job.stages.resize(stages.size());
+  for (size_t i = 0; i < stages.size(); ++i) {
+    const json& s = stages[i];
+    if (!s.is_object()) return jr.Error("stages", "each stage must be an object");
+    if (!s.contains("name") || !s["name"].is_string() || s["name"].get<std::string>().empty()) {
+      return jr.Error("stages", fmt::format("stage #{}: \"name\" must be a non-empty string", i));
+    }
+    Stage& stage = job.stages[i];
+    stage.name = s["name"].get<std::string>();
+    const FieldReader sr(fmt::format("job \"{}\" stage \"{}\"", job.name, stage.name));
+    if (!stage_index.emplace(stage.name, static_cast<uint32_t>(i)).second) {
+      return sr.Error("name", "is used by two stages of the job");
+    }
+    RETURN_IF_ERROR(ReadStage(sr, s, w.cluster, stage));
+    total_tasks += stage.num_tasks;
+    if (total_tasks > kMaxWorkloadTasks) {
+      return sr.Error("tasks", fmt::format("brings the workload above {} tasks, more than weft can hold "
+                                               "in memory",
+                                               kMaxWorkloadTasks));
+    }
+    job.num_tasks += stage.num_tasks;
+  }
+  for (size_t i = 0; i < stages.size(); ++i) {
+    if (!stages[i].contains("after")) continue;
+    const FieldReader sr(fmt::format("job \"{}\" stage \"{}\"", job.name, job.stages[i].name));
+    RETURN_IF_ERROR(ReadEdges(sr, stages[i]["after"], job, static_cast<uint32_t>(i), stage_index));
+  }
+  return TopologicalOrder(jr, job);
+}
+
+}  // namespace
+
+absl::StatusOr<Workload> ParseWorkload(std::string_view text) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return absl::InvalidArgumentError("the file is empty");
+  }
+  ASSIGN_OR_RETURN(const json doc, ParseJsonRejectingDuplicates(text));
+  if (!doc.is_object()) return absl::InvalidArgumentError("a workload must be a JSON object");
+  const FieldReader top("");
+  RETURN_IF_ERROR(top.CheckKnownKeys(doc, {"weft", "cluster", "jobs"}));
+  if (!doc.contains("weft")) return top.Error("weft", "is missing (this reader understands \"weft\": 1)");
+  if (!doc["weft"].is_number_integer() || doc["weft"].get<int64_t>() != kFormatVersion) {
+    return top.Error("weft", fmt::format("is {} but this reader understands version {} only",
+                                             doc["weft"].dump(), kFormatVersion));
+  }
+  Workload w;
+  RETURN_IF_ERROR(ReadCluster(doc, w));
+  if (!doc.contains("jobs") || !doc["jobs"].is_array()) return top.Error("jobs", "must be a list of jobs");
+  absl::flat_hash_map<std::string, UserId> users;
+  absl::flat_hash_set<std::string> job_names;
+  uint64_t total_tasks = 0;
+  w.jobs.reserve(doc["jobs"].size());
+  for (const json& j : doc["jobs"]) {
+    Job job;
+    RETURN_IF_ERROR(ReadJob(j, w, users, total_tasks, job));
+    if (!job_names.insert(job.name).second) {
+      return absl::InvalidArgumentError(fmt::format("job \"{}\": \"name\" is used by two jobs", job.name));
+    }
+    w.jobs.push_back(std::move(job));
+  }
+  return w;
+}
+
+absl::StatusOr<Workload> ReadWorkloadFile(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return absl::InvalidArgumentError(path + ": no such file");
+  if (std::filesystem::is_directory(path, ec)) {
+    return absl::InvalidArgumentError(path + ": is a directory, not a workload file");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::InvalidArgumentError(path + ": cannot be opened for reading");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  auto w = ParseWorkload(buffer.str());
+  if (!w.ok()) return absl::InvalidArgumentError(fmt::format("{}: {}", path, StatusMessage(w.status())));
+  return w;
+}
+
+}  // namespace weft
