@@ -49,7 +49,8 @@ absl::StatusOr<json> ParseJsonRejectingDuplicates(std::string_view text) {
   json doc;
   try {
     doc = json::parse(text.begin(), text.end(), callback);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // parse_error, or out_of_range for a number beyond double ("1e999").
     // Drop nlohmann's "[json.exception.parse_error.101] " prefix.
     std::string what = e.what();
     if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
@@ -250,7 +251,7 @@ absl::Status ReadEdges(const FieldReader& r, const json& after, Job& job, uint32
     }
     if (kind == EdgeKind::kPipelined && job.stages[parent].num_tasks != stage.num_tasks) {
       return r.Error("after", fmt::format("pipelined edge from \"{}\" ({} tasks) needs the same number of "
-                                              "tasks as this stage (%d)",
+                                              "tasks as this stage ({})",
                                               parent_name, job.stages[parent].num_tasks, stage.num_tasks));
     }
     stage.parents.push_back(Edge{parent, kind});
@@ -279,11 +280,22 @@ absl::Status TopologicalOrder(const FieldReader& jr, Job& job) {
     }
   }
   if (job.topo_order.size() != n) {
-    for (size_t i = 0; i < n; ++i) {
-      if (indegree[i] > 0) {
-        return jr.Error("stages", fmt::format("stage \"{}\" is on a dependency cycle", job.stages[i].name));
+    // A stage left over may only depend on a cycle; walking left-over parents
+    // from it must revisit a stage, and that one is on the cycle.
+    uint32_t s = static_cast<uint32_t>(std::find_if(indegree.begin(), indegree.end(),
+                                                    [](uint32_t d) { return d > 0; }) -
+                                       indegree.begin());
+    std::vector<bool> seen(n);
+    while (!seen[s]) {
+      seen[s] = true;
+      for (const Edge& e : job.stages[s].parents) {
+        if (indegree[e.stage] > 0) {
+          s = e.stage;
+          break;
+        }
       }
     }
+    return jr.Error("stages", fmt::format("stage \"{}\" is on a dependency cycle", job.stages[s].name));
   }
   return absl::OkStatus();
 }

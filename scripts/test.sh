@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Builds weft with warnings as errors and runs the whole test suite (CTest).
+# Works from any directory; uses build/ at the repository root. Exits non-zero
+# on the first failing step or test.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bash scripts/install-deps.sh
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWEFT_WERROR=ON
+cmake --build build -j2
+ctest --test-dir build --output-on-failure -j2
