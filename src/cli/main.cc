@@ -21,6 +21,9 @@ int Main(int argc, char** argv) {
   app.require_subcommand(1);
   CommandRun run;
   AddValidateCommand(app, run);
+  AddPoliciesCommand(app, run);
+  AddSimCommand(app, run);
+  AddCompareCommand(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

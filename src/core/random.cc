@@ -46,6 +46,25 @@ double DeterministicLog(double x) {
   return de * kLn2Hi - ((hfsq - (s * (hfsq + r) + de * kLn2Lo)) - f);
 }
 
+double DeterministicExp(double x) {
+  if (std::isnan(x)) return x;
+  if (x > 709.78) return std::numeric_limits<double>::infinity();
+  if (x < -745.2) return 0.0;
+  // e^x = 2^k e^r with r = x - k ln 2, |r| <= ln(2)/2; the Taylor series of
+  // e^r converges below double precision within 20 terms.
+  constexpr double kLn2Hi = 6.93147180369123816490e-01;
+  constexpr double kLn2Lo = 1.90821492927058770002e-10;
+  const double k = std::nearbyint(x / 0.69314718055994530942);
+  const double r = (x - k * kLn2Hi) - k * kLn2Lo;
+  double term = 1.0;
+  double sum = 1.0;
+  for (int n = 1; n < 22; ++n) {
+    term *= r / static_cast<double>(n);
+    sum += term;
+  }
+  return std::ldexp(sum, static_cast<int>(k));
+}
+
 Rng::Rng(uint64_t seed) : seed_(seed) {
   SplitMix64 sm(seed);
   for (auto& word : s_) word = sm.Next();

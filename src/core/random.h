@@ -33,6 +33,10 @@ class SplitMix64 {
 // may differ between libm versions). Returns -inf for 0 and NaN for x < 0.
 double DeterministicLog(double x);
 
+// DeterministicExp returns e^x, accurate to a few ulp, computed the same way
+// everywhere. Overflows to +inf above ~709.78 and underflows to 0.
+double DeterministicExp(double x);
+
 class Rng {
  public:
   explicit Rng(uint64_t seed);

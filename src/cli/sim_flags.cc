@@ -1,0 +1,99 @@
+#include "cli/sim_flags.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "fmt/format.h"
+#include "trace/workload_reader.h"
+
+#ifndef WEFT_SOURCE_DIR
+#define WEFT_SOURCE_DIR "."
+#endif
+
+namespace weft::cli {
+
+std::string DefaultWorkloadPath() {
+  if (const char* env = std::getenv("WEFT_DEFAULT_WORKLOAD"); env != nullptr && *env != '\0') return env;
+  return std::string(WEFT_SOURCE_DIR) + "/examples/default.json";
+}
+
+void SimFlags::Register(CLI::App& cmd) {
+  cmd.add_option("--workload,-w", workload, "Workload file (default: the bundled examples/default.json)");
+  cmd.add_option("--seed", seed, "Random seed; the same seed gives the same schedule")->capture_default_str();
+  cmd.add_option("--model", model, "Execution model")
+      ->check(CLI::IsMember({"fixed", "contention"}))
+      ->capture_default_str();
+  cmd.add_option("--latency", latency_s, "One-way delay of every message between roles, in seconds")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
+  cmd.add_option("--max-attempts", max_attempts, "Failed attempts of one task before its job fails")
+      ->check(CLI::Range(1, 255))
+      ->capture_default_str();
+  cmd.add_option("--task-failures", task_failures, "Probability that an attempt fails partway")
+      ->check(CLI::Range(0.0, 0.99))
+      ->capture_default_str();
+  cmd.add_option("--fail", failures, "Fail a machine: MACHINE@T or MACHINE@T:RECOVER_T (seconds); repeatable");
+  cmd.add_flag("--no-check", no_check, "Skip the schedule checker (for very large runs)");
+  cmd.add_flag("--no-progress", no_progress, "Never draw a progress bar");
+}
+
+absl::StatusOr<Workload> SimFlags::Load() const {
+  return ReadWorkloadFile(workload.empty() ? DefaultWorkloadPath() : workload);
+}
+
+namespace {
+
+absl::StatusOr<TimeUs> ParseSeconds(const std::string& text, const std::string& flag) {
+  double s = 0;
+  try {
+    size_t used = 0;
+    s = std::stod(text, &used);
+    if (used != text.size()) throw std::invalid_argument(text);
+  } catch (const std::exception&) {
+    return absl::InvalidArgumentError(fmt::format("{}: \"{}\" is not a number of seconds", flag, text));
+  }
+  if (!std::isfinite(s) || s < 0) return absl::InvalidArgumentError(fmt::format("{}: {} must be >= 0", flag, text));
+  auto us = SecondsToUs(s);
+  if (!us.ok()) return absl::InvalidArgumentError(fmt::format("{}: {} is out of range", flag, text));
+  return *us;
+}
+
+}  // namespace
+
+absl::StatusOr<sim::SimOptions> SimFlags::Options(const Workload& w) const {
+  sim::SimOptions o;
+  o.seed = seed;
+  o.model = model == "contention" ? sim::ExecutionModel::kContention : sim::ExecutionModel::kFixed;
+  auto latency = SecondsToUs(latency_s);
+  if (!latency.ok()) return absl::InvalidArgumentError("--latency is out of range");
+  o.latency_us = *latency;
+  o.max_attempts = max_attempts;
+  o.task_failure_prob = task_failures;
+  for (const std::string& f : failures) {
+    const auto at = f.find('@');
+    if (at == std::string::npos || at == 0) {
+      return absl::InvalidArgumentError(fmt::format("--fail \"{}\": write MACHINE@T or MACHINE@T:RECOVER_T", f));
+    }
+    const std::string name = f.substr(0, at);
+    const MachineId m = w.cluster.Find(name);
+    if (!m.valid()) return absl::InvalidArgumentError(fmt::format("--fail \"{}\": no machine \"{}\"", f, name));
+    std::string rest = f.substr(at + 1);
+    sim::MachineFailure failure{m, 0, std::nullopt};
+    const auto colon = rest.find(':');
+    auto when = ParseSeconds(rest.substr(0, colon), "--fail");
+    if (!when.ok()) return when.status();
+    failure.at_us = *when;
+    if (colon != std::string::npos) {
+      auto recover = ParseSeconds(rest.substr(colon + 1), "--fail");
+      if (!recover.ok()) return recover.status();
+      if (*recover <= failure.at_us) {
+        return absl::InvalidArgumentError(fmt::format("--fail \"{}\": recovery must come after the failure", f));
+      }
+      failure.recover_us = *recover;
+    }
+    o.failures.push_back(failure);
+  }
+  return o;
+}
+
+}  // namespace weft::cli

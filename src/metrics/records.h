@@ -1,0 +1,65 @@
+// File: metrics/records.h
+//
+// What a run reports as it goes: one AttemptRecord per task attempt when it
+// ends, one JobRecord per job when it ends, and AttemptStart when an attempt
+// starts. RunObserver receives them in simulated-time order; the results
+// writers, the metrics and the schedule checker are observers, so a run with
+// tens of millions of tasks never holds its schedule in memory.
+#pragma once
+
+#include <cstdint>
+
+#include "core/ids.h"
+#include "core/time.h"
+#include "model/resources.h"
+
+namespace weft {
+
+// How an attempt ended.
+enum class Outcome : uint8_t { kOk, kFailed, kKilled };
+
+enum class Locality : uint8_t { kNone, kNode, kRack, kRemote };
+const char* LocalityName(Locality l);
+const char* OutcomeName(Outcome o);
+
+struct AttemptStart {
+  TaskRef task;
+  uint32_t attempt = 0;
+  MachineId machine;
+  TimeUs time_us = 0;
+  Resources demand;  // what the attempt holds while it runs
+};
+
+struct AttemptRecord {
+  TaskRef task;
+  uint32_t attempt = 0;  // 0-based
+  MachineId machine;
+  TimeUs ready_us = 0;
+  TimeUs start_us = 0;
+  TimeUs end_us = 0;
+  Outcome outcome = Outcome::kOk;
+  Resources demand;
+  Resources usage;
+  Locality locality = Locality::kNone;
+  bool in_container = false;
+};
+
+struct JobRecord {
+  JobId job;
+  TimeUs arrival_us = 0;
+  TimeUs start_us = 0;  // first attempt start; arrival when nothing ever started
+  TimeUs end_us = 0;
+  bool succeeded = true;
+};
+
+class RunObserver {
+ public:
+  virtual ~RunObserver() = default;
+  virtual void OnAttemptStart(const AttemptStart& /*start*/) {}
+  virtual void OnAttemptEnd(const AttemptRecord& /*record*/) {}
+  virtual void OnJobEnd(const JobRecord& /*record*/) {}
+  // OnRunEnd: the simulation is over at `end_us`.
+  virtual void OnRunEnd(TimeUs /*end_us*/) {}
+};
+
+}  // namespace weft

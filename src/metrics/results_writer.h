@@ -1,0 +1,50 @@
+// File: metrics/results_writer.h
+//
+// ResultsWriter: a RunObserver that streams a run's schedule to
+// DIR/tasks.csv (one row per attempt) and DIR/jobs.csv (one row per job) in
+// the format of FORMATS.md section 2, as the run goes, so no schedule is held
+// in memory. Files are written under temporary names and renamed into place
+// by Finish(), so a reader never sees a half-written result under the final
+// name. Text fields are CSV-quoted with libcsv when they need it.
+// Not thread-safe.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "absl/status/status.h"
+#include "fmt/format.h"
+#include "metrics/records.h"
+#include "model/workload.h"
+
+namespace weft {
+
+class ResultsWriter final : public RunObserver {
+ public:
+  // Open creates `dir` if needed and opens the temporary files.
+  static absl::StatusOr<std::unique_ptr<ResultsWriter>> Open(const std::string& dir, const Workload& workload);
+  ~ResultsWriter() override;
+
+  void OnAttemptEnd(const AttemptRecord& record) override;
+  void OnJobEnd(const JobRecord& record) override;
+
+  // Finish flushes, closes and renames the files into place.
+  absl::Status Finish();
+
+ private:
+  ResultsWriter(std::string dir, const Workload& workload) : dir_(std::move(dir)), workload_(workload) {}
+  void Flush(bool force);
+
+  std::string dir_;
+  const Workload& workload_;
+  std::FILE* tasks_ = nullptr;
+  std::FILE* jobs_ = nullptr;
+  fmt::memory_buffer task_buffer_;
+  fmt::memory_buffer job_buffer_;
+};
+
+// CsvField returns `text` quoted as a CSV field when it contains a comma,
+// quote or line break, else unchanged.
+std::string CsvField(const std::string& text);
+
+}  // namespace weft

@@ -1,0 +1,86 @@
+// File: metrics/run_metrics.h
+//
+// RunMetrics: a RunObserver that computes a run's headline numbers as the
+// records stream past (so it needs memory per job, not per task):
+//   - job completion times (avg, median, p95), makespan (last job end minus
+//     first arrival), slowdown (JCT / critical path), deadlines met;
+//   - per resource: utilization (allocated resource-time over capacity x
+//     makespan, which is Ursa's SE = X / Y), real use over capacity x makespan,
+//     and UE = used / allocated (Ursa section 5: X allocated, Y capacity x
+//     makespan, Z used; SE = X/Y, UE = Z/X);
+//   - scheduling delay (start - ready, every attempt): mean and p95;
+//   - locality of successful attempts (node, rack, remote, none);
+//   - Jain's fairness index across users of their mean slowdown.
+// Allocation is counted from the tasks' demands; containers held idle by a
+// job manager are not counted (a known under-estimate for container-based
+// policies). Not thread-safe.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "metrics/histogram.h"
+#include "metrics/records.h"
+#include "model/workload.h"
+#include "nlohmann/json.hpp"
+
+namespace weft {
+
+struct RunSummary {
+  uint64_t jobs = 0;
+  uint64_t jobs_failed = 0;
+  uint64_t tasks = 0;     // tasks finished ok
+  uint64_t attempts = 0;  // all attempts, any outcome
+  uint64_t attempts_failed = 0;
+  uint64_t attempts_killed = 0;
+  double makespan = 0;  // seconds
+  double avg_jct = 0;
+  double median_jct = 0;
+  double p95_jct = 0;
+  double avg_slowdown = 0;
+  double median_slowdown = 0;
+  uint64_t deadlines = 0;
+  uint64_t deadlines_met = 0;
+  std::array<double, kNumResources> utilization{};  // = SE
+  std::array<double, kNumResources> used{};         // used / (capacity x makespan)
+  std::array<double, kNumResources> ue{};
+  double delay_mean = 0;  // seconds
+  double delay_p95 = 0;
+  std::array<double, 4> locality{};  // fractions of ok attempts: none, node, rack, remote
+  double jain_fairness = 1;
+
+  // ToJson renders the fields named as in FORMATS.md section 2 (plus extras).
+  nlohmann::ordered_json ToJson() const;
+};
+
+class RunMetrics final : public RunObserver {
+ public:
+  explicit RunMetrics(const Workload& workload);
+
+  void OnAttemptEnd(const AttemptRecord& record) override;
+  void OnJobEnd(const JobRecord& record) override;
+  void OnRunEnd(TimeUs end_us) override;
+
+  // Per-job results, in the order jobs ended.
+  struct JobResult {
+    JobId job;
+    double jct = 0;       // seconds
+    double slowdown = 0;  // jct / critical path
+    bool succeeded = true;
+  };
+  const std::vector<JobResult>& jobs() const { return jobs_; }
+  const RunSummary& summary() const { return summary_; }
+
+ private:
+  const Workload& workload_;
+  std::vector<JobResult> jobs_;
+  std::array<long double, kNumResources> allocated_{};  // unit-seconds
+  std::array<long double, kNumResources> used_{};
+  LogHistogram delay_us_;
+  std::array<uint64_t, 4> locality_{};
+  TimeUs last_end_us_ = 0;
+  RunSummary summary_;
+};
+
+}  // namespace weft

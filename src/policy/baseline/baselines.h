@@ -1,0 +1,7 @@
+// File: policy/baseline/baselines.h
+//
+// The baseline policies' registry entries (one header per policy; this one
+// gathers them for policy/registry.cc).
+#pragma once
+
+#include "policy/baseline/fifo.h"

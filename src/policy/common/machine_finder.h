@@ -1,0 +1,54 @@
+// File: policy/common/machine_finder.h
+//
+// MachineFinder: finds machines with room for a demand without scanning the
+// whole cluster. It keeps a bitset of "candidate" machines (up, with some
+// cpu or memory unallocated) that its owner refreshes for a machine whenever
+// that machine's allocation may have changed (after a launch, a task end, a
+// machine going up or down). In a busy cluster few machines are candidates,
+// so a search touches only those; in an idle one the first candidate fits.
+// Not thread-safe; owned by one role.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/ids.h"
+#include "model/resources.h"
+#include "policy/cluster_state.h"
+
+namespace weft::policy {
+
+class MachineFinder {
+ public:
+  explicit MachineFinder(const ClusterState& cluster);
+
+  // Refresh re-evaluates whether `m` is a candidate.
+  void Refresh(MachineId m);
+
+  // FirstFit returns the lowest-numbered machine where `demand` fits, or an
+  // invalid id.
+  MachineId FirstFit(const Resources& demand) const;
+
+  // ForEachCandidate calls fn(m) for candidates in increasing order until it
+  // returns false.
+  template <typename Fn>
+  void ForEachCandidate(Fn&& fn) const {
+    for (size_t w = 0; w < bits_.size(); ++w) {
+      uint64_t word = bits_[w];
+      while (word != 0) {
+        const int b = __builtin_ctzll(word);
+        word &= word - 1;
+        if (!fn(MachineId(static_cast<uint32_t>(w * 64 + b)))) return;
+      }
+    }
+  }
+
+  uint32_t num_candidates() const { return count_; }
+
+ private:
+  const ClusterState& cluster_;
+  std::vector<uint64_t> bits_;
+  uint32_t count_ = 0;
+};
+
+}  // namespace weft::policy

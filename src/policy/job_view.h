@@ -1,0 +1,136 @@
+// File: policy/job_view.h
+//
+// What a policy may know about a job, and the platform's record of its
+// progress.
+//
+// JobProgress is owned by the platform (simulator or runtime): the state of
+// every task and per-stage counters, plus what has been learned from finished
+// tasks. JobView is the read-only window a policy gets through its Context. It
+// enforces the policy's Knowledge level (DESIGN.md, "What a policy may know"):
+//   - clairvoyant: true durations and usage of every task, optionally with
+//     multiplicative noise (param estimate_noise) for robustness studies;
+//   - semi-clairvoyant (COBRA): structure and demands of the whole DAG, but
+//     durations and usage only of tasks that have become ready;
+//   - non-clairvoyant: durations never; usage assumed equal to demand.
+// Every level sees the DAG structure, task counts, demands, locality
+// preferences, user, priority, weight and deadline, and may ask for an
+// EstimatedDuration, which falls back to what finished tasks taught.
+// Not thread-safe: read only from inside a role's handlers.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "core/ids.h"
+#include "core/time.h"
+#include "model/job.h"
+
+namespace weft::policy {
+
+enum class Knowledge : uint8_t { kClairvoyant, kSemiClairvoyant, kNonClairvoyant };
+std::string_view KnowledgeName(Knowledge k);
+
+enum class TaskState : uint8_t {
+  kBlocked,    // some parent has not finished
+  kReady,      // runnable and not placed
+  kLaunched,   // placed; resources reserved; start message in flight
+  kRunning,
+  kDone,       // finished successfully
+  kAbandoned,  // its job failed or was cancelled
+};
+
+struct StageProgress {
+  uint32_t ready = 0;    // tasks in kReady
+  uint32_t running = 0;  // tasks in kLaunched or kRunning
+  uint32_t done = 0;
+  uint32_t barrier_parents_left = 0;  // platform bookkeeping
+  bool released = false;              // some task of the stage has been ready
+  // Learned from finished attempts (any outcome ok): count and total runtime.
+  uint32_t learned_count = 0;
+  TimeUs learned_total_us = 0;
+};
+
+struct JobProgress {
+  std::vector<StageProgress> stages;
+  std::vector<uint64_t> stage_offset;  // index of a stage's first task in `tasks`
+  std::vector<TaskState> tasks;        // one per task of the job
+  // Per task, the number of pipelined parents not yet done; empty unless the
+  // job has pipelined edges.
+  std::vector<uint8_t> pipelined_left;
+  uint64_t tasks_done = 0;
+  bool arrived = false;
+  bool finished = false;
+  bool failed = false;
+
+  explicit JobProgress(const Job& job);
+  TaskState state(const TaskRef& t) const { return tasks[stage_offset[t.stage] + t.index]; }
+  TaskState& state(const TaskRef& t) { return tasks[stage_offset[t.stage] + t.index]; }
+};
+
+// Knobs that shape what policies see; set once per run from common params.
+struct KnowledgeOptions {
+  double estimate_noise = 0;          // sigma of the lognormal factor on clairvoyant estimates
+  TimeUs default_duration_us = kUsPerSecond;  // estimate when nothing is known or learned
+  uint64_t seed = 0;                  // for the per-task noise
+};
+
+class JobView {
+ public:
+  JobView(JobId id, const Job& job, const JobProgress& progress, Knowledge knowledge,
+          const KnowledgeOptions& options)
+      : id_(id), job_(&job), progress_(&progress), knowledge_(knowledge), options_(&options) {}
+
+  JobId id() const { return id_; }
+  std::string_view name() const { return job_->name; }
+  UserId user() const { return job_->user; }
+  int priority() const { return job_->priority; }
+  double weight() const { return job_->weight; }
+  TimeUs arrival() const { return job_->arrival_us; }
+  std::optional<TimeUs> deadline() const { return job_->deadline_us; }
+  uint64_t num_tasks() const { return job_->num_tasks; }
+  uint64_t tasks_done() const { return progress_->tasks_done; }
+  bool finished() const { return progress_->finished; }
+
+  size_t num_stages() const { return job_->stages.size(); }
+  std::string_view stage_name(uint32_t s) const { return job_->stages[s].name; }
+  uint32_t stage_tasks(uint32_t s) const { return job_->stages[s].num_tasks; }
+  std::span<const Edge> parents(uint32_t s) const { return job_->stages[s].parents; }
+  std::span<const Edge> children(uint32_t s) const { return job_->stages[s].children; }
+  std::span<const uint32_t> topo_order() const { return job_->topo_order; }
+  const Resources& demand(uint32_t s) const { return job_->stages[s].demand; }
+  std::span<const MachineId> preferences(const TaskRef& t) const {
+    return job_->stages[t.stage].Preferences(t.index);
+  }
+  bool has_phases(uint32_t s) const { return !job_->stages[s].phases.empty(); }
+
+  const StageProgress& stage_progress(uint32_t s) const { return progress_->stages[s]; }
+  TaskState state(const TaskRef& t) const { return progress_->state(t); }
+
+  // Duration: the task's running time on an idle machine, when the knowledge
+  // level allows knowing it (see the file comment); nullopt otherwise.
+  std::optional<TimeUs> Duration(const TaskRef& t) const;
+  // EstimatedDuration: Duration when known; else the mean runtime of the
+  // stage's finished attempts; else of the job's; else the default.
+  TimeUs EstimatedDuration(const TaskRef& t) const;
+  // ExpectedUsage: the task's real usage when the level allows knowing it,
+  // else its demand (a safe upper bound).
+  Resources ExpectedUsage(const TaskRef& t) const;
+
+  // Phases: the task's monotasks when the level allows knowing durations;
+  // empty otherwise.
+  std::span<const Phase> Phases(uint32_t s) const;
+
+ private:
+  bool Visible(const TaskRef& t) const;
+
+  JobId id_;
+  const Job* job_;
+  const JobProgress* progress_;
+  Knowledge knowledge_;
+  const KnowledgeOptions* options_;
+};
+
+}  // namespace weft::policy

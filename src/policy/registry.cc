@@ -1,0 +1,60 @@
+#include "policy/registry.h"
+
+#include "core/status.h"
+#include "fmt/format.h"
+#include "fmt/ranges.h"
+#include "policy/baseline/baselines.h"
+
+namespace weft::policy {
+
+const std::vector<const PolicyInfo*>& AllPolicies() {
+  // One line per policy.
+  static const std::vector<const PolicyInfo*> kPolicies = {
+      &baseline::kFifoInfo,
+  };
+  return kPolicies;
+}
+
+const PolicyInfo* FindPolicy(std::string_view name) {
+  for (const PolicyInfo* p : AllPolicies()) {
+    if (p->name == name) return p;
+  }
+  return nullptr;
+}
+
+const std::vector<ParamSpec>& CommonParams() {
+  static const std::vector<ParamSpec> kCommon = {
+      {.name = "estimate_noise",
+       .type = ParamType::kDouble,
+       .default_value = "0",
+       .help = "sigma of a lognormal factor applied to the durations clairvoyant policies see",
+       .min = 0,
+       .max = 10},
+      {.name = "default_duration",
+       .type = ParamType::kDouble,
+       .default_value = "1",
+       .help = "seconds assumed for a task whose duration is neither known nor learned yet",
+       .min = 1e-6,
+       .max = 1e9},
+  };
+  return kCommon;
+}
+
+absl::StatusOr<BuiltPolicy> BuildPolicy(std::string_view name, const std::vector<std::string>& assignments) {
+  const PolicyInfo* info = FindPolicy(name);
+  if (info == nullptr) {
+    std::vector<std::string> names;
+    for (const PolicyInfo* p : AllPolicies()) names.push_back(p->name);
+    return absl::InvalidArgumentError(
+        fmt::format("unknown policy \"{}\" (known: {})", name, fmt::join(names, ", ")));
+  }
+  std::vector<ParamSpec> specs = info->params;
+  specs.insert(specs.end(), CommonParams().begin(), CommonParams().end());
+  auto params = Params::Parse(specs, assignments);
+  if (!params.ok()) return absl::InvalidArgumentError(fmt::format("policy {}: {}", name, StatusMessage(params.status())));
+  auto policy = info->make(*params);
+  if (!policy.ok()) return absl::InvalidArgumentError(fmt::format("policy {}: {}", name, StatusMessage(policy.status())));
+  return BuiltPolicy{info, std::move(*policy), std::move(*params)};
+}
+
+}  // namespace weft::policy

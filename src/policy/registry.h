@@ -1,0 +1,38 @@
+// File: policy/registry.h
+//
+// The table of every policy weft knows, and building one by name with
+// `k=v` parameters. Common parameters that every policy accepts (knowledge
+// knobs the platform applies) are listed by CommonParams() and accepted
+// alongside the policy's own. Thread-safe: the table is immutable.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "policy/policy.h"
+
+namespace weft::policy {
+
+// AllPolicies lists the registered policies, in registration order.
+const std::vector<const PolicyInfo*>& AllPolicies();
+
+// FindPolicy returns the policy called `name`, or nullptr.
+const PolicyInfo* FindPolicy(std::string_view name);
+
+// CommonParams: parameters every policy accepts (e.g. estimate_noise).
+const std::vector<ParamSpec>& CommonParams();
+
+struct BuiltPolicy {
+  const PolicyInfo* info = nullptr;
+  std::unique_ptr<Policy> policy;
+  Params params;  // the policy's own and the common ones, with defaults filled in
+};
+
+// BuildPolicy builds `name` with `assignments` (k=v); InvalidArgument for an
+// unknown policy, an unknown key or a bad value.
+absl::StatusOr<BuiltPolicy> BuildPolicy(std::string_view name, const std::vector<std::string>& assignments);
+
+}  // namespace weft::policy

@@ -1,0 +1,419 @@
+// The event loop and the life of jobs and tasks: arrival, readiness along
+// barrier and pipelined edges, completion, failure; and the mailbox that
+// carries messages, timers and notifications to the policy's roles.
+#include "sim/engine.h"
+
+#include <algorithm>
+
+#include "fmt/format.h"
+#include "sim/engine_impl.h"
+
+namespace weft::sim {
+
+using policy::Address;
+using policy::RoleKind;
+using policy::TaskState;
+
+const char* ExecutionModelName(ExecutionModel m) { return m == ExecutionModel::kFixed ? "fixed" : "contention"; }
+
+Engine::Engine(const Workload& workload, policy::Policy& policy, SimOptions options)
+    : impl_(std::make_unique<EngineCore>(workload, policy, std::move(options))) {}
+Engine::~Engine() = default;
+void Engine::AddObserver(RunObserver* observer) { impl_->observers_.push_back(observer); }
+void Engine::SetProgress(ProgressFn fn, uint64_t every_events) {
+  impl_->progress_ = std::move(fn);
+  impl_->progress_every_ = every_events;
+}
+absl::Status Engine::Run() { return impl_->Run(); }
+const RunStats& Engine::stats() const { return impl_->stats_; }
+
+// Random streams forked from the seed, one per purpose, so that adding draws
+// in one place never shifts the draws of another.
+namespace {
+constexpr uint64_t kFailureStream = 1;
+constexpr uint64_t kSchedulerStreamBase = 1ULL << 32;
+constexpr uint64_t kNodeStreamBase = 2ULL << 32;
+constexpr uint64_t kJobStreamBase = 3ULL << 32;
+}  // namespace
+
+EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOptions options)
+    : w_(workload),
+      policy_(policy),
+      opt_(std::move(options)),
+      knowledge_(policy.knowledge()),
+      cluster_(workload.cluster),
+      root_rng_(opt_.seed),
+      failure_rng_(root_rng_.Fork(kFailureStream)) {
+  opt_.knowledge.seed = opt_.seed;
+  jobs_.resize(w_.jobs.size());
+  arrival_order_.reserve(w_.jobs.size());
+  for (uint32_t j = 0; j < w_.jobs.size(); ++j) arrival_order_.push_back(JobId(j));
+  std::stable_sort(arrival_order_.begin(), arrival_order_.end(), [&](JobId a, JobId b) {
+    return w_.jobs[a.value()].arrival_us < w_.jobs[b.value()].arrival_us;
+  });
+  machine_attempts_.resize(w_.cluster.size());
+  unfinished_jobs_ = w_.jobs.size();
+}
+
+absl::Status EngineCore::Run() {
+  for (uint32_t r = 0; r < policy_.num_schedulers(); ++r) {
+    scheduler_contexts_.push_back(
+        std::make_unique<SimContext>(*this, Address::Scheduler(r), root_rng_.Fork(kSchedulerStreamBase + r)));
+    schedulers_.push_back(policy_.MakeScheduler(*scheduler_contexts_.back(), r));
+  }
+  if (policy_.has_node_agents()) {
+    nodes_.resize(w_.cluster.size());
+    node_contexts_.resize(w_.cluster.size());
+    for (uint32_t m = 0; m < w_.cluster.size(); ++m) MachineUp(MachineId(m));
+  }
+  for (const MachineFailure& f : opt_.failures) {
+    queue_.Push(Event{.time = f.at_us, .type = EventType::kMachineDown, .a = f.machine.value()});
+    if (f.recover_us) queue_.Push(Event{.time = *f.recover_us, .type = EventType::kMachineUp, .a = f.machine.value()});
+  }
+  if (!arrival_order_.empty()) {
+    queue_.Push(Event{.time = w_.jobs[arrival_order_[0].value()].arrival_us, .type = EventType::kJobArrival,
+                      .a = arrival_order_[0].value()});
+  }
+  Event e;
+  while (unfinished_jobs_ > 0 && queue_.Pop(e)) {
+    ++stats_.events;
+    Dispatch(e);
+    if (++events_since_progress_ > opt_.stall_limit) {
+      return absl::InternalError(fmt::format(
+          "the policy made no progress for {} events at t={} s ({} tasks done)", opt_.stall_limit,
+          FormatSeconds(queue_.now()), stats_.tasks_done));
+    }
+    if (progress_every_ > 0 && stats_.events % progress_every_ == 0) {
+      progress_(queue_.now(), stats_.tasks_done, w_.NumTasks());
+    }
+  }
+  stats_.end_us = queue_.now();
+  for (RunObserver* o : observers_) o->OnRunEnd(stats_.end_us);
+  if (unfinished_jobs_ > 0) {
+    for (const JobRun& jr : jobs_) {
+      if (jr.active) stats_.tasks_unfinished += jr.progress->tasks.size() - jr.progress->tasks_done;
+    }
+    return absl::InternalError(fmt::format("{} jobs never finished: the policy left {} tasks unscheduled",
+                                           unfinished_jobs_, stats_.tasks_unfinished));
+  }
+  return absl::OkStatus();
+}
+
+void EngineCore::Dispatch(const Event& e) {
+  switch (e.type) {
+    case EventType::kJobArrival:
+      ArriveJob(JobId(e.a));
+      break;
+    case EventType::kLaunchArrives:
+      if (!attempts_[e.a].free && attempts_[e.a].generation == e.b) StartAttempt(e.a);
+      break;
+    case EventType::kSegmentEnd: {
+      const Attempt& a = attempts_[e.a];
+      if (!a.free && a.generation == e.b && a.version == e.c && a.running_segment) SegmentEnded(e.a);
+      break;
+    }
+    case EventType::kDeliver:
+      DeliverMail(e.a);
+      break;
+    case EventType::kMachineDown:
+      MachineDown(MachineId(e.a));
+      break;
+    case EventType::kMachineUp:
+      MachineUp(MachineId(e.a));
+      break;
+  }
+}
+
+Address EngineCore::HomeOf(JobId job) const {
+  if (policy_.has_job_managers()) return Address::JobManager(job);
+  return Address::Scheduler(job.value() % static_cast<uint32_t>(schedulers_.size()));
+}
+
+TimeUs EngineCore::DelayTo(const Address& from, const Address& to) const {
+  return from == to ? 0 : opt_.latency_us;
+}
+
+void EngineCore::ArriveJob(JobId id) {
+  events_since_progress_ = 0;
+  // Schedule the next arrival first, so arrivals stay in file order at ties.
+  if (++next_arrival_ < arrival_order_.size()) {
+    const JobId next = arrival_order_[next_arrival_];
+    queue_.Push(Event{.time = w_.jobs[next.value()].arrival_us, .type = EventType::kJobArrival, .a = next.value()});
+  }
+  const Job& job = w_.jobs[id.value()];
+  JobRun& jr = jobs_[id.value()];
+  jr.progress = std::make_unique<policy::JobProgress>(job);
+  jr.progress->arrived = true;
+  jr.failures.assign(job.num_tasks, 0);
+  jr.attempts.assign(job.num_tasks, 0);
+  jr.slot.assign(job.num_tasks, UINT32_MAX);
+  jr.stage_ready_us.assign(job.stages.size(), 0);
+  if (!jr.progress->pipelined_left.empty()) jr.task_ready_us.assign(job.num_tasks, 0);
+  jr.active = true;
+  active_jobs_.push_back(id);
+
+  const Address home = HomeOf(id);
+  PostMail(Mail{.kind = MailKind::kJobArrived, .to = Address::Scheduler(home.kind == RoleKind::kScheduler
+                                                                            ? home.index
+                                                                            : id.value() % schedulers_.size()),
+                .job = id},
+           0);
+  if (policy_.has_job_managers()) {
+    jr.jm_context = std::make_unique<SimContext>(*this, Address::JobManager(id),
+                                                 root_rng_.Fork(kJobStreamBase + id.value()));
+    jr.manager = policy_.MakeJobManager(*jr.jm_context, id);
+    PostMail(Mail{.kind = MailKind::kStart, .to = Address::JobManager(id)}, 0);
+  }
+  for (uint32_t s = 0; s < job.stages.size(); ++s) {
+    if (job.stages[s].parents.empty()) ReleaseStage(id, s);
+  }
+}
+
+// ReleaseStage: every barrier parent of `stage` is done; its tasks whose
+// pipelined parents are done too become ready.
+void EngineCore::ReleaseStage(JobId id, uint32_t stage) {
+  JobRun& jr = jobs_[id.value()];
+  const Stage& st = w_.jobs[id.value()].stages[stage];
+  jr.stage_ready_us[stage] = queue_.now();
+  if (!st.HasPipelinedParent()) {
+    for (uint32_t i = 0; i < st.num_tasks; ++i) MakeReady(TaskRef{id, stage, i}, false);
+    NotifyReady(id, stage, 0, st.num_tasks);
+    return;
+  }
+  // Notify maximal runs of consecutive ready tasks.
+  const uint64_t offset = jr.progress->stage_offset[stage];
+  uint32_t run_begin = 0;
+  bool in_run = false;
+  for (uint32_t i = 0; i <= st.num_tasks; ++i) {
+    const bool ready = i < st.num_tasks && jr.progress->pipelined_left[offset + i] == 0;
+    if (ready) {
+      MakeReady(TaskRef{id, stage, i}, false);
+      if (!in_run) run_begin = i;
+      in_run = true;
+    } else if (in_run) {
+      NotifyReady(id, stage, run_begin, i);
+      in_run = false;
+    }
+  }
+}
+
+void EngineCore::MakeReady(const TaskRef& t, bool notify) {
+  JobRun& jr = jobs_[t.job.value()];
+  policy::StageProgress& sp = jr.progress->stages[t.stage];
+  jr.progress->state(t) = TaskState::kReady;
+  ++sp.ready;
+  sp.released = true;
+  if (!jr.task_ready_us.empty() && jr.attempts[jr.progress->stage_offset[t.stage] + t.index] == 0) {
+    jr.task_ready_us[jr.progress->stage_offset[t.stage] + t.index] = queue_.now();
+  }
+  if (notify) NotifyReady(t.job, t.stage, t.index, t.index + 1);
+}
+
+void EngineCore::NotifyReady(JobId job, uint32_t stage, uint32_t begin, uint32_t end) {
+  const Address home = HomeOf(job);
+  PostMail(Mail{.kind = MailKind::kTasksReady, .to = home, .range = {job, stage, begin, end}}, opt_.latency_us);
+}
+
+void EngineCore::TaskDone(const TaskRef& t) {
+  JobRun& jr = jobs_[t.job.value()];
+  const Job& job = w_.jobs[t.job.value()];
+  policy::JobProgress& p = *jr.progress;
+  p.state(t) = TaskState::kDone;
+  ++p.tasks_done;
+  ++stats_.tasks_done;
+  policy::StageProgress& sp = p.stages[t.stage];
+  ++sp.done;
+  const Stage& st = job.stages[t.stage];
+  for (const Edge& child : st.children) {
+    if (child.kind != EdgeKind::kPipelined) continue;
+    const uint64_t k = p.stage_offset[child.stage] + t.index;
+    if (--p.pipelined_left[k] == 0 && p.stages[child.stage].barrier_parents_left == 0) {
+      MakeReady(TaskRef{t.job, child.stage, t.index}, true);
+    }
+  }
+  if (sp.done == st.num_tasks) {
+    for (const Edge& child : st.children) {
+      if (child.kind == EdgeKind::kBarrier && --p.stages[child.stage].barrier_parents_left == 0) {
+        ReleaseStage(t.job, child.stage);
+      }
+    }
+  }
+  if (p.tasks_done == job.num_tasks) FinishJob(t.job, true);
+}
+
+void EngineCore::FinishJob(JobId id, bool succeeded) {
+  JobRun& jr = jobs_[id.value()];
+  if (!jr.active) return;
+  const Job& job = w_.jobs[id.value()];
+  if (!succeeded) {
+    // Stop everything the job still has in flight; its other tasks are
+    // abandoned.
+    jr.progress->failed = true;
+    for (uint64_t k = 0; k < jr.slot.size(); ++k) {
+      if (jr.slot[k] != UINT32_MAX) EndAttempt(jr.slot[k], policy::Outcome::kKilled);
+    }
+    for (auto& s : jr.progress->tasks) {
+      if (s != TaskState::kDone) s = TaskState::kAbandoned;
+    }
+  }
+  jr.progress->finished = true;
+  jr.active = false;
+  --unfinished_jobs_;
+  ++(succeeded ? stats_.jobs_succeeded : stats_.jobs_failed);
+  active_jobs_.erase(std::find(active_jobs_.begin(), active_jobs_.end(), id));
+  // Containers of a finished job go back to their granters.
+  std::vector<uint32_t> owned;
+  for (const auto& [cid, c] : containers_) {
+    if (c.job == id) owned.push_back(cid);
+  }
+  std::sort(owned.begin(), owned.end());
+  for (uint32_t cid : owned) (void)DoRelease(Address::JobManager(id), ContainerId(cid));
+  const JobRecord record{id, job.arrival_us, jr.first_start_us < 0 ? job.arrival_us : jr.first_start_us,
+                         queue_.now(), succeeded};
+  for (RunObserver* o : observers_) o->OnJobEnd(record);
+  for (uint32_t r = 0; r < schedulers_.size(); ++r) {
+    PostMail(Mail{.kind = MailKind::kJobFinished, .to = Address::Scheduler(r), .job = id, .ok = succeeded},
+             opt_.latency_us);
+  }
+  // Free per-task state; the progress record stays (finished) for views.
+  jr.manager.reset();
+  jr.jm_context.reset();
+  jr.failures = {};
+  jr.attempts = {};
+  jr.slot = {};
+  jr.task_ready_us = {};
+  jr.progress->tasks = {};
+  jr.progress->pipelined_left = {};
+}
+
+void EngineCore::PostMail(Mail mail, TimeUs delay) {
+  uint32_t slot;
+  if (!free_mail_.empty()) {
+    slot = free_mail_.back();
+    free_mail_.pop_back();
+    mail_[slot] = std::move(mail);
+  } else {
+    slot = static_cast<uint32_t>(mail_.size());
+    mail_.push_back(std::move(mail));
+  }
+  queue_.Push(Event{.time = queue_.now() + delay, .type = EventType::kDeliver, .a = slot});
+}
+
+void EngineCore::DeliverMail(uint32_t slot) {
+  Mail m = std::move(mail_[slot]);
+  free_mail_.push_back(slot);
+  policy::Role* role = nullptr;
+  switch (m.to.kind) {
+    case RoleKind::kScheduler:
+      role = m.to.index < schedulers_.size() ? schedulers_[m.to.index].get() : nullptr;
+      break;
+    case RoleKind::kJobManager:
+      role = m.to.index < jobs_.size() ? jobs_[m.to.index].manager.get() : nullptr;
+      break;
+    case RoleKind::kNode:
+      role = m.to.index < nodes_.size() ? nodes_[m.to.index].get() : nullptr;
+      break;
+  }
+  if (role == nullptr) {
+    if (m.kind == MailKind::kMessage) ++stats_.messages_dropped;
+    return;
+  }
+  auto* scheduler = m.to.kind == RoleKind::kScheduler ? static_cast<policy::ClusterScheduler*>(role) : nullptr;
+  auto* manager = m.to.kind == RoleKind::kJobManager ? static_cast<policy::JobManager*>(role) : nullptr;
+  auto* node = m.to.kind == RoleKind::kNode ? static_cast<policy::NodeAgent*>(role) : nullptr;
+  switch (m.kind) {
+    case MailKind::kMessage:
+      role->OnMessage(m.from, m.message);
+      break;
+    case MailKind::kTimer:
+      role->OnTimer(m.tag);
+      break;
+    case MailKind::kJobArrived:
+      scheduler->OnJobArrived(m.job);
+      break;
+    case MailKind::kStart:
+      if (manager) manager->OnStart();
+      if (node) node->OnStart();
+      break;
+    case MailKind::kTasksReady:
+      if (scheduler) scheduler->OnTasksReady(m.range);
+      if (manager) manager->OnTasksReady(m.range);
+      break;
+    case MailKind::kTaskEnded:
+      if (scheduler) scheduler->OnTaskEnded(m.end);
+      if (manager) manager->OnTaskEnded(m.end);
+      if (node) node->OnTaskEnded(m.end);
+      break;
+    case MailKind::kJobFinished:
+      scheduler->OnJobFinished(m.job, m.ok);
+      break;
+    case MailKind::kMachineUp:
+      scheduler->OnMachineUp(m.machine);
+      break;
+    case MailKind::kMachineDown:
+      scheduler->OnMachineDown(m.machine);
+      break;
+    case MailKind::kContainerGranted:
+      manager->OnContainerGranted(m.container);
+      break;
+    case MailKind::kContainerLost:
+      manager->OnContainerLost(m.container);
+      break;
+    case MailKind::kContainerReleased:
+      if (scheduler) scheduler->OnContainerReleased(m.container);
+      break;
+    case MailKind::kPhaseReady:
+      node->OnPhaseReady(m.end.task, m.phase);
+      break;
+  }
+}
+
+void EngineCore::MachineDown(MachineId m) {
+  if (!cluster_.up(m)) return;
+  events_since_progress_ = 0;
+  // Everything on the machine is lost: its attempts end as killed (and their
+  // tasks become ready again), its containers disappear, its agent dies.
+  std::vector<uint32_t> lost = machine_attempts_[m.value()];
+  std::sort(lost.begin(), lost.end());
+  for (uint32_t slot : lost) EndAttempt(slot, policy::Outcome::kKilled);
+  std::vector<uint32_t> gone;
+  for (const auto& [cid, c] : containers_) {
+    if (c.machine == m) gone.push_back(cid);
+  }
+  std::sort(gone.begin(), gone.end());
+  for (uint32_t cid : gone) {
+    policy::ContainerInfo info = containers_.at(cid);
+    cluster_.Deallocate(m, info.size);
+    containers_.erase(cid);
+    PostMail(Mail{.kind = MailKind::kContainerLost, .to = Address::JobManager(info.job), .container = info},
+             opt_.latency_us);
+    PostMail(Mail{.kind = MailKind::kContainerReleased, .to = info.granted_by, .container = info},
+             opt_.latency_us);
+  }
+  cluster_.SetUp(m, false);
+  if (!nodes_.empty()) {
+    nodes_[m.value()].reset();
+    node_contexts_[m.value()].reset();
+  }
+  for (uint32_t r = 0; r < schedulers_.size(); ++r) {
+    PostMail(Mail{.kind = MailKind::kMachineDown, .to = Address::Scheduler(r), .machine = m}, opt_.latency_us);
+  }
+}
+
+void EngineCore::MachineUp(MachineId m) {
+  const bool was_down = !cluster_.up(m);
+  cluster_.SetUp(m, true);
+  if (policy_.has_node_agents() && !nodes_[m.value()]) {
+    node_contexts_[m.value()] = std::make_unique<SimContext>(
+        *this, Address::Node(m), root_rng_.Fork(kNodeStreamBase + m.value()).Fork(start_counter_));
+    nodes_[m.value()] = policy_.MakeNodeAgent(*node_contexts_[m.value()], m);
+    PostMail(Mail{.kind = MailKind::kStart, .to = Address::Node(m)}, 0);
+  }
+  if (was_down) {
+    for (uint32_t r = 0; r < schedulers_.size(); ++r) {
+      PostMail(Mail{.kind = MailKind::kMachineUp, .to = Address::Scheduler(r), .machine = m}, opt_.latency_us);
+    }
+  }
+}
+
+}  // namespace weft::sim

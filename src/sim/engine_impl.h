@@ -1,0 +1,199 @@
+// File: sim/engine_impl.h (internal to sim/)
+//
+// The simulator's state and mechanics behind Engine: the per-job and
+// per-attempt records, the role instances and their contexts, and the
+// mailbox that carries messages, timers and notifications. Split over
+// engine.cc (event loop, job and task lifecycle), sim_context.cc (the
+// policies' actions) and execution.cc (running attempts under the execution
+// models).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "core/random.h"
+#include "model/workload.h"
+#include "policy/cluster_state.h"
+#include "policy/context.h"
+#include "policy/job_view.h"
+#include "policy/policy.h"
+#include "policy/roles.h"
+#include "sim/engine.h"
+#include "sim/event_queue.h"
+#include "metrics/records.h"
+
+namespace weft::sim {
+
+class EngineCore;
+
+// SimContext: a role's window on the engine (policy/context.h).
+class SimContext final : public policy::Context {
+ public:
+  SimContext(EngineCore& engine, policy::Address self, Rng rng)
+      : engine_(engine), self_(self), rng_(std::move(rng)) {}
+
+  policy::Address self() const override { return self_; }
+  TimeUs Now() const override;
+  Rng& rng() override { return rng_; }
+  uint32_t num_schedulers() const override;
+  const policy::ClusterState& cluster() const override;
+  policy::JobView job(JobId id) const override;
+  std::span<const JobId> active_jobs() const override;
+  const policy::ContainerInfo* container(ContainerId id) const override;
+  void Send(const policy::Address& to, policy::Message message) override;
+  void SetTimer(TimeUs delay, uint64_t tag) override;
+  absl::Status Launch(const TaskRef& task, MachineId machine) override;
+  absl::Status LaunchInContainer(const TaskRef& task, ContainerId container) override;
+  absl::Status Kill(const TaskRef& task) override;
+  absl::StatusOr<ContainerId> GrantContainer(JobId job, MachineId machine, const Resources& size) override;
+  absl::Status ReleaseContainer(ContainerId container) override;
+  absl::Status StartPhase(const TaskRef& task) override;
+
+ private:
+  EngineCore& engine_;
+  policy::Address self_;
+  Rng rng_;
+};
+
+// Per-job run state; allocated when the job arrives, freed when it ends, so
+// only active jobs hold per-task state.
+struct JobRun {
+  std::unique_ptr<policy::JobProgress> progress;
+  std::vector<uint8_t> failures;      // failed attempts per task
+  std::vector<uint8_t> attempts;      // attempts started per task (capped at 255)
+  std::vector<uint32_t> slot;         // attempt slot of a launched/running task
+  std::vector<TimeUs> stage_ready_us; // when each stage's barrier parents were done
+  std::vector<TimeUs> task_ready_us;  // per task, only for jobs with pipelined edges
+  std::unique_ptr<SimContext> jm_context;
+  std::unique_ptr<policy::JobManager> manager;
+  TimeUs first_start_us = -1;
+  bool active = false;
+};
+
+// A launched or running attempt.
+struct Attempt {
+  TaskRef task;
+  MachineId machine;
+  ContainerId container;
+  uint32_t attempt_no = 0;
+  uint32_t generation = 0;  // bumped when the slot is freed, to drop stale events
+  uint32_t version = 0;     // bumped when the current segment's end moves
+  uint16_t phase = 0;       // current phase for tasks with phases
+  uint16_t fail_phase = 0;  // the phase at whose end a doomed attempt fails
+  bool started = false;     // arrived on the machine
+  bool running_segment = false;  // a segment (whole task or phase) is progressing
+  bool doomed = false;      // will fail (task_failure_prob)
+  bool free = true;
+  TimeUs ready_us = 0;
+  TimeUs start_us = 0;
+  TimeUs last_update_us = 0;
+  TimeUs planned_end_us = 0;  // when the current segment's end event is due
+  uint64_t start_order = 0;
+  double remaining_us = 0;  // nominal (uncontended) microseconds left in the segment
+  double rate = 1;          // progress per microsecond, (0, 1]
+  Resources demand;
+  Resources usage;
+  Resources want;           // what the current segment asks of cpu, disk and net
+};
+
+enum class MailKind : uint8_t {
+  kMessage, kTimer, kJobArrived, kTasksReady, kTaskEnded, kJobFinished,
+  kMachineUp, kMachineDown, kContainerGranted, kContainerLost, kContainerReleased, kPhaseReady, kStart,
+};
+
+struct Mail {
+  MailKind kind = MailKind::kMessage;
+  policy::Address to;
+  policy::Address from;
+  policy::Message message;
+  uint64_t tag = 0;
+  policy::TaskRange range;
+  policy::TaskEnd end;
+  JobId job;
+  bool ok = true;
+  MachineId machine;
+  policy::ContainerInfo container;
+  uint32_t phase = 0;
+};
+
+class EngineCore {
+ public:
+  EngineCore(const Workload& workload, policy::Policy& policy, SimOptions options);
+
+  // engine.cc
+  absl::Status Run();
+  void Dispatch(const Event& e);
+  void ArriveJob(JobId job);
+  void FinishJob(JobId job, bool succeeded);
+  void TaskDone(const TaskRef& t);
+  void ReleaseStage(JobId job, uint32_t stage);
+  void MakeReady(const TaskRef& t, bool notify);
+  void NotifyReady(JobId job, uint32_t stage, uint32_t begin, uint32_t end);
+  void PostMail(Mail mail, TimeUs delay);
+  void DeliverMail(uint32_t slot);
+  TimeUs DelayTo(const policy::Address& from, const policy::Address& to) const;
+  policy::Address HomeOf(JobId job) const;
+  void MachineDown(MachineId m);
+  void MachineUp(MachineId m);
+
+  // sim_context.cc (validation and bookkeeping of decisions)
+  absl::Status DoLaunch(const policy::Address& by, const TaskRef& t, MachineId m, ContainerId c);
+  absl::Status DoKill(const TaskRef& t);
+  absl::StatusOr<ContainerId> DoGrant(const policy::Address& by, JobId job, MachineId m, const Resources& size);
+  absl::Status DoRelease(const policy::Address& by, ContainerId c);
+  absl::Status DoStartPhase(const policy::Address& by, const TaskRef& t);
+  absl::Status Refuse(std::string message);
+  absl::Status CheckReadyTask(const TaskRef& t) const;
+
+  // execution.cc
+  uint32_t NewAttempt();
+  void StartAttempt(uint32_t slot);
+  void StartSegment(uint32_t slot);
+  void SegmentEnded(uint32_t slot);
+  void EndAttempt(uint32_t slot, policy::Outcome outcome);
+  void Reschedule(MachineId m);
+  void EnforceMemory(MachineId m);
+  double NominalSegmentUs(const Attempt& a) const;
+  Locality LocalityOf(const Attempt& a) const;
+
+  const Workload& w_;
+  policy::Policy& policy_;
+  SimOptions opt_;
+  policy::Knowledge knowledge_;
+  EventQueue queue_;
+  policy::ClusterState cluster_;
+  RunStats stats_;
+  std::vector<RunObserver*> observers_;
+  Engine::ProgressFn progress_;
+  uint64_t progress_every_ = 0;
+
+  std::vector<JobId> arrival_order_;
+  size_t next_arrival_ = 0;
+  std::vector<JobRun> jobs_;
+  std::vector<JobId> active_jobs_;
+
+  std::vector<std::unique_ptr<SimContext>> scheduler_contexts_;
+  std::vector<std::unique_ptr<policy::ClusterScheduler>> schedulers_;
+  std::vector<std::unique_ptr<SimContext>> node_contexts_;
+  std::vector<std::unique_ptr<policy::NodeAgent>> nodes_;
+
+  std::vector<Attempt> attempts_;
+  std::vector<uint32_t> free_attempts_;
+  std::vector<std::vector<uint32_t>> machine_attempts_;  // started or launched, per machine
+  uint64_t start_counter_ = 0;
+
+  std::vector<Mail> mail_;
+  std::vector<uint32_t> free_mail_;
+
+  absl::flat_hash_map<uint32_t, policy::ContainerInfo> containers_;
+  uint32_t next_container_ = 0;
+
+  Rng root_rng_;
+  Rng failure_rng_;
+  uint64_t events_since_progress_ = 0;
+  uint64_t unfinished_jobs_ = 0;
+};
+
+}  // namespace weft::sim

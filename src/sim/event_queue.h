@@ -1,0 +1,65 @@
+// File: sim/event_queue.h
+//
+// EventQueue: the simulator's agenda. Events are ordered by (time, sequence
+// number); the sequence number is assigned at insertion, so events at the
+// same instant run in the order they were scheduled, on every machine and
+// every run (never by pointer or hash order).
+//
+// Events due "now" (zero delay) go to a FIFO instead of the heap: they all
+// carry a larger sequence number than any heap event due at the same instant
+// (those were scheduled earlier), so draining heap events at `now` first and
+// then the FIFO reproduces exact (time, seq) order at a fraction of the cost.
+// Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <queue>
+#include <vector>
+
+#include "core/time.h"
+
+namespace weft::sim {
+
+enum class EventType : uint8_t {
+  kJobArrival,     // a: job
+  kLaunchArrives,  // a: attempt slot, b: attempt generation
+  kSegmentEnd,     // a: attempt slot, b: attempt generation, c: segment version
+  kDeliver,        // a: mailbox slot (message, timer or notification)
+  kMachineDown,    // a: machine
+  kMachineUp,      // a: machine
+};
+
+struct Event {
+  TimeUs time = 0;
+  uint64_t seq = 0;
+  EventType type = EventType::kJobArrival;
+  uint32_t a = 0;
+  uint32_t b = 0;
+  uint32_t c = 0;
+};
+
+class EventQueue {
+ public:
+  // Push schedules `e` at e.time >= now(); its seq is assigned here.
+  void Push(Event e);
+  // Pop removes the next event in (time, seq) order and advances now().
+  // Returns false when the queue is empty.
+  bool Pop(Event& out);
+  TimeUs now() const { return now_; }
+  bool empty() const { return heap_.empty() && immediate_.empty(); }
+  uint64_t pushed() const { return next_seq_; }
+
+ private:
+  struct Later {
+    bool operator()(const Event& x, const Event& y) const {
+      return x.time != y.time ? x.time > y.time : x.seq > y.seq;
+    }
+  };
+  std::priority_queue<Event, std::vector<Event>, Later> heap_;
+  std::deque<Event> immediate_;
+  TimeUs now_ = 0;
+  uint64_t next_seq_ = 0;
+};
+
+}  // namespace weft::sim

@@ -1,0 +1,203 @@
+// The policies' actions: each decision is validated before it changes
+// anything; a refused decision returns FailedPrecondition, is counted, and
+// leaves the simulation as it was.
+#include <stdexcept>
+
+#include "fmt/format.h"
+#include "sim/engine_impl.h"
+
+namespace weft::sim {
+
+using policy::Address;
+using policy::RoleKind;
+using policy::TaskState;
+
+TimeUs SimContext::Now() const { return engine_.queue_.now(); }
+uint32_t SimContext::num_schedulers() const { return static_cast<uint32_t>(engine_.schedulers_.size()); }
+const policy::ClusterState& SimContext::cluster() const { return engine_.cluster_; }
+
+policy::JobView SimContext::job(JobId id) const {
+  const JobRun& jr = engine_.jobs_[id.value()];
+  if (!jr.progress) {
+    // A policy bug: roles hear of a job only after it arrives.
+    throw std::logic_error(fmt::format("policy asked about job {} before it arrived", id.value()));
+  }
+  return policy::JobView(id, engine_.w_.jobs[id.value()], *jr.progress, engine_.knowledge_,
+                         engine_.opt_.knowledge);
+}
+
+std::span<const JobId> SimContext::active_jobs() const { return engine_.active_jobs_; }
+
+const policy::ContainerInfo* SimContext::container(ContainerId id) const {
+  auto it = engine_.containers_.find(id.value());
+  return it == engine_.containers_.end() ? nullptr : &it->second;
+}
+
+void SimContext::Send(const Address& to, policy::Message message) {
+  ++engine_.stats_.messages;
+  engine_.PostMail(Mail{.kind = MailKind::kMessage, .to = to, .from = self_, .message = std::move(message)},
+                   engine_.DelayTo(self_, to));
+}
+
+void SimContext::SetTimer(TimeUs delay, uint64_t tag) {
+  engine_.PostMail(Mail{.kind = MailKind::kTimer, .to = self_, .tag = tag}, std::max<TimeUs>(0, delay));
+}
+
+absl::Status SimContext::Launch(const TaskRef& task, MachineId machine) {
+  return engine_.DoLaunch(self_, task, machine, ContainerId());
+}
+
+absl::Status SimContext::LaunchInContainer(const TaskRef& task, ContainerId container) {
+  auto it = engine_.containers_.find(container.value());
+  if (it == engine_.containers_.end()) {
+    return engine_.Refuse(fmt::format("container {} does not exist", container.value()));
+  }
+  return engine_.DoLaunch(self_, task, it->second.machine, container);
+}
+
+absl::Status SimContext::Kill(const TaskRef& task) { return engine_.DoKill(task); }
+
+absl::StatusOr<ContainerId> SimContext::GrantContainer(JobId job, MachineId machine, const Resources& size) {
+  return engine_.DoGrant(self_, job, machine, size);
+}
+
+absl::Status SimContext::ReleaseContainer(ContainerId container) { return engine_.DoRelease(self_, container); }
+
+absl::Status SimContext::StartPhase(const TaskRef& task) { return engine_.DoStartPhase(self_, task); }
+
+absl::Status EngineCore::Refuse(std::string message) {
+  ++stats_.refused_decisions;
+  return absl::FailedPreconditionError(message);
+}
+
+absl::Status EngineCore::CheckReadyTask(const TaskRef& t) const {
+  if (!t.job.valid() || t.job.value() >= jobs_.size() || !jobs_[t.job.value()].active) {
+    return absl::FailedPreconditionError(fmt::format("job {} is not active", t.job.value()));
+  }
+  const Job& job = w_.jobs[t.job.value()];
+  if (t.stage >= job.stages.size() || t.index >= job.stages[t.stage].num_tasks) {
+    return absl::FailedPreconditionError(
+        fmt::format("task {}/{}/{} does not exist", t.job.value(), t.stage, t.index));
+  }
+  if (jobs_[t.job.value()].progress->state(t) != TaskState::kReady) {
+    return absl::FailedPreconditionError(
+        fmt::format("task {}/{}/{} of job {} is not ready", job.name, job.stages[t.stage].name, t.index, job.name));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status EngineCore::DoLaunch(const Address& by, const TaskRef& t, MachineId m, ContainerId c) {
+  if (absl::Status s = CheckReadyTask(t); !s.ok()) return Refuse(std::string(s.message()));
+  if (!m.valid() || m.value() >= w_.cluster.size()) return Refuse("no such machine");
+  if (!cluster_.up(m)) return Refuse(fmt::format("machine {} is down", w_.cluster.machine(m).name));
+  if (by.kind == RoleKind::kNode && by.index != m.value()) {
+    return Refuse("a node agent may launch only on its own machine");
+  }
+  const Stage& st = w_.jobs[t.job.value()].stages[t.stage];
+  for (const Phase& p : st.phases) {
+    if (cluster_.capacity(m).micro(p.resource) == 0) {
+      return Refuse(fmt::format("machine {} has no {} for a phase of the task", w_.cluster.machine(m).name,
+                                kResourceNames[p.resource]));
+    }
+  }
+  if (c.valid()) {
+    policy::ContainerInfo& info = containers_.at(c.value());
+    if (info.job != t.job) return Refuse("the container belongs to another job");
+    if (!(info.in_use + st.demand).FitsIn(info.size)) return Refuse("the task does not fit in the container");
+    info.in_use += st.demand;
+    ++info.tasks;
+  } else {
+    if (!st.demand.FitsIn(cluster_.capacity(m))) return Refuse("the task's demand exceeds the machine's capacity");
+    if (!policy_.overbooking() && !cluster_.Fits(m, st.demand)) {
+      return Refuse(fmt::format("the task does not fit in what is free on {}", w_.cluster.machine(m).name));
+    }
+    cluster_.Allocate(m, st.demand);
+  }
+  JobRun& jr = jobs_[t.job.value()];
+  const uint64_t k = jr.progress->stage_offset[t.stage] + t.index;
+  policy::StageProgress& sp = jr.progress->stages[t.stage];
+  jr.progress->state(t) = TaskState::kLaunched;
+  --sp.ready;
+  ++sp.running;
+  const uint32_t slot = NewAttempt();
+  Attempt& a = attempts_[slot];
+  a.task = t;
+  a.machine = m;
+  a.container = c;
+  a.attempt_no = jr.attempts[k];
+  if (jr.attempts[k] < 255) ++jr.attempts[k];
+  a.ready_us = jr.task_ready_us.empty() ? jr.stage_ready_us[t.stage] : jr.task_ready_us[k];
+  a.demand = st.demand;
+  a.usage = st.usage;
+  jr.slot[k] = slot;
+  cluster_.AddRunning(m, 1);
+  machine_attempts_[m.value()].push_back(slot);
+  const Address node = Address::Node(m);
+  const TimeUs delay = DelayTo(by, node);
+  if (delay == 0) {
+    StartAttempt(slot);
+  } else {
+    queue_.Push(Event{.time = queue_.now() + delay, .type = EventType::kLaunchArrives, .a = slot,
+                      .b = a.generation});
+  }
+  return absl::OkStatus();
+}
+
+absl::Status EngineCore::DoKill(const TaskRef& t) {
+  if (!t.job.valid() || t.job.value() >= jobs_.size() || !jobs_[t.job.value()].active) {
+    return Refuse("the task's job is not active");
+  }
+  const JobRun& jr = jobs_[t.job.value()];
+  const TaskState s = jr.progress->state(t);
+  if (s != TaskState::kLaunched && s != TaskState::kRunning) return Refuse("the task is not launched or running");
+  EndAttempt(jr.slot[jr.progress->stage_offset[t.stage] + t.index], policy::Outcome::kKilled);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ContainerId> EngineCore::DoGrant(const Address& by, JobId job, MachineId m,
+                                                  const Resources& size) {
+  if (by.kind != RoleKind::kScheduler) return Refuse("only a cluster scheduler grants containers");
+  if (!policy_.has_job_managers()) return Refuse("the policy has no job managers to hold containers");
+  if (!job.valid() || job.value() >= jobs_.size() || !jobs_[job.value()].active) return Refuse("job not active");
+  if (!m.valid() || m.value() >= w_.cluster.size() || !cluster_.up(m)) return Refuse("machine not up");
+  if (size.IsZero()) return Refuse("a container needs a non-zero size");
+  if (!size.FitsIn(cluster_.capacity(m))) return Refuse("the container exceeds the machine's capacity");
+  if (!policy_.overbooking() && !cluster_.Fits(m, size)) return Refuse("the container does not fit");
+  cluster_.Allocate(m, size);
+  const ContainerId id(next_container_++);
+  policy::ContainerInfo info{id, job, m, size, Resources(), 0, by};
+  containers_.emplace(id.value(), info);
+  PostMail(Mail{.kind = MailKind::kContainerGranted, .to = Address::JobManager(job), .container = info},
+           DelayTo(by, Address::JobManager(job)));
+  return id;
+}
+
+absl::Status EngineCore::DoRelease(const Address& by, ContainerId c) {
+  auto it = containers_.find(c.value());
+  if (it == containers_.end()) return Refuse("no such container");
+  const policy::ContainerInfo info = it->second;
+  if (!(by == Address::JobManager(info.job) || by == info.granted_by)) {
+    return Refuse("only the container's job manager or granter may release it");
+  }
+  if (info.tasks > 0) return Refuse("the container still runs tasks");
+  cluster_.Deallocate(info.machine, info.size);
+  containers_.erase(it);
+  PostMail(Mail{.kind = MailKind::kContainerReleased, .to = info.granted_by, .container = info},
+           DelayTo(by, info.granted_by));
+  return absl::OkStatus();
+}
+
+absl::Status EngineCore::DoStartPhase(const Address& by, const TaskRef& t) {
+  if (by.kind != RoleKind::kNode) return Refuse("only node agents start phases");
+  if (!t.job.valid() || t.job.value() >= jobs_.size() || !jobs_[t.job.value()].active) return Refuse("job not active");
+  const JobRun& jr = jobs_[t.job.value()];
+  if (jr.progress->state(t) != TaskState::kRunning) return Refuse("the task is not running");
+  const uint32_t slot = jr.slot[jr.progress->stage_offset[t.stage] + t.index];
+  Attempt& a = attempts_[slot];
+  if (a.machine.value() != by.index) return Refuse("the task runs on another machine");
+  if (a.running_segment) return Refuse("the task's current phase is already running");
+  StartSegment(slot);
+  return absl::OkStatus();
+}
+
+}  // namespace weft::sim

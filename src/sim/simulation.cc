@@ -1,0 +1,133 @@
+#include "sim/simulation.h"
+
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <unistd.h>
+
+#include "core/status.h"
+#include "fmt/format.h"
+#include "metrics/event_log.h"
+#include "metrics/results_writer.h"
+#include "metrics/schedule_checker.h"
+#include "policy/registry.h"
+
+namespace weft::sim {
+namespace {
+
+// ProgressBar redraws one stderr line at most every quarter second, and only
+// once the run has lasted a second (short runs stay silent).
+class ProgressBar {
+ public:
+  explicit ProgressBar(std::chrono::steady_clock::time_point start) : start_(start) {}
+  void Update(TimeUs now, uint64_t done, uint64_t total) {
+    const auto wall = std::chrono::steady_clock::now();
+    const double elapsed = std::chrono::duration<double>(wall - start_).count();
+    if (elapsed < 1.0 || std::chrono::duration<double>(wall - last_).count() < 0.25) return;
+    last_ = wall;
+    drawn_ = true;
+    std::fprintf(stderr, "\r  sim %s s | tasks %llu/%llu (%.0f%%) | %.2fM tasks/s   ", FormatSeconds(now).c_str(),
+                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
+                 total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0,
+                 static_cast<double>(done) / elapsed / 1e6);
+  }
+  ~ProgressBar() {
+    if (drawn_) std::fprintf(stderr, "\r\033[K");
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_;
+  bool drawn_ = false;
+};
+
+}  // namespace
+
+absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const SimulationRequest& request) {
+  ASSIGN_OR_RETURN(policy::BuiltPolicy built, policy::BuildPolicy(request.policy, request.params));
+  SimOptions options = request.options;
+  options.knowledge.estimate_noise = built.params.Double("estimate_noise");
+  options.knowledge.default_duration_us =
+      static_cast<TimeUs>(built.params.Double("default_duration") * static_cast<double>(kUsPerSecond));
+  for (const MachineFailure& f : options.failures) {
+    if (!f.machine.valid() || f.machine.value() >= workload.cluster.size()) {
+      return absl::InvalidArgumentError("--fail names a machine that is not in the cluster");
+    }
+  }
+
+  std::unique_ptr<ResultsWriter> writer;
+  if (!request.out_dir.empty()) {
+    ASSIGN_OR_RETURN(writer, ResultsWriter::Open(request.out_dir, workload));
+  }
+  std::unique_ptr<EventLog> events;
+  if (!request.events_path.empty()) {
+    ASSIGN_OR_RETURN(events, EventLog::Open(request.events_path, workload));
+  }
+
+  SimulationResult result;
+  result.policy = request.policy;
+  result.overbooking = built.policy->overbooking();
+  Engine engine(workload, *built.policy, options);
+  RunMetrics metrics(workload);
+  engine.AddObserver(&metrics);
+  std::unique_ptr<ScheduleChecker> checker;
+  if (request.check) {
+    checker = std::make_unique<ScheduleChecker>(workload, built.policy->overbooking());
+    engine.AddObserver(checker.get());
+  }
+  if (writer) engine.AddObserver(writer.get());
+  if (events) engine.AddObserver(events.get());
+
+  const auto start = std::chrono::steady_clock::now();
+  std::unique_ptr<ProgressBar> bar;
+  if (request.progress) {
+    bar = std::make_unique<ProgressBar>(start);
+    engine.SetProgress([&bar](TimeUs now, uint64_t done, uint64_t total) { bar->Update(now, done, total); }, 1 << 16);
+  }
+  result.status = engine.Run();
+  bar.reset();
+  result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.stats = engine.stats();
+  result.summary = metrics.summary();
+  if (checker) {
+    result.checked = true;
+    result.violation_count = checker->violation_count();
+    result.violations = checker->violations();
+    if (result.status.ok() && !checker->ok()) {
+      result.status = absl::InternalError(
+          fmt::format("the schedule failed the check ({} violations), first: {}", checker->violation_count(),
+                      checker->violations().empty() ? "?" : checker->violations().front()));
+    }
+  }
+
+  nlohmann::ordered_json j;
+  j["policy"] = request.policy;
+  j["params"] = built.params.values();
+  j["seed"] = options.seed;
+  j["model"] = ExecutionModelName(options.model);
+  j["latency"] = UsToSeconds(options.latency_us);
+  j["overbooking"] = result.overbooking;
+  j["knowledge"] = std::string(policy::KnowledgeName(built.policy->knowledge()));
+  j.update(result.summary.ToJson());
+  j["events"] = result.stats.events;
+  j["messages"] = result.stats.messages;
+  j["refused_decisions"] = result.stats.refused_decisions;
+  j["wall_seconds"] = result.wall_seconds;
+  j["check"] = {{"ran", result.checked}, {"ok", result.checked && result.violation_count == 0},
+                {"violations", result.violation_count}, {"first", result.violations}};
+  j["status"] = result.status.ok() ? "ok" : std::string(StatusMessage(result.status));
+  result.summary_json = j;
+
+  if (writer) {
+    RETURN_IF_ERROR(writer->Finish());
+    std::ofstream summary(request.out_dir + "/summary.json.tmp");
+    summary << result.summary_json.dump(2) << "\n";
+    summary.close();
+    if (!summary) return absl::InternalError("writing summary.json failed");
+    std::rename((request.out_dir + "/summary.json.tmp").c_str(), (request.out_dir + "/summary.json").c_str());
+  }
+  if (events) RETURN_IF_ERROR(events->Finish());
+  return result;
+}
+
+}  // namespace weft::sim

@@ -1,0 +1,52 @@
+// File: sim/simulation.h
+//
+// Simulate: one complete simulated run, as `weft sim` and `weft compare` do
+// it: build the policy from its name and parameters, run the engine with the
+// results writer, metrics, schedule checker and optional event log attached,
+// and gather the summary (FORMATS.md section 2).
+// Thread-safe in the sense that separate calls share nothing.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "metrics/run_metrics.h"
+#include "model/workload.h"
+#include "nlohmann/json.hpp"
+#include "sim/engine.h"
+
+namespace weft::sim {
+
+struct SimulationRequest {
+  std::string policy;
+  std::vector<std::string> params;  // k=v
+  SimOptions options;
+  std::string out_dir;      // empty: no result files
+  std::string events_path;  // empty: no event log
+  bool check = true;        // run the schedule checker
+  bool progress = false;    // draw a progress bar on stderr
+};
+
+struct SimulationResult {
+  std::string policy;
+  RunSummary summary;
+  RunStats stats;
+  double wall_seconds = 0;
+  bool overbooking = false;
+  bool checked = false;
+  uint64_t violation_count = 0;
+  std::vector<std::string> violations;  // the first few
+  // Non-ok when the run could not complete (the policy stalled or left
+  // tasks unscheduled) or the checker found the schedule invalid.
+  absl::Status status;
+  nlohmann::ordered_json summary_json;
+};
+
+// Simulate returns InvalidArgument for bad requests (unknown policy or
+// parameter, unwritable output): nothing has run then. Otherwise it returns
+// the result, whose `status` tells whether the run and its check succeeded;
+// result files are written either way, so a failed run can be inspected.
+absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const SimulationRequest& request);
+
+}  // namespace weft::sim
