@@ -1,0 +1,298 @@
+// File: metrics/schedule_checker.cc
+//
+// ScheduleChecker: re-derives task, job and machine state from the stream of
+// run records and reports every rule the schedule breaks. Not thread-safe;
+// see the header.
+#include "metrics/schedule_checker.h"
+
+#include <tuple>
+
+#include "fmt/format.h"
+
+namespace weft {
+namespace {
+
+void SaturatingIncrement(uint8_t& x) {
+  if (x < UINT8_MAX) ++x;
+}
+
+}  // namespace
+
+ScheduleChecker::ScheduleChecker(const Workload& workload, bool overbooking_allowed)
+    : workload_(workload),
+      overbooking_allowed_(overbooking_allowed),
+      machine_held_(workload.cluster.size()),
+      job_phase_(workload.jobs.size(), JobPhase::kNotSeen) {}
+
+void ScheduleChecker::Report(std::string message) {
+  ++violation_count_;
+  if (messages_.size() < kMaxMessages) messages_.push_back(std::move(message));
+}
+
+void ScheduleChecker::CheckOrder(TimeUs time_us, const char* what) {
+  if (run_ended_) {
+    Report(fmt::format("{} at {} s arrived after the run ended", what, FormatSeconds(time_us)));
+  }
+  if (time_us < last_time_us_) {
+    Report(fmt::format("{} at {} s arrived after a record at {} s (records out of time order)",
+                       what, FormatSeconds(time_us), FormatSeconds(last_time_us_)));
+  } else {
+    last_time_us_ = time_us;
+  }
+}
+
+bool ScheduleChecker::ValidTask(const TaskRef& task, TimeUs time_us, const char* what) {
+  const uint32_t j = task.job.value();
+  const bool valid = task.job.valid() && j < workload_.jobs.size() &&
+                     task.stage < workload_.jobs[j].stages.size() &&
+                     task.index < workload_.jobs[j].stages[task.stage].num_tasks;
+  if (!valid) {
+    Report(fmt::format("attempt of unknown task (job {} stage {} task {}) {} at {} s",
+                       task.job.valid() ? fmt::format("{}", j) : std::string("none"), task.stage,
+                       task.index, what, FormatSeconds(time_us)));
+  }
+  return valid;
+}
+
+ScheduleChecker::JobState* ScheduleChecker::ActiveJob(JobId job) {
+  const uint32_t j = job.value();
+  if (job_phase_[j] == JobPhase::kEnded) return nullptr;
+  if (job_phase_[j] == JobPhase::kActive) return &active_.at(j);
+  job_phase_[j] = JobPhase::kActive;
+  const std::vector<Stage>& stages = workload_.jobs[j].stages;
+  JobState& state = active_[j];
+  state.stage_offset.resize(stages.size());
+  state.stage_done.assign(stages.size(), 0);
+  size_t total = 0;
+  for (size_t s = 0; s < stages.size(); ++s) {
+    state.stage_offset[s] = total;
+    total += stages[s].num_tasks;
+  }
+  state.tasks.assign(total, TaskState{});
+  return &state;
+}
+
+std::string ScheduleChecker::Describe(const TaskRef& task) const {
+  const Job& job = workload_.jobs[task.job.value()];
+  return fmt::format("job \"{}\" stage \"{}\" task {}", job.name, job.stages[task.stage].name,
+                     task.index);
+}
+
+std::string ScheduleChecker::MachineName(MachineId machine) const {
+  if (!machine.valid()) return "no machine";
+  if (!ValidMachine(machine)) return fmt::format("unknown machine {}", machine.value());
+  return workload_.cluster.machine(machine).name;
+}
+
+void ScheduleChecker::CheckParents(JobState& state, const TaskRef& task, MachineId machine,
+                                   TimeUs time_us) {
+  const Job& job = workload_.jobs[task.job.value()];
+  for (const Edge& edge : job.stages[task.stage].parents) {
+    if (edge.stage >= job.stages.size()) continue;  // the workload reader rejects these
+    const Stage& parent = job.stages[edge.stage];
+    if (edge.kind == EdgeKind::kBarrier) {
+      if (state.stage_done[edge.stage] < parent.num_tasks) {
+        Report(fmt::format("{} started at {} s on {} before parent stage \"{}\" finished",
+                           Describe(task), FormatSeconds(time_us), MachineName(machine),
+                           parent.name));
+      }
+    } else if (task.index >= parent.num_tasks) {
+      Report(fmt::format(
+          "{} started at {} s on {} but pipelined parent stage \"{}\" has no task {}",
+          Describe(task), FormatSeconds(time_us), MachineName(machine), parent.name, task.index));
+    } else if (Task(state, TaskRef{task.job, edge.stage, task.index}).ok_ends == 0) {
+      Report(fmt::format(
+          "{} started at {} s on {} before task {} of pipelined parent stage \"{}\" "
+          "finished",
+          Describe(task), FormatSeconds(time_us), MachineName(machine), task.index, parent.name));
+    }
+  }
+}
+
+void ScheduleChecker::OnAttemptStart(const AttemptStart& start) {
+  const TimeUs t = start.time_us;
+  CheckOrder(t, "attempt start");
+  if (!ValidTask(start.task, t, "started")) return;
+  const std::string task = Describe(start.task);
+  const std::string machine = MachineName(start.machine);
+  const std::string at = fmt::format("at {} s on {}", FormatSeconds(t), machine);
+
+  const RunningKey key{start.task, start.attempt};
+  if (running_.contains(key)) {
+    Report(fmt::format("{} attempt {} started {} while that same attempt is already running", task,
+                       start.attempt, at));
+    return;  // not tracked: its end matches the first start
+  }
+
+  const Job& job = workload_.jobs[start.task.job.value()];
+  if (t < job.arrival_us) {
+    Report(fmt::format("{} started {} before its job arrived at {} s", task, at,
+                       FormatSeconds(job.arrival_us)));
+  }
+
+  if (!ValidMachine(start.machine)) {
+    Report(fmt::format("{} started at {} s on {}", task, FormatSeconds(t), machine));
+  } else {
+    const Resources& capacity = workload_.cluster.machine(start.machine).capacity;
+    Resources& held = machine_held_[start.machine.value()];
+    held += start.demand;
+    if (!start.demand.FitsIn(capacity)) {
+      Report(fmt::format("{} started {} with demand {} that exceeds the machine's capacity {}",
+                         task, at, start.demand.ToString(), capacity.ToString()));
+    } else if (!overbooking_allowed_ && !held.FitsIn(capacity)) {
+      Report(fmt::format("{} started {} over the machine's capacity: {} held, capacity {}", task,
+                         at, held.ToString(), capacity.ToString()));
+    }
+  }
+
+  JobState* state = ActiveJob(start.task.job);
+  if (state == nullptr) {
+    Report(fmt::format("{} started {} after its job ended", task, at));
+  } else {
+    TaskState& ts = Task(*state, start.task);
+    if (ts.ok_ends > 0) {
+      Report(fmt::format("{} started {} after it had already ended ok", task, at));
+    }
+    if (ts.running > 0) {
+      Report(fmt::format("{} started {} while another attempt of it is still running", task, at));
+    }
+    CheckParents(*state, start.task, start.machine, t);
+    SaturatingIncrement(ts.running);
+  }
+  running_.emplace(key, Running{.machine = start.machine,
+                                .start_us = t,
+                                .demand = start.demand,
+                                .after_job_end = state == nullptr});
+}
+
+void ScheduleChecker::OnAttemptEnd(const AttemptRecord& record) {
+  const TimeUs t = record.end_us;
+  CheckOrder(t, "attempt end");
+  if (!ValidTask(record.task, t, "ended")) return;
+  const std::string task = fmt::format("{} attempt {}", Describe(record.task), record.attempt);
+  const std::string at =
+      fmt::format("at {} s on {}", FormatSeconds(t), MachineName(record.machine));
+
+  if (record.end_us < record.start_us) {
+    Report(fmt::format("{} ended {} before it started at {} s", task, at,
+                       FormatSeconds(record.start_us)));
+  }
+
+  const auto it = running_.find(RunningKey{record.task, record.attempt});
+  const bool started = it != running_.end();
+  bool after_job_end = false;
+  if (started) {
+    const Running run = it->second;
+    running_.erase(it);
+    after_job_end = run.after_job_end;
+    if (ValidMachine(run.machine)) machine_held_[run.machine.value()] -= run.demand;
+    if (record.machine != run.machine) {
+      Report(fmt::format("{} ended {} but started on {}", task, at, MachineName(run.machine)));
+    }
+    if (record.start_us != run.start_us) {
+      Report(fmt::format("{} ended {} reporting start {} s but started at {} s", task, at,
+                         FormatSeconds(record.start_us), FormatSeconds(run.start_us)));
+    }
+    if (record.demand != run.demand) {
+      Report(fmt::format("{} ended {} reporting demand {} but held {}", task, at,
+                         record.demand.ToString(), run.demand.ToString()));
+    }
+  } else if (record.outcome == Outcome::kKilled && record.start_us == record.end_us) {
+    return;  // killed before it started: nothing ran
+  } else {
+    Report(
+        fmt::format("{} ended {} ({}) but was not running", task, at, OutcomeName(record.outcome)));
+  }
+  if (record.start_us < record.ready_us) {
+    Report(fmt::format("{} started at {} s on {} before it was ready at {} s", task,
+                       FormatSeconds(record.start_us), MachineName(record.machine),
+                       FormatSeconds(record.ready_us)));
+  }
+
+  JobState* state = ActiveJob(record.task.job);
+  if (state == nullptr) {
+    if (started && !after_job_end) Report(fmt::format("{} ended {} after its job ended", task, at));
+    return;
+  }
+  TaskState& ts = Task(*state, record.task);
+  if (started && ts.running > 0) --ts.running;
+  if (record.outcome == Outcome::kOk) {
+    if (ts.ok_ends > 0) {
+      Report(fmt::format("{} ended ok {} but the task had already ended ok", task, at));
+    } else {
+      ++state->stage_done[record.task.stage];
+    }
+    SaturatingIncrement(ts.ok_ends);
+  }
+}
+
+void ScheduleChecker::OnJobEnd(const JobRecord& record) {
+  const TimeUs t = record.end_us;
+  CheckOrder(t, "job end");
+  const uint32_t j = record.job.value();
+  if (!record.job.valid() || j >= workload_.jobs.size()) {
+    Report(fmt::format("unknown job {} ended at {} s",
+                       record.job.valid() ? fmt::format("{}", j) : std::string("none"),
+                       FormatSeconds(t)));
+    return;
+  }
+  const Job& job = workload_.jobs[j];
+  if (job_phase_[j] == JobPhase::kEnded) {
+    Report(fmt::format("job \"{}\" ended again at {} s", job.name, FormatSeconds(t)));
+    return;
+  }
+  if (t < job.arrival_us) {
+    Report(fmt::format("job \"{}\" ended at {} s before it arrived at {} s", job.name,
+                       FormatSeconds(t), FormatSeconds(job.arrival_us)));
+  }
+  JobState* state = ActiveJob(record.job);
+  if (record.succeeded) {
+    for (uint32_t s = 0; s < job.stages.size(); ++s) {
+      if (state->stage_done[s] == job.stages[s].num_tasks) continue;
+      for (uint32_t i = 0; i < job.stages[s].num_tasks; ++i) {
+        const TaskRef ref{record.job, s, i};
+        if (Task(*state, ref).ok_ends == 0) {
+          Report(fmt::format("{} never ended ok, yet its job succeeded at {} s", Describe(ref),
+                             FormatSeconds(t)));
+        }
+      }
+    }
+  }
+  active_.erase(j);
+  job_phase_[j] = JobPhase::kEnded;
+}
+
+void ScheduleChecker::OnRunEnd(TimeUs end_us) {
+  CheckOrder(end_us, "run end");
+  run_ended_ = true;
+  size_t not_ended = 0;
+  const Job* first = nullptr;
+  for (size_t j = 0; j < job_phase_.size(); ++j) {
+    if (job_phase_[j] == JobPhase::kEnded) continue;
+    if (first == nullptr) first = &workload_.jobs[j];
+    ++not_ended;
+  }
+  if (not_ended > 0) {
+    Report(fmt::format("run ended at {} s with {} of {} jobs not ended, the first job \"{}\"",
+                       FormatSeconds(end_us), not_ended, job_phase_.size(), first->name));
+  }
+  if (!running_.empty()) {
+    // The earliest start (ties by task) names one of them, deterministically.
+    auto earliest = running_.begin();
+    auto rank = [](const auto& e) {
+      const TaskRef& t = e.first.task;
+      return std::make_tuple(e.second.start_us, t.job, t.stage, t.index, e.first.attempt);
+    };
+    for (auto it = running_.begin(); it != running_.end(); ++it) {
+      if (rank(*it) < rank(*earliest)) earliest = it;
+    }
+    Report(
+        fmt::format("run ended at {} s with {} attempts still running, among them {} attempt {} "
+                    "on {} since {} s",
+                    FormatSeconds(end_us), running_.size(), Describe(earliest->first.task),
+                    earliest->first.attempt, MachineName(earliest->second.machine),
+                    FormatSeconds(earliest->second.start_us)));
+  }
+}
+
+}  // namespace weft
