@@ -11,6 +11,7 @@
 #include "core/status.h"
 #include "fmt/format.h"
 #include "metrics/results_writer.h"
+#include "policy/registry.h"
 #include "sim/simulation.h"
 
 namespace weft::cli {
@@ -46,7 +47,12 @@ int RunCompare(const CompareFlags& f) {
     std::cerr << "error: " << StatusMessage(options.status()) << "\n";
     return kExitBadInput;
   }
-  const std::vector<std::string> names = Split(f.policies, ',');
+  std::vector<std::string> names;
+  if (f.policies == "all") {
+    for (const policy::PolicyInfo* p : policy::AllPolicies()) names.push_back(p->name);
+  } else {
+    names = Split(f.policies, ',');
+  }
   std::vector<sim::SimulationResult> results;
   int exit_code = kExitOk;
   for (const std::string& name : names) {
@@ -106,7 +112,7 @@ void AddCompareCommand(CLI::App& app, CommandRun& run) {
   auto flags = std::make_shared<CompareFlags>();
   CLI::App* cmd = app.add_subcommand("compare", "Simulate a workload under several policies and compare them");
   flags->common.Register(*cmd);
-  cmd->add_option("--policies", flags->policies, "Comma-separated policy names")->capture_default_str();
+  cmd->add_option("--policies", flags->policies, "Comma-separated policy names, or \"all\"")->capture_default_str();
   cmd->add_option("--param", flags->params, "POLICY:k=v for one policy, or k=v for all; repeatable");
   cmd->add_option("--csv", flags->csv, "Also write the table as CSV to this file");
   cmd->callback([&run, flags] { run = [flags] { return RunCompare(*flags); }; });

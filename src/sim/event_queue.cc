@@ -1,5 +1,7 @@
 #include "sim/event_queue.h"
 
+#include <algorithm>
+
 namespace weft::sim {
 
 void EventQueue::Push(Event e) {
@@ -8,14 +10,48 @@ void EventQueue::Push(Event e) {
     e.time = now_;
     immediate_.push_back(e);
   } else {
-    heap_.push(e);
+    HeapPush(e);
   }
 }
 
+void EventQueue::HeapPush(const Event& e) {
+  size_t i = heap_.size();
+  heap_.push_back(e);
+  while (i > 0) {
+    const size_t parent = (i - 1) / 4;
+    if (!Before(e, heap_[parent])) break;
+    heap_[i] = heap_[parent];
+    i = parent;
+  }
+  heap_[i] = e;
+}
+
+Event EventQueue::HeapPop() {
+  const Event top = heap_.front();
+  const Event last = heap_.back();
+  heap_.pop_back();
+  const size_t n = heap_.size();
+  if (n == 0) return top;
+  size_t i = 0;
+  while (true) {
+    const size_t first = 4 * i + 1;
+    if (first >= n) break;
+    size_t best = first;
+    const size_t end = std::min(first + 4, n);
+    for (size_t c = first + 1; c < end; ++c) {
+      if (Before(heap_[c], heap_[best])) best = c;
+    }
+    if (!Before(heap_[best], last)) break;
+    heap_[i] = heap_[best];
+    i = best;
+  }
+  heap_[i] = last;
+  return top;
+}
+
 bool EventQueue::Pop(Event& out) {
-  if (!heap_.empty() && heap_.top().time == now_) {
-    out = heap_.top();
-    heap_.pop();
+  if (!heap_.empty() && heap_.front().time == now_) {
+    out = HeapPop();
     return true;
   }
   if (!immediate_.empty()) {
@@ -24,8 +60,7 @@ bool EventQueue::Pop(Event& out) {
     return true;
   }
   if (heap_.empty()) return false;
-  out = heap_.top();
-  heap_.pop();
+  out = HeapPop();
   now_ = out.time;
   return true;
 }

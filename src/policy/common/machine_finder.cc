@@ -1,5 +1,7 @@
 #include "policy/common/machine_finder.h"
 
+#include <algorithm>
+
 namespace weft::policy {
 
 MachineFinder::MachineFinder(const ClusterState& cluster)
@@ -7,9 +9,24 @@ MachineFinder::MachineFinder(const ClusterState& cluster)
   for (uint32_t m = 0; m < cluster.size(); ++m) Refresh(MachineId(m));
 }
 
+void MachineFinder::NoteDemand(const Resources& demand) {
+  if (has_smallest_ && smallest_.FitsIn(demand)) return;
+  if (!has_smallest_) {
+    smallest_ = demand;
+    has_smallest_ = true;
+  } else {
+    for (int r = 0; r < kNumResources; ++r) {
+      const auto res = static_cast<Resource>(r);
+      smallest_.set_micro(res, std::min(smallest_.micro(res), demand.micro(res)));
+    }
+  }
+  for (uint32_t m = 0; m < cluster_.size(); ++m) Refresh(MachineId(m));
+}
+
+bool MachineFinder::RoomForSmallest(MachineId m) const { return has_smallest_ && cluster_.Fits(m, smallest_); }
+
 void MachineFinder::Refresh(MachineId m) {
-  const Resources free = cluster_.free(m);
-  const bool candidate = cluster_.up(m) && (free.micro(kCpu) > 0 || free.micro(kMem) > 0);
+  const bool candidate = RoomForSmallest(m);
   uint64_t& word = bits_[m.value() / 64];
   const uint64_t bit = uint64_t{1} << (m.value() % 64);
   const bool was = (word & bit) != 0;

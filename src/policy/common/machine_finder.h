@@ -1,11 +1,12 @@
 // File: policy/common/machine_finder.h
 //
 // MachineFinder: finds machines with room for a demand without scanning the
-// whole cluster. It keeps a bitset of "candidate" machines (up, with some
-// cpu or memory unallocated) that its owner refreshes for a machine whenever
-// that machine's allocation may have changed (after a launch, a task end, a
-// machine going up or down). In a busy cluster few machines are candidates,
-// so a search touches only those; in an idle one the first candidate fits.
+// whole cluster. It keeps a bitset of "candidate" machines: up, with room for
+// the smallest demand its owner has announced (NoteDemand; componentwise
+// minimum over all demands seen). The owner refreshes a machine whenever its
+// allocation may have changed (after a launch, a task end, a machine going up
+// or down). In a busy cluster few machines are candidates, so a search
+// touches only those; in an idle one the first candidate fits.
 // Not thread-safe; owned by one role.
 #pragma once
 
@@ -22,8 +23,15 @@ class MachineFinder {
  public:
   explicit MachineFinder(const ClusterState& cluster);
 
+  // NoteDemand announces a demand the owner may place; when it lowers the
+  // smallest demand, every machine is re-evaluated (rare: demands are few).
+  void NoteDemand(const Resources& demand);
+
   // Refresh re-evaluates whether `m` is a candidate.
   void Refresh(MachineId m);
+
+  // RoomForSmallest: `m` is up and has room for the smallest noted demand.
+  bool RoomForSmallest(MachineId m) const;
 
   // FirstFit returns the lowest-numbered machine where `demand` fits, or an
   // invalid id.
@@ -49,6 +57,8 @@ class MachineFinder {
   const ClusterState& cluster_;
   std::vector<uint64_t> bits_;
   uint32_t count_ = 0;
+  bool has_smallest_ = false;
+  Resources smallest_;
 };
 
 }  // namespace weft::policy

@@ -11,6 +11,7 @@ OrderKey FifoKey(const JobView& job, uint32_t stage) {
 
 void OfferScheduler::OnTasksReady(const TaskRange& range) {
   const GroupId g{range.job, range.stage};
+  finder_.NoteDemand(ctx_.job(range.job).demand(range.stage));
   pool_.Add(range, KeyFor(g));
   PlaceGroup(g);
 }
@@ -30,10 +31,7 @@ void OfferScheduler::OnMachineUp(MachineId machine) {
 
 void OfferScheduler::OnMachineDown(MachineId machine) { finder_.Refresh(machine); }
 
-bool OfferScheduler::Full(MachineId machine) const {
-  const Resources free = ctx_.cluster().free(machine);
-  return free.micro(kCpu) <= 0 || free.micro(kMem) <= 0;
-}
+bool OfferScheduler::Full(MachineId machine) const { return !finder_.RoomForSmallest(machine); }
 
 void OfferScheduler::OfferMachine(MachineId machine) {
   const ClusterState& cluster = ctx_.cluster();

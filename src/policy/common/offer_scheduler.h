@@ -48,7 +48,7 @@ class OfferScheduler : public ClusterScheduler {
   bool Launch(const TaskRef& task, MachineId machine);
   // LaunchFront launches the group's front task on `machine`.
   bool LaunchFront(const GroupId& group, MachineId machine) { return Launch(pool_.Front(group), machine); }
-  // Full: true when `machine` has no cpu or no memory left to give.
+  // Full: true when `machine` has no room for the smallest demand seen.
   bool Full(MachineId machine) const;
 
   ReadyPool pool_;

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# weft's main job on the bundled default workload: installs what is missing,
+# builds weft, and compares every registered policy on examples/default.json
+# (150 TPC-H DAG jobs, ~149k tasks, 200 machines). Extra arguments go to
+# `weft compare` (e.g. --model contention, --latency 0.001).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bash scripts/install-deps.sh
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j2 --target weft
+./build/src/weft validate examples/default.json
+./build/src/weft compare --workload examples/default.json --policies all "$@"
