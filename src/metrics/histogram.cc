@@ -37,6 +37,7 @@ int64_t LogHistogram::Quantile(double q) const {
   q = std::clamp(q, 0.0, 1.0);
   // The rank of the q-quantile, 1-based (nearest-rank definition).
   const uint64_t rank = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(q * static_cast<double>(count_))));
+  if (rank >= count_) return max_;
   uint64_t seen = 0;
   for (size_t b = 0; b < buckets_.size(); ++b) {
     seen += buckets_[b];
