@@ -1,7 +1,5 @@
 // weft compare: simulates one workload under several policies and prints one
 // aligned table row per policy (optionally also as CSV).
-#include <unistd.h>
-
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -37,16 +35,8 @@ std::vector<std::string> Split(const std::string& s, char sep) {
 }
 
 int RunCompare(const CompareFlags& f) {
-  auto workload = f.common.Load();
-  if (!workload.ok()) {
-    std::cerr << "error: " << StatusMessage(workload.status()) << "\n";
-    return kExitBadInput;
-  }
-  auto options = f.common.Options(*workload);
-  if (!options.ok()) {
-    std::cerr << "error: " << StatusMessage(options.status()) << "\n";
-    return kExitBadInput;
-  }
+  auto prepared = Prepare(f.common);
+  if (!prepared) return kExitBadInput;
   std::vector<std::string> names;
   if (f.policies == "all") {
     for (const policy::PolicyInfo* p : policy::AllPolicies()) names.push_back(p->name);
@@ -65,16 +55,8 @@ int RunCompare(const CompareFlags& f) {
         params.push_back(p.substr(colon + 1));
       }
     }
-    sim::SimulationRequest request{.policy = name,
-                                   .params = params,
-                                   .options = *options,
-                                   .check = !f.common.no_check,
-                                   .progress = !f.common.no_progress && isatty(STDERR_FILENO)};
-    auto result = sim::Simulate(*workload, request);
-    if (!result.ok()) {
-      std::cerr << "error: " << StatusMessage(result.status()) << "\n";
-      return result.status().code() == absl::StatusCode::kInvalidArgument ? kExitBadInput : kExitFailure;
-    }
+    auto result = sim::Simulate(prepared->workload, Request(f.common, prepared->options, name, params));
+    if (!result.ok()) return ReportError(result.status());
     if (!result->status.ok()) {
       std::cerr << fmt::format("error: policy {}: {}\n", name, StatusMessage(result->status));
       exit_code = kExitFailure;

@@ -1,7 +1,5 @@
 // weft sim: one simulated run of a workload under a policy; writes
 // tasks.csv, jobs.csv and summary.json to --out and prints a short summary.
-#include <unistd.h>
-
 #include <iostream>
 #include <memory>
 
@@ -23,39 +21,20 @@ struct SimCommandFlags {
 };
 
 int RunSim(const SimCommandFlags& f) {
-  auto workload = f.common.Load();
-  if (!workload.ok()) {
-    std::cerr << "error: " << StatusMessage(workload.status()) << "\n";
-    return kExitBadInput;
-  }
-  auto options = f.common.Options(*workload);
-  if (!options.ok()) {
-    std::cerr << "error: " << StatusMessage(options.status()) << "\n";
-    return kExitBadInput;
-  }
-  sim::SimulationRequest request{.policy = f.policy,
-                                 .params = f.params,
-                                 .options = *options,
-                                 .out_dir = f.out,
-                                 .events_path = f.events,
-                                 .check = !f.common.no_check,
-                                 .progress = !f.common.no_progress && isatty(STDERR_FILENO)};
-  auto result = sim::Simulate(*workload, request);
-  if (!result.ok()) {
-    std::cerr << "error: " << StatusMessage(result.status()) << "\n";
-    return result.status().code() == absl::StatusCode::kInvalidArgument ? kExitBadInput : kExitFailure;
-  }
+  auto prepared = Prepare(f.common);
+  if (!prepared) return kExitBadInput;
+  sim::SimulationRequest request = Request(f.common, prepared->options, f.policy, f.params);
+  request.out_dir = f.out;
+  request.events_path = f.events;
+  auto result = sim::Simulate(prepared->workload, request);
+  if (!result.ok()) return ReportError(result.status());
   const RunSummary& s = result->summary;
   std::cout << fmt::format(
       "{}: {} jobs ({} failed), {} tasks, makespan {:.3f} s, avg JCT {:.3f} s, median {:.3f} s, p95 {:.3f} s, "
       "cpu util {:.1f}%, {:.2f} s wall{}\n",
       f.policy, s.jobs, s.jobs_failed, s.tasks, s.makespan, s.avg_jct, s.median_jct, s.p95_jct,
       100 * s.utilization[kCpu], result->wall_seconds, f.out.empty() ? "" : fmt::format(", results in {}", f.out));
-  if (!result->status.ok()) {
-    std::cerr << "error: " << StatusMessage(result->status) << "\n";
-    return kExitFailure;
-  }
-  return kExitOk;
+  return result->status.ok() ? kExitOk : ReportError(result->status);
 }
 
 }  // namespace

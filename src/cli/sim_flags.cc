@@ -2,7 +2,11 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <iostream>
+#include <unistd.h>
 
+#include "cli/commands.h"
+#include "core/status.h"
 #include "fmt/format.h"
 #include "trace/workload_reader.h"
 
@@ -94,6 +98,34 @@ absl::StatusOr<sim::SimOptions> SimFlags::Options(const Workload& w) const {
     o.failures.push_back(failure);
   }
   return o;
+}
+
+std::optional<PreparedRun> Prepare(const SimFlags& flags) {
+  auto workload = flags.Load();
+  if (!workload.ok()) {
+    ReportError(workload.status());
+    return std::nullopt;
+  }
+  auto options = flags.Options(*workload);
+  if (!options.ok()) {
+    ReportError(options.status());
+    return std::nullopt;
+  }
+  return PreparedRun{std::move(*workload), *options};
+}
+
+int ReportError(const absl::Status& status) {
+  std::cerr << "error: " << StatusMessage(status) << "\n";
+  return status.code() == absl::StatusCode::kInvalidArgument ? kExitBadInput : kExitFailure;
+}
+
+sim::SimulationRequest Request(const SimFlags& flags, const sim::SimOptions& options, std::string policy,
+                               std::vector<std::string> params) {
+  return sim::SimulationRequest{.policy = std::move(policy),
+                                .params = std::move(params),
+                                .options = options,
+                                .check = !flags.no_check,
+                                .progress = !flags.no_progress && isatty(STDERR_FILENO)};
 }
 
 }  // namespace weft::cli

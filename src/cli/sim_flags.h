@@ -4,6 +4,7 @@
 // model, latency, failures), registered once and turned into SimOptions.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "model/workload.h"
 #include "sim/engine.h"
+#include "sim/simulation.h"
 
 namespace weft::cli {
 
@@ -31,6 +33,24 @@ struct SimFlags {
   // Options builds SimOptions; `workload` resolves machine names in --fail.
   absl::StatusOr<sim::SimOptions> Options(const Workload& workload) const;
 };
+
+// PreparedRun: a loaded workload and the options to simulate it with.
+struct PreparedRun {
+  Workload workload;
+  sim::SimOptions options;
+};
+
+// Prepare loads the workload and builds the options; on bad input it prints
+// the one-line error and returns nullopt (the caller exits with kExitBadInput).
+std::optional<PreparedRun> Prepare(const SimFlags& flags);
+
+// ReportError prints `status` as the one stderr line and returns the exit
+// code it calls for: 2 for InvalidArgument (bad input), else 1.
+int ReportError(const absl::Status& status);
+
+// Request builds the simulation request the flags describe for `policy`.
+sim::SimulationRequest Request(const SimFlags& flags, const sim::SimOptions& options, std::string policy,
+                               std::vector<std::string> params);
 
 // DefaultWorkloadPath: $WEFT_DEFAULT_WORKLOAD, else the bundled
 // examples/default.json of the source tree weft was built from.
