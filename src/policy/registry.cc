@@ -11,6 +11,9 @@ const std::vector<const PolicyInfo*>& AllPolicies() {
   // One line per policy.
   static const std::vector<const PolicyInfo*> kPolicies = {
       &baseline::kFifoInfo,
+      &baseline::kFairInfo,
+      &baseline::kDrfInfo,
+      &baseline::kDelayInfo,
   };
   return kPolicies;
 }

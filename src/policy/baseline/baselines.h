@@ -4,4 +4,7 @@
 // gathers them for policy/registry.cc).
 #pragma once
 
+#include "policy/baseline/delay.h"
+#include "policy/baseline/drf.h"
+#include "policy/baseline/fair.h"
 #include "policy/baseline/fifo.h"
