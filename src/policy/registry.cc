@@ -14,6 +14,10 @@ const std::vector<const PolicyInfo*>& AllPolicies() {
       &baseline::kFairInfo,
       &baseline::kDrfInfo,
       &baseline::kDelayInfo,
+      &baseline::kRandomInfo,
+      &baseline::kTetrisInfo,
+      &baseline::kCpInfo,
+      &baseline::kBfsInfo,
   };
   return kPolicies;
 }

@@ -8,3 +8,7 @@
 #include "policy/baseline/drf.h"
 #include "policy/baseline/fair.h"
 #include "policy/baseline/fifo.h"
+#include "policy/baseline/bfs.h"
+#include "policy/baseline/cp.h"
+#include "policy/baseline/random.h"
+#include "policy/baseline/tetris.h"
