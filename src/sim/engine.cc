@@ -1,6 +1,6 @@
 // The event loop and the life of jobs and tasks: arrival, readiness along
-// barrier and pipelined edges, completion, failure; and the mailbox that
-// carries messages, timers and notifications to the policy's roles.
+// barrier and pipelined edges, completion, failure; machines failing and
+// recovering. The mail that reaches the policy's roles is in mailbox.cc.
 #include "sim/engine.h"
 
 #include <algorithm>
@@ -56,6 +56,14 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
 }
 
 absl::Status EngineCore::Run() {
+  // Inputs the engine would otherwise index with (jobs are homed on
+  // job % replicas; failures name machines).
+  if (policy_.num_schedulers() == 0) return absl::InvalidArgumentError("the policy has no cluster scheduler");
+  for (const MachineFailure& f : opt_.failures) {
+    if (!f.machine.valid() || f.machine.value() >= w_.cluster.size()) {
+      return absl::InvalidArgumentError("a machine failure names a machine that is not in the cluster");
+    }
+  }
   for (uint32_t r = 0; r < policy_.num_schedulers(); ++r) {
     scheduler_contexts_.push_back(
         std::make_unique<SimContext>(*this, Address::Scheduler(r), root_rng_.Fork(kSchedulerStreamBase + r)));
@@ -64,6 +72,7 @@ absl::Status EngineCore::Run() {
   if (policy_.has_node_agents()) {
     nodes_.resize(w_.cluster.size());
     node_contexts_.resize(w_.cluster.size());
+    node_incarnation_.assign(w_.cluster.size(), 0);
     for (uint32_t m = 0; m < w_.cluster.size(); ++m) MachineUp(MachineId(m));
   }
   for (const MachineFailure& f : opt_.failures) {
@@ -75,13 +84,13 @@ absl::Status EngineCore::Run() {
                       .a = arrival_order_[0].value()});
   }
   Event e;
+  bool stalled = false;
   while (unfinished_jobs_ > 0 && queue_.Pop(e)) {
     ++stats_.events;
     Dispatch(e);
     if (++events_since_progress_ > opt_.stall_limit) {
-      return absl::InternalError(fmt::format(
-          "the policy made no progress for {} events at t={} s ({} tasks done)", opt_.stall_limit,
-          FormatSeconds(queue_.now()), stats_.tasks_done));
+      stalled = true;  // the run ends here, closed for the observers as any other
+      break;
     }
     if (progress_every_ > 0 && stats_.events % progress_every_ == 0) {
       progress_(queue_.now(), stats_.tasks_done, w_.NumTasks());
@@ -89,10 +98,16 @@ absl::Status EngineCore::Run() {
   }
   stats_.end_us = queue_.now();
   for (RunObserver* o : observers_) o->OnRunEnd(stats_.end_us);
+  for (size_t j = 0; j < jobs_.size() && unfinished_jobs_ > 0; ++j) {
+    const JobRun& jr = jobs_[j];
+    if (jr.active) stats_.tasks_unfinished += jr.progress->tasks.size() - jr.progress->tasks_done;
+    if (!jr.progress) stats_.tasks_unfinished += w_.jobs[j].num_tasks;  // never arrived
+  }
+  if (stalled) {
+    return absl::InternalError(fmt::format("the policy made no progress for {} events at t={} s ({} tasks done)",
+                                           opt_.stall_limit, FormatSeconds(queue_.now()), stats_.tasks_done));
+  }
   if (unfinished_jobs_ > 0) {
-    for (const JobRun& jr : jobs_) {
-      if (jr.active) stats_.tasks_unfinished += jr.progress->tasks.size() - jr.progress->tasks_done;
-    }
     return absl::InternalError(fmt::format("{} jobs never finished: the policy left {} tasks unscheduled",
                                            unfinished_jobs_, stats_.tasks_unfinished));
   }
@@ -275,97 +290,17 @@ void EngineCore::FinishJob(JobId id, bool succeeded) {
     PostMail(Mail{.kind = MailKind::kJobFinished, .to = Address::Scheduler(r), .job = id, .ok = succeeded},
              opt_.latency_us);
   }
-  // Free per-task state; the progress record stays (finished) for views.
+  // Free per-task state. (`v = {}` would keep the capacity: swap with an
+  // empty vector to really give the memory back.) The progress record and
+  // its task states stay, one byte per task, because roles still hear of the
+  // job after it ends (task ended, job finished) and may read its JobView.
   jr.manager.reset();
   jr.jm_context.reset();
-  jr.failures = {};
-  jr.attempts = {};
-  jr.slot = {};
-  jr.task_ready_us = {};
-  jr.progress->tasks = {};
-  jr.progress->pipelined_left = {};
-}
-
-void EngineCore::PostMail(Mail mail, TimeUs delay) {
-  uint32_t slot;
-  if (!free_mail_.empty()) {
-    slot = free_mail_.back();
-    free_mail_.pop_back();
-    mail_[slot] = std::move(mail);
-  } else {
-    slot = static_cast<uint32_t>(mail_.size());
-    mail_.push_back(std::move(mail));
-  }
-  queue_.Push(Event{.time = queue_.now() + delay, .type = EventType::kDeliver, .a = slot});
-}
-
-void EngineCore::DeliverMail(uint32_t slot) {
-  Mail m = std::move(mail_[slot]);
-  free_mail_.push_back(slot);
-  policy::Role* role = nullptr;
-  switch (m.to.kind) {
-    case RoleKind::kScheduler:
-      role = m.to.index < schedulers_.size() ? schedulers_[m.to.index].get() : nullptr;
-      break;
-    case RoleKind::kJobManager:
-      role = m.to.index < jobs_.size() ? jobs_[m.to.index].manager.get() : nullptr;
-      break;
-    case RoleKind::kNode:
-      role = m.to.index < nodes_.size() ? nodes_[m.to.index].get() : nullptr;
-      break;
-  }
-  if (role == nullptr) {
-    if (m.kind == MailKind::kMessage) ++stats_.messages_dropped;
-    return;
-  }
-  auto* scheduler = m.to.kind == RoleKind::kScheduler ? static_cast<policy::ClusterScheduler*>(role) : nullptr;
-  auto* manager = m.to.kind == RoleKind::kJobManager ? static_cast<policy::JobManager*>(role) : nullptr;
-  auto* node = m.to.kind == RoleKind::kNode ? static_cast<policy::NodeAgent*>(role) : nullptr;
-  switch (m.kind) {
-    case MailKind::kMessage:
-      role->OnMessage(m.from, m.message);
-      break;
-    case MailKind::kTimer:
-      role->OnTimer(m.tag);
-      break;
-    case MailKind::kJobArrived:
-      scheduler->OnJobArrived(m.job);
-      break;
-    case MailKind::kStart:
-      if (manager) manager->OnStart();
-      if (node) node->OnStart();
-      break;
-    case MailKind::kTasksReady:
-      if (scheduler) scheduler->OnTasksReady(m.range);
-      if (manager) manager->OnTasksReady(m.range);
-      break;
-    case MailKind::kTaskEnded:
-      if (scheduler) scheduler->OnTaskEnded(m.end);
-      if (manager) manager->OnTaskEnded(m.end);
-      if (node) node->OnTaskEnded(m.end);
-      break;
-    case MailKind::kJobFinished:
-      scheduler->OnJobFinished(m.job, m.ok);
-      break;
-    case MailKind::kMachineUp:
-      scheduler->OnMachineUp(m.machine);
-      break;
-    case MailKind::kMachineDown:
-      scheduler->OnMachineDown(m.machine);
-      break;
-    case MailKind::kContainerGranted:
-      manager->OnContainerGranted(m.container);
-      break;
-    case MailKind::kContainerLost:
-      manager->OnContainerLost(m.container);
-      break;
-    case MailKind::kContainerReleased:
-      if (scheduler) scheduler->OnContainerReleased(m.container);
-      break;
-    case MailKind::kPhaseReady:
-      node->OnPhaseReady(m.end.task, m.phase);
-      break;
-  }
+  std::vector<uint8_t>().swap(jr.failures);
+  std::vector<uint8_t>().swap(jr.attempts);
+  std::vector<uint32_t>().swap(jr.slot);
+  std::vector<TimeUs>().swap(jr.task_ready_us);
+  std::vector<uint8_t>().swap(jr.progress->pipelined_left);
 }
 
 void EngineCore::MachineDown(MachineId m) {
@@ -394,6 +329,7 @@ void EngineCore::MachineDown(MachineId m) {
   if (!nodes_.empty()) {
     nodes_[m.value()].reset();
     node_contexts_[m.value()].reset();
+    ++node_incarnation_[m.value()];
   }
   for (uint32_t r = 0; r < schedulers_.size(); ++r) {
     PostMail(Mail{.kind = MailKind::kMachineDown, .to = Address::Scheduler(r), .machine = m}, opt_.latency_us);
@@ -407,6 +343,7 @@ void EngineCore::MachineUp(MachineId m) {
     node_contexts_[m.value()] = std::make_unique<SimContext>(
         *this, Address::Node(m), root_rng_.Fork(kNodeStreamBase + m.value()).Fork(start_counter_));
     nodes_[m.value()] = policy_.MakeNodeAgent(*node_contexts_[m.value()], m);
+    ++node_incarnation_[m.value()];
     PostMail(Mail{.kind = MailKind::kStart, .to = Address::Node(m)}, 0);
   }
   if (was_down) {

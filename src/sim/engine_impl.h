@@ -3,9 +3,9 @@
 // The simulator's state and mechanics behind Engine: the per-job and
 // per-attempt records, the role instances and their contexts, and the
 // mailbox that carries messages, timers and notifications. Split over
-// engine.cc (event loop, job and task lifecycle), sim_context.cc (the
-// policies' actions) and execution.cc (running attempts under the execution
-// models).
+// engine.cc (event loop, job and task lifecycle, machine failures),
+// mailbox.cc (posting and delivering mail), sim_context.cc (the policies'
+// actions) and execution.cc (running attempts under the execution models).
 #pragma once
 
 #include <cstdint>
@@ -116,6 +116,7 @@ struct Mail {
   MachineId machine;
   policy::ContainerInfo container;
   uint32_t phase = 0;
+  uint32_t incarnation = 0;  // of the node agent addressed, stamped by PostMail
 };
 
 class EngineCore {
@@ -131,12 +132,14 @@ class EngineCore {
   void ReleaseStage(JobId job, uint32_t stage);
   void MakeReady(const TaskRef& t, bool notify);
   void NotifyReady(JobId job, uint32_t stage, uint32_t begin, uint32_t end);
-  void PostMail(Mail mail, TimeUs delay);
-  void DeliverMail(uint32_t slot);
   TimeUs DelayTo(const policy::Address& from, const policy::Address& to) const;
   policy::Address HomeOf(JobId job) const;
   void MachineDown(MachineId m);
   void MachineUp(MachineId m);
+
+  // mailbox.cc
+  void PostMail(Mail mail, TimeUs delay);
+  void DeliverMail(uint32_t slot);
 
   // sim_context.cc (validation and bookkeeping of decisions)
   absl::Status DoLaunch(const policy::Address& by, const TaskRef& t, MachineId m, ContainerId c);
@@ -178,6 +181,10 @@ class EngineCore {
   std::vector<std::unique_ptr<policy::ClusterScheduler>> schedulers_;
   std::vector<std::unique_ptr<SimContext>> node_contexts_;
   std::vector<std::unique_ptr<policy::NodeAgent>> nodes_;
+  // Bumped when a machine's agent dies and when a new one starts: mail
+  // posted to an agent that has since died is dropped, so a dead agent's
+  // timers and in-flight messages never reach its successor.
+  std::vector<uint32_t> node_incarnation_;
 
   std::vector<Attempt> attempts_;
   std::vector<uint32_t> free_attempts_;
