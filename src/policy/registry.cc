@@ -18,6 +18,7 @@ const std::vector<const PolicyInfo*>& AllPolicies() {
       &baseline::kTetrisInfo,
       &baseline::kCpInfo,
       &baseline::kBfsInfo,
+      &baseline::kExecutorInfo,
   };
   return kPolicies;
 }

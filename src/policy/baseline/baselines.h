@@ -6,6 +6,7 @@
 
 #include "policy/baseline/delay.h"
 #include "policy/baseline/drf.h"
+#include "policy/baseline/executor.h"
 #include "policy/baseline/fair.h"
 #include "policy/baseline/fifo.h"
 #include "policy/baseline/bfs.h"
