@@ -52,12 +52,24 @@ struct JobRecord {
   bool succeeded = true;
 };
 
+// ContainerRecord: a container held from grant to release (or loss).
+struct ContainerRecord {
+  JobId job;
+  MachineId machine;
+  TimeUs granted_us = 0;
+  TimeUs released_us = 0;
+  Resources size;
+};
+
+// Observers are called in simulated-time order; at one instant, an attempt's
+// end is reported before any start it makes possible.
 class RunObserver {
  public:
   virtual ~RunObserver() = default;
   virtual void OnAttemptStart(const AttemptStart& /*start*/) {}
   virtual void OnAttemptEnd(const AttemptRecord& /*record*/) {}
   virtual void OnJobEnd(const JobRecord& /*record*/) {}
+  virtual void OnContainerEnd(const ContainerRecord& /*record*/) {}
   // OnRunEnd: the simulation is over at `end_us`.
   virtual void OnRunEnd(TimeUs /*end_us*/) {}
 };

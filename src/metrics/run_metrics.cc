@@ -29,7 +29,7 @@ RunMetrics::RunMetrics(const Workload& workload) : workload_(workload) {}
 void RunMetrics::OnAttemptEnd(const AttemptRecord& r) {
   const double seconds = UsToSeconds(r.end_us - r.start_us);
   for (int k = 0; k < kNumResources; ++k) {
-    allocated_[k] += r.demand.units(static_cast<Resource>(k)) * seconds;
+    if (!r.in_container) allocated_[k] += r.demand.units(static_cast<Resource>(k)) * seconds;
     used_[k] += r.usage.units(static_cast<Resource>(k)) * seconds;
   }
   ++summary_.attempts;
@@ -43,8 +43,14 @@ void RunMetrics::OnAttemptEnd(const AttemptRecord& r) {
   last_end_us_ = std::max(last_end_us_, r.end_us);
 }
 
+void RunMetrics::OnContainerEnd(const ContainerRecord& r) {
+  const double seconds = UsToSeconds(r.released_us - r.granted_us);
+  for (int k = 0; k < kNumResources; ++k) allocated_[k] += r.size.units(static_cast<Resource>(k)) * seconds;
+}
+
 void RunMetrics::OnJobEnd(const JobRecord& r) {
   const Job& job = workload_.jobs[r.job.value()];
+  last_end_us_ = std::max(last_end_us_, r.end_us);
   const double jct = UsToSeconds(r.end_us - r.arrival_us);
   const TimeUs cp = CriticalPathUs(job, workload_.cluster);
   jobs_.push_back(JobResult{r.job, jct, cp > 0 ? jct / UsToSeconds(cp) : 1.0, r.succeeded});

@@ -11,9 +11,9 @@
 //   - scheduling delay (start - ready, every attempt): mean and p95;
 //   - locality of successful attempts (node, rack, remote, none);
 //   - Jain's fairness index across users of their mean slowdown.
-// Allocation is counted from the tasks' demands; containers held idle by a
-// job manager are not counted (a known under-estimate for container-based
-// policies). Not thread-safe.
+// Allocation counts the demands of tasks launched directly on machines and
+// the sizes of containers for as long as they are held (tasks inside a
+// container do not count again). Not thread-safe.
 #pragma once
 
 #include <array>
@@ -60,6 +60,7 @@ class RunMetrics final : public RunObserver {
 
   void OnAttemptEnd(const AttemptRecord& record) override;
   void OnJobEnd(const JobRecord& record) override;
+  void OnContainerEnd(const ContainerRecord& record) override;
   void OnRunEnd(TimeUs end_us) override;
 
   // Per-job results, in the order jobs ended.

@@ -43,6 +43,7 @@ struct ContainerInfo {
   Resources in_use;  // demands of the tasks running in it
   uint32_t tasks = 0;
   Address granted_by;
+  TimeUs granted_us = 0;
 };
 
 class Context {

@@ -320,6 +320,7 @@ void EngineCore::MachineDown(MachineId m) {
     policy::ContainerInfo info = containers_.at(cid);
     cluster_.Deallocate(m, info.size);
     containers_.erase(cid);
+    ReportContainerEnd(info);
     PostMail(Mail{.kind = MailKind::kContainerLost, .to = Address::JobManager(info.job), .container = info},
              opt_.latency_us);
     PostMail(Mail{.kind = MailKind::kContainerReleased, .to = info.granted_by, .container = info},

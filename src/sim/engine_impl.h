@@ -148,6 +148,8 @@ class EngineCore {
   absl::Status DoRelease(const policy::Address& by, ContainerId c);
   absl::Status DoStartPhase(const policy::Address& by, const TaskRef& t);
   absl::Status Refuse(std::string message);
+  void ReportContainerEnd(const policy::ContainerInfo& info);
+  absl::Status CheckActiveTask(const TaskRef& t) const;  // exists, and its job is active
   absl::Status CheckReadyTask(const TaskRef& t) const;
 
   // execution.cc

@@ -3,6 +3,7 @@
 // leaves the simulation as it was.
 #include <stdexcept>
 
+#include "core/status.h"
 #include "fmt/format.h"
 #include "sim/engine_impl.h"
 
@@ -17,12 +18,11 @@ uint32_t SimContext::num_schedulers() const { return static_cast<uint32_t>(engin
 const policy::ClusterState& SimContext::cluster() const { return engine_.cluster_; }
 
 policy::JobView SimContext::job(JobId id) const {
-  const JobRun& jr = engine_.jobs_[id.value()];
-  if (!jr.progress) {
+  if (!id.valid() || id.value() >= engine_.jobs_.size() || !engine_.jobs_[id.value()].progress) {
     // A policy bug: roles hear of a job only after it arrives.
     throw std::logic_error(fmt::format("policy asked about job {} before it arrived", id.value()));
   }
-  return policy::JobView(id, engine_.w_.jobs[id.value()], *jr.progress, engine_.knowledge_,
+  return policy::JobView(id, engine_.w_.jobs[id.value()], *engine_.jobs_[id.value()].progress, engine_.knowledge_,
                          engine_.opt_.knowledge);
 }
 
@@ -70,7 +70,7 @@ absl::Status EngineCore::Refuse(std::string message) {
   return absl::FailedPreconditionError(message);
 }
 
-absl::Status EngineCore::CheckReadyTask(const TaskRef& t) const {
+absl::Status EngineCore::CheckActiveTask(const TaskRef& t) const {
   if (!t.job.valid() || t.job.value() >= jobs_.size() || !jobs_[t.job.value()].active) {
     return absl::FailedPreconditionError(fmt::format("job {} is not active", t.job.value()));
   }
@@ -79,6 +79,12 @@ absl::Status EngineCore::CheckReadyTask(const TaskRef& t) const {
     return absl::FailedPreconditionError(
         fmt::format("task {}/{}/{} does not exist", t.job.value(), t.stage, t.index));
   }
+  return absl::OkStatus();
+}
+
+absl::Status EngineCore::CheckReadyTask(const TaskRef& t) const {
+  RETURN_IF_ERROR(CheckActiveTask(t));
+  const Job& job = w_.jobs[t.job.value()];
   if (jobs_[t.job.value()].progress->state(t) != TaskState::kReady) {
     return absl::FailedPreconditionError(
         fmt::format("task {}/{}/{} of job {} is not ready", job.name, job.stages[t.stage].name, t.index, job.name));
@@ -88,6 +94,9 @@ absl::Status EngineCore::CheckReadyTask(const TaskRef& t) const {
 
 absl::Status EngineCore::DoLaunch(const Address& by, const TaskRef& t, MachineId m, ContainerId c) {
   if (absl::Status s = CheckReadyTask(t); !s.ok()) return Refuse(std::string(s.message()));
+  if (by.kind == RoleKind::kJobManager && by.index != t.job.value()) {
+    return Refuse("a job manager may launch only its own job's tasks");
+  }
   if (!m.valid() || m.value() >= w_.cluster.size()) return Refuse("no such machine");
   if (!cluster_.up(m)) return Refuse(fmt::format("machine {} is down", w_.cluster.machine(m).name));
   if (by.kind == RoleKind::kNode && by.index != m.value()) {
@@ -144,9 +153,7 @@ absl::Status EngineCore::DoLaunch(const Address& by, const TaskRef& t, MachineId
 }
 
 absl::Status EngineCore::DoKill(const TaskRef& t) {
-  if (!t.job.valid() || t.job.value() >= jobs_.size() || !jobs_[t.job.value()].active) {
-    return Refuse("the task's job is not active");
-  }
+  if (absl::Status s = CheckActiveTask(t); !s.ok()) return Refuse(std::string(s.message()));
   const JobRun& jr = jobs_[t.job.value()];
   const TaskState s = jr.progress->state(t);
   if (s != TaskState::kLaunched && s != TaskState::kRunning) return Refuse("the task is not launched or running");
@@ -165,7 +172,7 @@ absl::StatusOr<ContainerId> EngineCore::DoGrant(const Address& by, JobId job, Ma
   if (!policy_.overbooking() && !cluster_.Fits(m, size)) return Refuse("the container does not fit");
   cluster_.Allocate(m, size);
   const ContainerId id(next_container_++);
-  policy::ContainerInfo info{id, job, m, size, Resources(), 0, by};
+  policy::ContainerInfo info{id, job, m, size, Resources(), 0, by, queue_.now()};
   containers_.emplace(id.value(), info);
   PostMail(Mail{.kind = MailKind::kContainerGranted, .to = Address::JobManager(job), .container = info},
            DelayTo(by, Address::JobManager(job)));
@@ -182,14 +189,20 @@ absl::Status EngineCore::DoRelease(const Address& by, ContainerId c) {
   if (info.tasks > 0) return Refuse("the container still runs tasks");
   cluster_.Deallocate(info.machine, info.size);
   containers_.erase(it);
+  ReportContainerEnd(info);
   PostMail(Mail{.kind = MailKind::kContainerReleased, .to = info.granted_by, .container = info},
            DelayTo(by, info.granted_by));
   return absl::OkStatus();
 }
 
+void EngineCore::ReportContainerEnd(const policy::ContainerInfo& info) {
+  const ContainerRecord record{info.job, info.machine, info.granted_us, queue_.now(), info.size};
+  for (RunObserver* o : observers_) o->OnContainerEnd(record);
+}
+
 absl::Status EngineCore::DoStartPhase(const Address& by, const TaskRef& t) {
   if (by.kind != RoleKind::kNode) return Refuse("only node agents start phases");
-  if (!t.job.valid() || t.job.value() >= jobs_.size() || !jobs_[t.job.value()].active) return Refuse("job not active");
+  if (absl::Status s = CheckActiveTask(t); !s.ok()) return Refuse(std::string(s.message()));
   const JobRun& jr = jobs_[t.job.value()];
   if (jr.progress->state(t) != TaskState::kRunning) return Refuse("the task is not running");
   const uint32_t slot = jr.slot[jr.progress->stage_offset[t.stage] + t.index];

@@ -115,6 +115,23 @@ TEST(RunMetricsTest, ComputesTheDefinitionsOnAHandMadeRun) {
   EXPECT_NEAR(s.jain_fairness, (1 + x) * (1 + x) / (2 * (1 + x * x)), 1e-12);
 }
 
+TEST(RunMetricsTest, ContainersCountOnceForAsLongAsTheyAreHeld) {
+  const Workload w = DiamondWorkload();
+  RunMetrics m(w);
+  // A 4-core container held 0..10 s runs one 1-core task for 1 s inside it.
+  AttemptRecord inside = Record(0, 0, 0, 0, 0, 1'000'000, w);
+  inside.in_container = true;
+  m.OnAttemptEnd(inside);
+  m.OnContainerEnd(ContainerRecord{JobId(0), MachineId(0), 0, 10'000'000, *Resources::FromUnits({4, 4, 0, 0})});
+  m.OnJobEnd(JobRecord{JobId(0), 0, 0, 10'000'000, true});
+  m.OnRunEnd(10'000'000);
+  // Allocated 40 core-seconds of 8 cores x 10 s of makespan (the job ends
+  // when it gives the container back); used 0.5 core-second of it.
+  EXPECT_DOUBLE_EQ(m.summary().makespan, 10.0);
+  EXPECT_DOUBLE_EQ(m.summary().utilization[kCpu], 40.0 / 80.0);
+  EXPECT_DOUBLE_EQ(m.summary().ue[kCpu], 0.5 / 40.0);
+}
+
 TEST(RunMetricsTest, FailedJobsAreCountedNotAveraged) {
   const Workload w = DiamondWorkload();
   RunMetrics m(w);
