@@ -1,6 +1,25 @@
 #include "model/job.h"
 
+#include <algorithm>
+#include <cmath>
+
+#include "model/cluster.h"
+
 namespace weft {
+
+TimeUs PhasesNominalUs(const std::vector<Phase>& phases, const Cluster& cluster) {
+  double total_us = 0;
+  for (const Phase& p : phases) {
+    if (p.resource == kCpu) {
+      total_us += p.work * 1e6;
+      continue;
+    }
+    int64_t best = 0;
+    for (const Machine& m : cluster.machines()) best = std::max(best, m.capacity.micro(p.resource));
+    if (best > 0) total_us += p.work / (static_cast<double>(best) / kMicroUnits) * 1e6;
+  }
+  return static_cast<TimeUs>(std::ceil(total_us));
+}
 
 bool Stage::HasPipelinedParent() const {
   for (const Edge& e : parents) {
@@ -13,7 +32,7 @@ double Job::CpuSeconds() const {
   double total = 0;
   for (const Stage& s : stages) {
     const double cores = s.demand.units(kCpu);
-    if (s.duration_us == 0 && s.durations_us.empty()) {
+    if (s.duration_from_phases && s.durations_us.empty()) {
       for (const Phase& p : s.phases) {
         if (p.resource == kCpu) total += p.work * s.num_tasks;
       }

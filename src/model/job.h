@@ -41,9 +41,12 @@ struct Phase {
 struct Stage {
   std::string name;
   uint32_t num_tasks = 0;
-  // Each task's running time on an idle machine; 0 when the stage has phases
-  // and no duration (then time comes from the phases).
+  // Each task's running time on an idle machine. When the file gives only
+  // phases (duration_from_phases), it is the phases' time run alone on the
+  // cluster's fastest machine for each resource: a nominal figure for
+  // estimates and bounds; the simulator runs the phases themselves.
   TimeUs duration_us = 0;
+  bool duration_from_phases = false;
   std::vector<TimeUs> durations_us;  // empty, or one per task
   Resources demand;                  // peak reservation
   Resources usage;                   // average real use; equals demand unless given
@@ -64,6 +67,11 @@ struct Stage {
   }
   bool HasPipelinedParent() const;
 };
+
+// PhasesNominalUs: the time of `phases` run one after another, each alone
+// on the machine of `cluster` with the most of its resource (cpu phases on
+// one core). 0 for no phases.
+TimeUs PhasesNominalUs(const std::vector<Phase>& phases, const class Cluster& cluster);
 
 struct Job {
   std::string name;

@@ -170,6 +170,9 @@ absl::Status ReadStage(const FieldReader& r, const json& s, const Cluster& clust
     ASSIGN_OR_RETURN(stage.duration_us, r.PositiveDuration(s, "duration"));
   } else if (stage.phases.empty()) {
     return r.Error("duration", "is missing (required unless \"phases\" is given)");
+  } else {
+    stage.duration_us = std::max<TimeUs>(1, PhasesNominalUs(stage.phases, cluster));
+    stage.duration_from_phases = true;
   }
   if (s.contains("durations")) {
     const json& ds = s["durations"];

@@ -68,9 +68,8 @@ TEST(CriticalPathTest, PhasesRunAloneOnTheFastestMachine) {
   Cluster cluster;
   cluster.AddMachine("slow", RackId(0), *Resources::FromUnits({1, 1, 0, 100}));
   cluster.AddMachine("fast", RackId(0), *Resources::FromUnits({1, 1, 0, 400}));
-  Stage s{.name = "s", .num_tasks = 1};
-  s.phases = {{kNet, 200}, {kCpu, 1.5}};
-  EXPECT_EQ(LongestTaskUs(s, cluster), 2'000'000);  // 200 MB at 400 MB/s + 1.5 core-s
+  const std::vector<Phase> phases = {{kNet, 200}, {kCpu, 1.5}};
+  EXPECT_EQ(PhasesNominalUs(phases, cluster), 2'000'000);  // 200 MB at 400 MB/s + 1.5 core-s
 }
 
 AttemptRecord Record(uint32_t job, uint32_t stage, uint32_t index, TimeUs ready, TimeUs start, TimeUs end,

@@ -57,6 +57,7 @@ TEST(JobTest, CpuSecondsOfPhaseOnlyStageCountsCpuPhases) {
   Job job;
   Stage s = CpuStage(1, 0, 4);
   s.phases = {Phase{kNet, 64}, Phase{kCpu, 0.5}, Phase{kDisk, 16}, Phase{kCpu, 0.25}};
+  s.duration_from_phases = true;
   job.stages.push_back(s);
   EXPECT_DOUBLE_EQ(job.CpuSeconds(), 3.0);
 }

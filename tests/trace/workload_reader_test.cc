@@ -215,7 +215,9 @@ TEST(WorkloadReaderTest, AcceptsPhasesWithoutDuration) {
   StageAt(doc, 0).erase("duration");
   StageAt(doc, 0)["phases"] = Json::parse(R"([{"resource": "cpu", "work": 2}])");
   const Stage& a = Parse(doc).jobs.at(0).stages.at(0);
-  EXPECT_EQ(a.duration_us, 0);
+  // The nominal duration is the phases run alone: 2 core-seconds on one core.
+  EXPECT_EQ(a.duration_us, 2'000'000);
+  EXPECT_TRUE(a.duration_from_phases);
   ASSERT_EQ(a.phases.size(), 1u);
   EXPECT_EQ(a.phases[0].work, 2.0);
 }
