@@ -143,6 +143,23 @@ TEST(DagRanksTest, RankedKeyBreaksPriorityTiesByArrival) {
             RankedKey(0, f.View(Knowledge::kNonClairvoyant, 0), 0));
 }
 
+TEST(DagRanksTest, RankedKeyIsTheRankThenTheWholeFifoKey) {
+  // Priorities beyond 2^15 used to be clamped into a packed field and tie;
+  // with four key fields nothing is packed but job and stage.
+  JobFixture f(R"({"weft": 1,
+    "cluster": {"machines": [{"name": "m", "capacity": {"cpu": 4, "mem": 4}}]},
+    "jobs": [
+      {"name": "high", "arrival": 9, "priority": 50000,
+       "stages": [{"name": "a", "tasks": 1, "duration": 1, "demand": {"cpu": 1}}]},
+      {"name": "higher", "arrival": 9, "priority": 60000,
+       "stages": [{"name": "a", "tasks": 1, "duration": 1, "demand": {"cpu": 1}}]}]})");
+  const JobView high = f.View(Knowledge::kNonClairvoyant, 0);
+  const JobView higher = f.View(Knowledge::kNonClairvoyant, 1);
+  const OrderKey fifo = FifoKey(high, 0);
+  EXPECT_EQ(RankedKey(4, high, 0), (OrderKey{4, fifo[0], fifo[1], fifo[2]}));
+  EXPECT_LT(RankedKey(4, higher, 0), RankedKey(4, high, 0));
+}
+
 TEST(DagRanksTest, StageRankCacheComputesEachJobOnce) {
   JobFixture f(kDiamond);
   int calls = 0;

@@ -49,13 +49,8 @@ DagRanks ComputeDagRanks(const JobView& job) {
 }
 
 OrderKey RankedKey(int64_t rank, const JobView& job, uint32_t stage) {
-  constexpr int64_t kPriorityHalf = int64_t{1} << 15;
-  constexpr int64_t kArrivalBits = 47;
-  const int64_t priority = std::clamp<int64_t>(job.priority(), -kPriorityHalf, kPriorityHalf - 1);
-  const int64_t arrival = std::clamp<int64_t>(job.arrival(), 0, (int64_t{1} << kArrivalBits) - 1);
-  // Higher priority first: store (kPriorityHalf - 1 - priority), in [0, 2^16).
-  const int64_t when = ((kPriorityHalf - 1 - priority) << kArrivalBits) | arrival;
-  return {rank, when, (static_cast<int64_t>(job.id().value()) << 24) | stage};
+  const OrderKey fifo = FifoKey(job, stage);
+  return {rank, fifo[0], fifo[1], fifo[2]};
 }
 
 int64_t StageRankCache::Rank(const JobView& job, uint32_t stage) {

@@ -55,9 +55,8 @@ struct DagRanks {
 DagRanks ComputeDagRanks(const JobView& job);
 
 // RankedKey orders groups by `rank` (smaller first), then as FifoKey does
-// (higher priority, earlier arrival, job, stage). OrderKey has three fields,
-// so priority and arrival share the second: priority is clamped to
-// [-2^15, 2^15) and arrival to [0, 2^47) us (about 4.4 years).
+// (higher priority, earlier arrival, job, stage): {rank, FifoKey's three
+// fields}, nothing clamped or packed beyond what FifoKey itself packs.
 OrderKey RankedKey(int64_t rank, const JobView& job, uint32_t stage);
 
 // StageRankCache computes a job's per-stage ranks once, on first use, and

@@ -4,11 +4,6 @@ namespace weft::policy {
 
 OfferScheduler::OfferScheduler(Context& ctx) : ClusterScheduler(ctx), finder_(ctx.cluster()) {}
 
-OrderKey FifoKey(const JobView& job, uint32_t stage) {
-  return {-static_cast<int64_t>(job.priority()), job.arrival(),
-          (static_cast<int64_t>(job.id().value()) << 24) | stage};
-}
-
 void OfferScheduler::OnTasksReady(const TaskRange& range) {
   const GroupId g{range.job, range.stage};
   finder_.NoteDemand(ctx_.job(range.job).demand(range.stage));

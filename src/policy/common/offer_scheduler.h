@@ -55,8 +55,4 @@ class OfferScheduler : public ClusterScheduler {
   MachineFinder finder_;
 };
 
-// The common order keys.
-// FifoKey: higher priority first, then earlier arrival, then job and stage.
-OrderKey FifoKey(const JobView& job, uint32_t stage);
-
 }  // namespace weft::policy

@@ -1,8 +1,15 @@
 #include "policy/common/ready_pool.h"
 
+#include <algorithm>
+#include <iterator>
 #include <vector>
 
 namespace weft::policy {
+
+OrderKey FifoKey(const JobView& job, uint32_t stage) {
+  return {-static_cast<int64_t>(job.priority()), job.arrival(),
+          (static_cast<int64_t>(job.id().value()) << 24) | stage, 0};
+}
 
 void ReadyPool::Add(const TaskRange& range, const OrderKey& key) {
   if (range.begin >= range.end) return;
@@ -13,13 +20,27 @@ void ReadyPool::Add(const TaskRange& range, const OrderKey& key) {
     group.key = key;
     ordered_.insert({key, g});
   }
-  // Keep ranges sorted by begin; retried tasks may come back out of order.
-  auto pos = group.ranges.end();
-  while (pos != group.ranges.begin() && std::prev(pos)->first > range.begin) --pos;
-  if (pos != group.ranges.begin() && std::prev(pos)->second == range.begin) {
+  // Keep ranges sorted by begin and disjoint; retried tasks may come back out
+  // of order. Appends (the common case) take the fast path.
+  auto& ranges = group.ranges;
+  auto pos = ranges.end();
+  if (!ranges.empty() && ranges.back().first > range.begin) {
+    pos = std::upper_bound(ranges.begin(), ranges.end(), range.begin,
+                           [](uint32_t i, const std::pair<uint32_t, uint32_t>& r) { return i < r.first; });
+  }
+  // Merge with the range before and the range after when they touch, so a
+  // task that comes back between two ranges makes them one again.
+  const bool joins_prev = pos != ranges.begin() && std::prev(pos)->second == range.begin;
+  const bool joins_next = pos != ranges.end() && pos->first == range.end;
+  if (joins_prev && joins_next) {
+    std::prev(pos)->second = pos->second;
+    ranges.erase(pos);
+  } else if (joins_prev) {
     std::prev(pos)->second = range.end;
+  } else if (joins_next) {
+    pos->first = range.begin;
   } else {
-    group.ranges.insert(pos, {range.begin, range.end});
+    ranges.insert(pos, {range.begin, range.end});
   }
   group.count += range.size();
   total_ += range.size();
@@ -28,6 +49,11 @@ void ReadyPool::Add(const TaskRange& range, const OrderKey& key) {
 uint64_t ReadyPool::count(const GroupId& g) const {
   auto it = groups_.find(g.Packed());
   return it == groups_.end() ? 0 : it->second.count;
+}
+
+const OrderKey* ReadyPool::key(const GroupId& g) const {
+  auto it = groups_.find(g.Packed());
+  return it == groups_.end() ? nullptr : &it->second.key;
 }
 
 TaskRef ReadyPool::Front(const GroupId& g) const {
@@ -50,27 +76,27 @@ bool ReadyPool::Remove(const TaskRef& task) {
   auto it = groups_.find(g.Packed());
   if (it == groups_.end()) return false;
   Group& group = it->second;
-  for (auto r = group.ranges.begin(); r != group.ranges.end(); ++r) {
-    if (task.index < r->first || task.index >= r->second) continue;
-    if (task.index == r->first) {
-      ++r->first;
-    } else if (task.index + 1 == r->second) {
-      --r->second;
-    } else {
-      const uint32_t end = r->second;
-      r->second = task.index;
-      group.ranges.insert(std::next(r), {task.index + 1, end});
-    }
-    // Re-find: the insert above may have invalidated r.
-    for (auto e = group.ranges.begin(); e != group.ranges.end();) {
-      e = e->first == e->second ? group.ranges.erase(e) : std::next(e);
-    }
-    --group.count;
-    --total_;
-    if (group.count == 0) Erase(g, group);
-    return true;
+  auto& ranges = group.ranges;
+  // The last range that begins at or before the task (ranges are sorted by
+  // begin and disjoint): O(log ranges) however fragmented the group is.
+  auto r = std::upper_bound(ranges.begin(), ranges.end(), task.index,
+                            [](uint32_t i, const std::pair<uint32_t, uint32_t>& range) { return i < range.first; });
+  if (r == ranges.begin()) return false;
+  --r;
+  if (task.index >= r->second) return false;
+  if (task.index == r->first) {
+    if (++r->first == r->second) ranges.erase(r);
+  } else if (task.index + 1 == r->second) {
+    --r->second;
+  } else {
+    const uint32_t end = r->second;
+    r->second = task.index;
+    ranges.insert(std::next(r), {task.index + 1, end});
   }
-  return false;
+  --group.count;
+  --total_;
+  if (group.count == 0) Erase(g, group);
+  return true;
 }
 
 void ReadyPool::RemoveJob(JobId job) {

@@ -19,12 +19,19 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "core/ids.h"
+#include "policy/job_view.h"
 #include "policy/roles.h"
 
 namespace weft::policy {
 
-// Compared lexicographically; smaller keys are served first.
-using OrderKey = std::array<int64_t, 3>;
+// Compared lexicographically; smaller keys are served first. Four fields, so
+// that a policy's own rank can precede the whole FIFO key (FifoKey uses the
+// first three) without packing two values into one field.
+using OrderKey = std::array<int64_t, 4>;
+
+// FifoKey: higher priority first, then earlier arrival, then job and stage,
+// in the first three fields (the fourth is 0). Stages are below 2^24.
+OrderKey FifoKey(const JobView& job, uint32_t stage);
 
 struct GroupId {
   JobId job;
@@ -36,12 +43,15 @@ struct GroupId {
 class ReadyPool {
  public:
   // Add records newly ready tasks; `key` orders the group when it is new
-  // (an existing group keeps its key).
+  // (an existing group keeps its key). The range is merged with the ranges
+  // it touches on either side. Precondition: none of its tasks is in the pool.
   void Add(const TaskRange& range, const OrderKey& key);
 
   bool empty() const { return ordered_.empty(); }
   uint64_t size() const { return total_; }
   uint64_t count(const GroupId& g) const;
+  // key returns the group's order key, or nullptr if it has no ready task.
+  const OrderKey* key(const GroupId& g) const;
 
   // Front returns the group's lowest ready task index; Pop removes it.
   // Precondition: count(g) > 0.
@@ -49,6 +59,7 @@ class ReadyPool {
   void Pop(const GroupId& g);
   // Remove takes out one specific task if it is in the pool (e.g. when a
   // locality-aware policy launches out of index order); false if absent.
+  // O(log ranges of the group) to find it (ranges stay sorted by begin).
   bool Remove(const TaskRef& task);
   // RemoveJob drops every group of a job (it finished or failed).
   void RemoveJob(JobId job);
