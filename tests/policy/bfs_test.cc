@@ -12,8 +12,9 @@ namespace weft::policy::testing {
 namespace {
 
 // Within one job. Stage indices: c=0 (after r), r=1, s=2. r runs [0, 1];
-// s0 gets the machine at 1 (c is not ready yet) and runs [1, 2.5]; at 2.5
-// c (depth 1, listed first) and s1 (depth 0) are both queued.
+// at 1 r's end releases c (depth 1, listed first) and s (depth 0) waits: the
+// round sees both, and s0 gets the machine, [1, 2.5], then s1 [2.5, 4],
+// c0 [4, 5], c1 [5, 6].
 constexpr char kOneJob[] = R"({"weft": 1,
   "cluster": {"machines": [{"name": "m", "capacity": {"cpu": 1, "mem": 1}}]},
   "jobs": [{"name": "j", "stages": [
@@ -30,10 +31,13 @@ TEST(BfsPolicyTest, ShallowerStageFirstWithinAJob) {
   EXPECT_EQ(bfs.Task("j", 0, 0).start_us, Sec(4));    // c0, depth 1
   EXPECT_EQ(bfs.Task("j", 1, 0).start_us, Sec(5));
 
-  // fifo serves the lower stage index instead.
+  // fifo serves the lower stage index instead, even to c, released at 1 by
+  // the end that freed the machine: c0 [1, 2], c1 [2, 3], s0 [3, 4.5], s1.
   const auto fifo = RunPolicy(kOneJob, "fifo");
   ASSERT_TRUE(fifo.status.ok()) << fifo.status;
-  EXPECT_EQ(fifo.Task("j", 0, 0).start_us, Sec(2.5));
+  EXPECT_EQ(fifo.Task("j", 0, 0).start_us, Sec(1));
+  EXPECT_EQ(fifo.Task("j", 1, 0).start_us, Sec(2));
+  EXPECT_EQ(fifo.Task("j", 0, 2).start_us, Sec(3));
   EXPECT_EQ(fifo.Task("j", 1, 2).start_us, Sec(4.5));
 }
 

@@ -32,15 +32,17 @@ constexpr char kWorkload[] = R"({"weft": 1,
       {"name": "long1", "tasks": 1, "duration": 3, "demand": {"cpu": 1}, "after": ["long0"]}]}]})";
 
 TEST(CpPolicyTest, LongestRemainingPathFirstBeatsBreadthFirst) {
-  // cp: at 1 long0 and wide0 start; at 2 the freed machine goes to wide1
-  // (long1 becomes ready just after the offer); long1 runs [3, 6].
+  // cp: at 1 long0 (cp 4) and wide0 start. At 2 long0 ends and releases
+  // long1 (cp 3) at the same instant: the round sees long1 and the waiting
+  // wide1 (cp 2) together, and long1 takes the freed machine, [2, 5]; wide1
+  // runs [3, 5] when wide0 ends.
   const auto cp = RunPolicy(kWorkload, "cp");
   ASSERT_TRUE(cp.status.ok()) << cp.status;
   EXPECT_EQ(cp.Task("dag", 0, 1).start_us, Sec(1));
   EXPECT_EQ(cp.Task("dag", 0, 0).start_us, Sec(1));
-  EXPECT_EQ(cp.Task("dag", 1, 0).start_us, Sec(2));
-  EXPECT_EQ(cp.Task("dag", 0, 2).start_us, Sec(3));
-  EXPECT_EQ(Makespan(cp), Sec(6));
+  EXPECT_EQ(cp.Task("dag", 0, 2).start_us, Sec(2));
+  EXPECT_EQ(cp.Task("dag", 1, 0).start_us, Sec(3));
+  EXPECT_EQ(Makespan(cp), Sec(5));
 
   // bfs: both wide tasks at 1 (depth tie, listed first), long0 [3, 4],
   // long1 [4, 7].

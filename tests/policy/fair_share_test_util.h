@@ -1,7 +1,7 @@
 // File: tests/policy/fair_share_test_util.h
 //
-// Helpers for the fair-share policy tests (fair, drf, delay): run a workload
-// given as JSON text under a registered policy with the schedule checker
+// Helpers for the policy tests: run a workload given as JSON text under a
+// registered policy (or a policy object) with the schedule checker
 // attached, keep every attempt record, and ask what ran where and when.
 // Single-threaded, like the engine.
 #pragma once
@@ -71,9 +71,9 @@ class Recorder final : public RunObserver {
   std::vector<AttemptRecord>& out_;
 };
 
-// RunPolicy parses `workload_json`, builds `policy` with `params` and runs it.
-inline Run RunPolicy(std::string_view workload_json, std::string_view policy,
-                     const std::vector<std::string>& params = {}, sim::SimOptions options = {}) {
+// RunPolicyObject parses `workload_json` and runs it under `policy` (built
+// by the caller, e.g. a test-only scheduler).
+inline Run RunPolicyObject(std::string_view workload_json, Policy& policy, sim::SimOptions options = {}) {
   Run run;
   auto workload = ParseWorkload(workload_json);
   if (!workload.ok()) {
@@ -82,15 +82,9 @@ inline Run RunPolicy(std::string_view workload_json, std::string_view policy,
     return run;
   }
   run.workload = std::move(*workload);
-  auto built = BuildPolicy(policy, params);
-  if (!built.ok()) {
-    ADD_FAILURE() << StatusMessage(built.status());
-    run.status = built.status();
-    return run;
-  }
-  sim::Engine engine(run.workload, *built->policy, options);
+  sim::Engine engine(run.workload, policy, options);
   Recorder recorder(run.attempts);
-  ScheduleChecker checker(run.workload, built->policy->overbooking());
+  ScheduleChecker checker(run.workload, policy.overbooking());
   engine.AddObserver(&recorder);
   engine.AddObserver(&checker);
   run.status = engine.Run();
@@ -98,6 +92,19 @@ inline Run RunPolicy(std::string_view workload_json, std::string_view policy,
     run.status = absl::InternalError(checker.violations().empty() ? "check failed" : checker.violations().front());
   }
   return run;
+}
+
+// RunPolicy builds the registered `policy` with `params` and runs it.
+inline Run RunPolicy(std::string_view workload_json, std::string_view policy,
+                     const std::vector<std::string>& params = {}, sim::SimOptions options = {}) {
+  auto built = BuildPolicy(policy, params);
+  if (!built.ok()) {
+    ADD_FAILURE() << StatusMessage(built.status());
+    Run run;
+    run.status = built.status();
+    return run;
+  }
+  return RunPolicyObject(workload_json, *built->policy, options);
 }
 
 }  // namespace weft::policy::testing

@@ -155,7 +155,7 @@ void DelayScheduler::OnPolicyTimer(uint64_t tag) {
   auto it = waits_.find(static_cast<uint32_t>(tag));
   if (it == waits_.end() || !it->second.waiting || it->second.episode != (tag >> 32)) return;
   // The job's wait may have unlocked a level: offer it every machine with room.
-  RequestRound(true);
+  RequestFullRound();
 }
 
 std::optional<TaskRef> DelayScheduler::PickTask(const GroupId& g, MachineId m) {

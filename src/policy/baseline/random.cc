@@ -1,5 +1,6 @@
 #include "policy/baseline/random.h"
 
+#include <span>
 #include <vector>
 
 #include "policy/common/offer_scheduler.h"
@@ -23,6 +24,12 @@ class RandomScheduler final : public OfferScheduler {
   // The key only fixes the order in which groups are listed before a draw,
   // so that draws are reproducible; it does not favour any group.
   OrderKey KeyFor(const GroupId& g) override { return FifoKey(ctx_.job(g.job), g.stage); }
+
+  // Draws, not the key, decide: each freed machine draws among every ready
+  // group (fresh ones included), then fresh groups draw machines.
+  void Round(std::span<const MachineId> freed, std::span<const GroupId> fresh) override {
+    OfferThenPlace(freed, fresh);
+  }
 
   void PlaceGroup(const GroupId& g) override {
     const ClusterState& cluster = ctx_.cluster();

@@ -1,6 +1,7 @@
 #include "policy/baseline/tetris.h"
 
 #include <algorithm>
+#include <span>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -25,6 +26,13 @@ class TetrisScheduler final : public OfferScheduler {
  protected:
   // The FIFO key only breaks ties between equal scores.
   OrderKey KeyFor(const GroupId& g) override { return FifoKey(ctx_.job(g.job), g.stage); }
+
+  // Scores, not the key, decide: each freed machine is offered to every
+  // ready group (fresh ones included), then fresh groups take the best
+  // aligned machines left.
+  void Round(std::span<const MachineId> freed, std::span<const GroupId> fresh) override {
+    OfferThenPlace(freed, fresh);
+  }
 
   void OnEnded(const TaskEnd& end) override {
     if (end.outcome != Outcome::kOk) return;  // failed or killed: still to do

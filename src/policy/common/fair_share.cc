@@ -120,30 +120,6 @@ void FairShareScheduler::OnJobFinished(JobId job, bool succeeded) {
   book_.RemoveJob(ctx_.job(job).user(), job);
 }
 
-void FairShareScheduler::OnTimer(uint64_t tag) {
-  if (tag == kRoundTag) {
-    RunRound();
-  } else {
-    OnPolicyTimer(tag);
-  }
-}
-
-void FairShareScheduler::OfferMachine(MachineId machine) {
-  // Nobody waits: nothing to give. New tasks bring a round over every machine
-  // with room, this one included.
-  if (book_.needy().empty()) return;
-  offered_.push_back(machine);
-  RequestRound(false);
-}
-
-void FairShareScheduler::PlaceGroup(const GroupId& group) {
-  // The job may be heard of first through its tasks (messages from
-  // different senders are not ordered); registering is idempotent.
-  RegisterJob(group.job);
-  book_.AddGroup(ctx_.job(group.job).user(), group, KeyFor(group));
-  RequestRound(true);
-}
-
 void FairShareScheduler::OnLaunched(const TaskRef& task, MachineId /*machine*/) {
   const JobView job = ctx_.job(task.job);
   book_.Charge(job.user(), job.demand(task.stage));
@@ -154,33 +130,31 @@ void FairShareScheduler::OnEnded(const TaskEnd& end) {
   book_.Refund(job.user(), job.demand(end.task.stage));
 }
 
-void FairShareScheduler::RequestRound(bool all_machines) {
-  round_all_ = round_all_ || all_machines;
-  if (round_pending_) return;
-  round_pending_ = true;
-  ctx_.SetTimer(0, kRoundTag);
+void FairShareScheduler::RequestFullRound() {
+  serve_all_ = true;
+  RequestRound();
 }
 
-void FairShareScheduler::RunRound() {
-  round_pending_ = false;
+void FairShareScheduler::Round(std::span<const MachineId> freed, std::span<const GroupId> fresh) {
+  for (const GroupId& group : fresh) {
+    // The job may be heard of first through its tasks (messages from
+    // different senders are not ordered); registering is idempotent.
+    RegisterJob(group.job);
+    book_.AddGroup(ctx_.job(group.job).user(), group, *pool_.key(group));
+  }
   // Machines are served in increasing id, each once, so rounds are
   // deterministic. Serving a machine changes only its own candidacy.
-  if (round_all_) {
-    // Every machine with room: the candidates, already in order. Offered
+  if (!fresh.empty() || serve_all_) {
+    // Every machine with room: the candidates, already in order. Freed
     // machines without room have nothing to give.
-    round_all_ = false;
-    offered_.clear();
+    serve_all_ = false;
     finder_.ForEachCandidate([&](MachineId m) {
       Serve(m);
       return !book_.needy().empty();
     });
     return;
   }
-  std::vector<MachineId> machines;
-  machines.swap(offered_);
-  std::sort(machines.begin(), machines.end());
-  machines.erase(std::unique(machines.begin(), machines.end()), machines.end());
-  for (MachineId m : machines) {
+  for (MachineId m : freed) {
     if (book_.needy().empty()) return;
     Serve(m);
   }

@@ -22,12 +22,11 @@
 // machine goes to the needy user with the lowest share that has a task able to
 // run there, that user's groups are tried in FIFO order (FifoKey) and one
 // task is launched; shares are re-evaluated after every launch, until the
-// machine is full or no user can use it. Departure from OfferScheduler:
-// nothing launches inside an event handler. Handlers only update the books
-// and ask for a "round" (a zero-delay timer, coalesced), so that everything
-// that happens at one instant (several jobs arriving, several tasks ending on
-// one machine) is known before the instant's resources are shared out;
-// otherwise the first event delivered would take everything.
+// machine is full or no user can use it. It replaces OfferScheduler's Round
+// (and so decides once per instant, with every arrival and end of the instant
+// known; otherwise the first event delivered would take everything): fresh
+// groups enter the books, then every machine with room is served when there
+// were fresh groups or a full round was asked for, else only the freed ones.
 // Subclasses choose which task of a group may run on a machine (PickTask:
 // delay scheduling) and may keep timers of their own (OnPolicyTimer).
 // Non-preemptive. Not thread-safe; owned by one role.
@@ -38,6 +37,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -112,15 +112,12 @@ class FairShareScheduler : public OfferScheduler {
 
   void OnJobArrived(JobId job) override;
   void OnJobFinished(JobId job, bool succeeded) override;
-  void OnTimer(uint64_t tag) override;
 
   const FairShareBook& book() const { return book_; }
 
  protected:
   OrderKey KeyFor(const GroupId& group) override { return FifoKey(ctx_.job(group.job), group.stage); }
-  // OfferMachine and PlaceGroup only note the work and ask for a round.
-  void OfferMachine(MachineId machine) override;
-  void PlaceGroup(const GroupId& group) override;
+  void Round(std::span<const MachineId> freed, std::span<const GroupId> fresh) override;
   void OnLaunched(const TaskRef& task, MachineId machine) override;
   void OnEnded(const TaskEnd& end) override;
 
@@ -128,27 +125,20 @@ class FairShareScheduler : public OfferScheduler {
   // when the group cannot use the machine. Default: the group's front task
   // when its demand fits.
   virtual std::optional<TaskRef> PickTask(const GroupId& group, MachineId machine);
-  // OnPolicyTimer receives the subclass's own timers (any tag but kRoundTag).
-  virtual void OnPolicyTimer(uint64_t /*tag*/) {}
 
-  // RequestRound schedules a round at the current instant: every machine
-  // offered since the last round is served, and with `all_machines` every
-  // machine with room as well (new tasks, or waits that expired).
-  void RequestRound(bool all_machines);
-
-  static constexpr uint64_t kRoundTag = ~uint64_t{0};
+  // RequestFullRound asks for a round at the current instant that serves
+  // every machine with room (e.g. a wait expired: a user may now use room it
+  // declined before).
+  void RequestFullRound();
 
  private:
-  void RunRound();
   // Serve gives `machine` to the neediest users until it is full or no user
   // has a task that PickTask lets run there.
   void Serve(MachineId machine);
   void RegisterJob(JobId job);
 
   FairShareBook book_;
-  std::vector<MachineId> offered_;
-  bool round_pending_ = false;
-  bool round_all_ = false;
+  bool serve_all_ = false;
 };
 
 }  // namespace weft::policy
