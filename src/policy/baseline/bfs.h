@@ -5,8 +5,9 @@
 // use (section 10): ready groups are served in increasing depth of their stage
 // (longest distance from a root of the job's DAG, policy/common/dag_ranks.h),
 // ties in FIFO order (priority, arrival, job, stage). Placement is the shared
-// offer mechanism: new groups first fit; a machine that frees resources goes
-// to the groups in that order. Non-clairvoyant: depth needs no durations.
+// offer mechanism, once per instant (policy/common/offer_scheduler.h): groups
+// in that order, new groups first fit, waiting groups on the machines that
+// freed resources. Non-clairvoyant: depth needs no durations.
 // Deliberate departure: the order is across all jobs (a shallow stage of a
 // later job goes before a deep stage of an earlier one), as in DAGPS's
 // simulated BFS, rather than inside each job atop FIFO (Tez).
