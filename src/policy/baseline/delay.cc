@@ -142,6 +142,7 @@ void DelayScheduler::StartWaiting(JobId job, JobWait& w) {
   w.waiting = true;
   w.since = ctx_.Now();
   ++w.episode;
+  // Never OfferScheduler::kRoundTag (all ones): job ids stay below 2^32 - 1.
   const uint64_t tag = (uint64_t{w.episode} << 32) | job.value();
   if (w.level == kNodeLevel) {
     ctx_.SetTimer(node_wait_us_, tag);
