@@ -19,6 +19,7 @@ void AddValidateCommand(CLI::App& app, CommandRun& run);
 void AddPoliciesCommand(CLI::App& app, CommandRun& run);
 void AddSimCommand(CLI::App& app, CommandRun& run);
 void AddCompareCommand(CLI::App& app, CommandRun& run);
+void AddBoundsCommand(CLI::App& app, CommandRun& run);
 
 // Exit codes shared by every command (FORMATS.md section 3).
 inline constexpr int kExitOk = 0;

@@ -24,6 +24,7 @@ int Main(int argc, char** argv) {
   AddPoliciesCommand(app, run);
   AddSimCommand(app, run);
   AddCompareCommand(app, run);
+  AddBoundsCommand(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

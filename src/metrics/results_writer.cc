@@ -10,7 +10,7 @@
 namespace weft {
 namespace {
 constexpr char kTasksHeader[] = "job,stage,task,attempt,machine,ready,start,end,outcome,cpu,mem,disk,net,locality\n";
-constexpr char kJobsHeader[] = "job,user,arrival,start,end,jct,outcome\n";
+constexpr char kJobsHeader[] = "job,user,arrival,start,end,jct,outcome,newlb,newlb_ratio\n";
 constexpr size_t kFlushBytes = 1 << 20;
 }  // namespace
 
@@ -58,9 +58,12 @@ void ResultsWriter::OnAttemptEnd(const AttemptRecord& r) {
 
 void ResultsWriter::OnJobEnd(const JobRecord& r) {
   const Job& job = workload_.jobs[r.job.value()];
-  fmt::format_to(std::back_inserter(job_buffer_), "{},{},{},{},{},{},{}\n", CsvField(job.name),
+  const TimeUs newlb = ComputeJobBounds(job, bound_capacity_).newlb_us;
+  const TimeUs jct = r.end_us - r.arrival_us;
+  fmt::format_to(std::back_inserter(job_buffer_), "{},{},{},{},{},{},{},{},{:.6f}\n", CsvField(job.name),
                  CsvField(workload_.users[job.user.value()]), FormatSeconds(r.arrival_us), FormatSeconds(r.start_us),
-                 FormatSeconds(r.end_us), FormatSeconds(r.end_us - r.arrival_us), r.succeeded ? "ok" : "failed");
+                 FormatSeconds(r.end_us), FormatSeconds(jct), r.succeeded ? "ok" : "failed", FormatSeconds(newlb),
+                 newlb > 0 ? static_cast<double>(jct) / static_cast<double>(newlb) : 0.0);
   Flush(false);
 }
 

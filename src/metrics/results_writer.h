@@ -6,6 +6,9 @@
 // in memory. Files are written under temporary names and renamed into place
 // by Finish(), so a reader never sees a half-written result under the final
 // name. Text fields are CSV-quoted with libcsv when they need it.
+// jobs.csv also carries, after the columns of FORMATS.md, `outcome`, the
+// job's `newlb` (DAGPS NewLB of the job alone on the cluster, seconds;
+// metrics/lower_bounds.h) and `newlb_ratio` = jct / newlb.
 // Not thread-safe.
 #pragma once
 
@@ -14,6 +17,7 @@
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
+#include "metrics/lower_bounds.h"
 #include "metrics/records.h"
 #include "model/workload.h"
 
@@ -32,11 +36,13 @@ class ResultsWriter final : public RunObserver {
   absl::Status Finish();
 
  private:
-  ResultsWriter(std::string dir, const Workload& workload) : dir_(std::move(dir)), workload_(workload) {}
+  ResultsWriter(std::string dir, const Workload& workload)
+      : dir_(std::move(dir)), workload_(workload), bound_capacity_(BoundCapacity::Of(workload.cluster)) {}
   void Flush(bool force);
 
   std::string dir_;
   const Workload& workload_;
+  BoundCapacity bound_capacity_;
   std::FILE* tasks_ = nullptr;
   std::FILE* jobs_ = nullptr;
   fmt::memory_buffer task_buffer_;

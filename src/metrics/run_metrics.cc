@@ -24,7 +24,21 @@ double Mean(const std::vector<double>& v) {
 
 }  // namespace
 
-RunMetrics::RunMetrics(const Workload& workload) : workload_(workload) {}
+RunMetrics::RunMetrics(const Workload& workload)
+    : workload_(workload),
+      bound_capacity_(BoundCapacity::Of(workload.cluster)),
+      workload_bound_(bound_capacity_.capacity),
+      bounded_(workload.jobs.size(), 0) {}
+
+const JobBounds& RunMetrics::Bound(JobId job) {
+  const Job& j = workload_.jobs[job.value()];
+  last_bounds_ = ComputeJobBounds(j, bound_capacity_);
+  if (!bounded_[job.value()]) {
+    bounded_[job.value()] = 1;
+    workload_bound_.Add(j, last_bounds_);
+  }
+  return last_bounds_;
+}
 
 void RunMetrics::OnAttemptEnd(const AttemptRecord& r) {
   const double seconds = UsToSeconds(r.end_us - r.start_us);
@@ -53,7 +67,10 @@ void RunMetrics::OnJobEnd(const JobRecord& r) {
   last_end_us_ = std::max(last_end_us_, r.end_us);
   const double jct = UsToSeconds(r.end_us - r.arrival_us);
   const TimeUs cp = CriticalPathUs(job, workload_.cluster);
-  jobs_.push_back(JobResult{r.job, jct, cp > 0 ? jct / UsToSeconds(cp) : 1.0, r.succeeded});
+  const JobBounds& bounds = Bound(r.job);
+  const double newlb = UsToSeconds(bounds.newlb_us);
+  jobs_.push_back(JobResult{r.job, jct, cp > 0 ? jct / UsToSeconds(cp) : 1.0, newlb,
+                            bounds.newlb_us > 0 ? jct / newlb : 0.0, r.succeeded});
   if (job.deadline_us) {
     ++summary_.deadlines;
     if (r.succeeded && r.end_us - r.arrival_us <= *job.deadline_us) ++summary_.deadlines_met;
@@ -69,7 +86,7 @@ void RunMetrics::OnRunEnd(TimeUs end_us) {
   const TimeUs last = last_end_us_ > 0 ? last_end_us_ : end_us;
   s.makespan = UsToSeconds(std::max<TimeUs>(0, last - first_arrival));
 
-  std::vector<double> jcts, slowdowns;
+  std::vector<double> jcts, slowdowns, ratios;
   for (const JobResult& j : jobs_) {
     if (!j.succeeded) {
       ++s.jobs_failed;
@@ -77,7 +94,19 @@ void RunMetrics::OnRunEnd(TimeUs end_us) {
     }
     jcts.push_back(j.jct);
     slowdowns.push_back(j.slowdown);
+    if (j.lb_ratio > 0) ratios.push_back(j.lb_ratio);
   }
+  for (uint32_t k = 0; k < workload_.jobs.size(); ++k) {
+    if (!bounded_[k]) Bound(JobId(k));
+  }
+  s.makespan_lb = UsToSeconds(workload_bound_.MakespanLowerBoundUs());
+  s.makespan_ratio = s.makespan_lb > 0 ? s.makespan / s.makespan_lb : 0;
+  std::sort(ratios.begin(), ratios.end());
+  s.median_job_ratio = Quantile(ratios, 0.5);
+  s.p95_job_ratio = Quantile(ratios, 0.95);
+  s.mean_job_ratio = Mean(ratios);
+  s.min_job_ratio = ratios.empty() ? 0 : ratios.front();
+  s.max_job_ratio = ratios.empty() ? 0 : ratios.back();
   std::sort(jcts.begin(), jcts.end());
   std::sort(slowdowns.begin(), slowdowns.end());
   s.avg_jct = Mean(jcts);
@@ -148,6 +177,10 @@ nlohmann::ordered_json RunSummary::ToJson() const {
   j["scheduling_delay"] = {{"mean", delay_mean}, {"p95", delay_p95}};
   j["locality"] = {{"node", locality[1]}, {"rack", locality[2]}, {"remote", locality[3]}, {"none", locality[0]}};
   j["jain_fairness"] = jain_fairness;
+  j["bounds"] = {{"makespan_lb", makespan_lb},         {"makespan_ratio", makespan_ratio},
+                 {"median_job_ratio", median_job_ratio}, {"p95_job_ratio", p95_job_ratio},
+                 {"mean_job_ratio", mean_job_ratio},     {"min_job_ratio", min_job_ratio},
+                 {"max_job_ratio", max_job_ratio}};
   return j;
 }
 

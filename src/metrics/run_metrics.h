@@ -10,7 +10,16 @@
 //     makespan, Z used; SE = X/Y, UE = Z/X);
 //   - scheduling delay (start - ready, every attempt): mean and p95;
 //   - locality of successful attempts (node, rack, remote, none);
-//   - Jain's fairness index across users of their mean slowdown.
+//   - Jain's fairness index across users of their mean slowdown;
+//   - how far the run is from the lower bounds of DAGPS section 6
+//     (metrics/lower_bounds.h): per job JCT / NewLB of the job alone on the
+//     whole cluster (>= 1 for any schedule within capacity; its median, p95,
+//     mean, min and max over succeeded jobs), and makespan / makespan_lb where
+//     makespan_lb = max(max over jobs (arrival + NewLB) - first arrival,
+//     total work / cluster capacity) bounds the makespan of the whole
+//     workload. Each job's bounds are computed once, when it ends (jobs that
+//     never end, at the end of the run): one pass over its stages, and over
+//     its tasks only for stages with per-task durations.
 // Allocation counts the demands of tasks launched directly on machines and
 // the sizes of containers for as long as they are held (tasks inside a
 // container do not count again). Not thread-safe.
@@ -21,6 +30,7 @@
 #include <vector>
 
 #include "metrics/histogram.h"
+#include "metrics/lower_bounds.h"
 #include "metrics/records.h"
 #include "model/workload.h"
 #include "nlohmann/json.hpp"
@@ -49,6 +59,14 @@ struct RunSummary {
   double delay_p95 = 0;
   std::array<double, 4> locality{};  // fractions of ok attempts: none, node, rack, remote
   double jain_fairness = 1;
+  // Lower-bound ratios (see the file comment); 0 when undefined.
+  double makespan_lb = 0;  // seconds
+  double makespan_ratio = 0;
+  double median_job_ratio = 0;
+  double p95_job_ratio = 0;
+  double mean_job_ratio = 0;
+  double min_job_ratio = 0;
+  double max_job_ratio = 0;
 
   // ToJson renders the fields named as in FORMATS.md section 2 (plus extras).
   nlohmann::ordered_json ToJson() const;
@@ -68,13 +86,22 @@ class RunMetrics final : public RunObserver {
     JobId job;
     double jct = 0;       // seconds
     double slowdown = 0;  // jct / critical path
+    double newlb = 0;     // seconds: the job's NewLB alone on the cluster
+    double lb_ratio = 0;  // jct / newlb (0 when newlb is 0)
     bool succeeded = true;
   };
   const std::vector<JobResult>& jobs() const { return jobs_; }
   const RunSummary& summary() const { return summary_; }
 
  private:
+  // Bound computes and records a job's bounds once.
+  const JobBounds& Bound(JobId job);
+
   const Workload& workload_;
+  BoundCapacity bound_capacity_;
+  WorkloadBound workload_bound_;
+  std::vector<uint8_t> bounded_;  // per job: added to workload_bound_
+  JobBounds last_bounds_;
   std::vector<JobResult> jobs_;
   std::array<long double, kNumResources> allocated_{};  // unit-seconds
   std::array<long double, kNumResources> used_{};
