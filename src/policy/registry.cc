@@ -18,6 +18,8 @@ const std::vector<const PolicyInfo*>& AllPolicies() {
       &baseline::kTetrisInfo,
       &baseline::kCpInfo,
       &baseline::kBfsInfo,
+      &baseline::kStripPartInfo,
+      &baseline::kCoffmanGrahamInfo,
       &baseline::kExecutorInfo,
   };
   return kPolicies;

@@ -10,6 +10,8 @@
 #include "policy/baseline/fair.h"
 #include "policy/baseline/fifo.h"
 #include "policy/baseline/bfs.h"
+#include "policy/baseline/coffman_graham.h"
 #include "policy/baseline/cp.h"
 #include "policy/baseline/random.h"
+#include "policy/baseline/stripart.h"
 #include "policy/baseline/tetris.h"
