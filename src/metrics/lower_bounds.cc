@@ -72,17 +72,26 @@ struct Range {
 class BoundsCalculator {
  public:
   BoundsCalculator(const Job& job, const BoundCapacity& cap)
-      : job_(job), cap_(cap), stats_(ComputeStageStats(job, cap)), pos_(job.stages.size()) {
+      : job_(job),
+        cap_(cap),
+        stats_(ComputeStageStats(job, cap)),
+        pos_(job.stages.size()),
+        finish_(job.stages.size()),
+        prefix_(job.stages.size()),
+        suffix_(job.stages.size()),
+        task_finish_(job.stages.size()) {
     for (uint32_t k = 0; k < job.topo_order.size(); ++k) pos_[job.topo_order[k]] = k;
   }
 
   const std::vector<StageStats>& stats() const { return stats_; }
   bool Inside(uint32_t stage, const Range& r) const { return pos_[stage] >= r.begin && pos_[stage] < r.end; }
 
-  // CpLen: the longest task-level path inside the range.
-  TimeUs CpLen(const Range& r) const {
-    std::vector<TimeUs> finish(job_.stages.size(), 0);
-    std::vector<std::vector<TimeUs>> task_finish(job_.stages.size());
+  // CpLen: the longest task-level path inside the range. Scratch arrays are
+  // shared by all ranges (each entry is written before it is read), so the
+  // partitions of a long chain cost O(stages) in all, not per partition.
+  TimeUs CpLen(const Range& r) {
+    std::vector<TimeUs>& finish = finish_;
+    std::vector<std::vector<TimeUs>>& task_finish = task_finish_;
     TimeUs longest = 0;
     for (uint32_t k = r.begin; k < r.end; ++k) {
       const uint32_t s = job_.topo_order[k];
@@ -135,11 +144,12 @@ class BoundsCalculator {
 
   // ModCP (1c): prefix[s] = the longest sum of shortest tasks over a path of
   // stages ending just before s; suffix[s] likewise after s.
-  TimeUs ModCp(const Range& r) const {
-    const size_t n = job_.stages.size();
-    std::vector<TimeUs> prefix(n, 0), suffix(n, 0);
+  TimeUs ModCp(const Range& r) {
+    std::vector<TimeUs>& prefix = prefix_;
+    std::vector<TimeUs>& suffix = suffix_;
     for (uint32_t k = r.begin; k < r.end; ++k) {
       const uint32_t s = job_.topo_order[k];
+      prefix[s] = 0;
       for (const Edge& e : job_.stages[s].parents) {
         if (Inside(e.stage, r)) prefix[s] = std::max(prefix[s], prefix[e.stage] + stats_[e.stage].min_us);
       }
@@ -147,6 +157,7 @@ class BoundsCalculator {
     TimeUs best = 0;
     for (uint32_t k = r.end; k-- > r.begin;) {
       const uint32_t s = job_.topo_order[k];
+      suffix[s] = 0;
       for (const Edge& e : job_.stages[s].children) {
         if (Inside(e.stage, r)) suffix[s] = std::max(suffix[s], suffix[e.stage] + stats_[e.stage].min_us);
       }
@@ -161,6 +172,8 @@ class BoundsCalculator {
   const BoundCapacity& cap_;
   std::vector<StageStats> stats_;
   std::vector<uint32_t> pos_;  // stage -> position in topo_order
+  std::vector<TimeUs> finish_, prefix_, suffix_;   // scratch, per stage
+  std::vector<std::vector<TimeUs>> task_finish_;  // scratch: per task, for pipelined children
 };
 
 }  // namespace
@@ -254,7 +267,7 @@ std::vector<uint32_t> BarrierPartitions(const Job& job) {
 
 JobBounds ComputeJobBounds(const Job& job, const BoundCapacity& cap) {
   JobBounds b;
-  const BoundsCalculator calc(job, cap);
+  BoundsCalculator calc(job, cap);
   const uint32_t n = static_cast<uint32_t>(job.topo_order.size());
   const Range all{0, n};
   b.cplen_us = calc.CpLen(all);
