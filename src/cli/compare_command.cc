@@ -67,15 +67,16 @@ int RunCompare(const CompareFlags& f) {
   std::cout << fmt::format(fmt::runtime(kHeader), "policy", "avg_jct", "median_jct", "p95_jct", "makespan", "cpu_util",
                            "mem_util", "delay_p95", "failed", "wall_s");
   std::string csv = "policy,avg_jct,median_jct,p95_jct,makespan,cpu_util,mem_util,delay_mean,delay_p95,jobs_failed,"
-                    "wall_seconds,check_ok\n";
+                    "wall_seconds,check_ok,makespan_lb,makespan_ratio,median_job_ratio,p95_job_ratio\n";
   for (const auto& r : results) {
     const RunSummary& s = r.summary;
     std::cout << fmt::format("{:<16} {:>10.2f} {:>10.2f} {:>10.2f} {:>11.2f} {:>7.1f}% {:>7.1f}% {:>9.3f} {:>6} {:>8.2f}\n",
                              r.policy, s.avg_jct, s.median_jct, s.p95_jct, s.makespan, 100 * s.utilization[kCpu],
                              100 * s.utilization[kMem], s.delay_p95, s.jobs_failed, r.wall_seconds);
-    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", CsvField(r.policy), s.avg_jct, s.median_jct, s.p95_jct,
-                       s.makespan, s.utilization[kCpu], s.utilization[kMem], s.delay_mean, s.delay_p95, s.jobs_failed,
-                       r.wall_seconds, r.status.ok() ? "true" : "false");
+    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", CsvField(r.policy), s.avg_jct, s.median_jct,
+                       s.p95_jct, s.makespan, s.utilization[kCpu], s.utilization[kMem], s.delay_mean, s.delay_p95,
+                       s.jobs_failed, r.wall_seconds, r.status.ok() ? "true" : "false", s.makespan_lb, s.makespan_ratio,
+                       s.median_job_ratio, s.p95_job_ratio);
   }
   if (!f.csv.empty()) {
     std::ofstream out(f.csv);
