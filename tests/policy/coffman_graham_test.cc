@@ -79,5 +79,29 @@ TEST(CoffmanGrahamPolicyTest, HighestLabelFirstFinishesTheChainEarly) {
   EXPECT_EQ(fifo.Task("dag", 0, 4).end_us, Sec(5));
 }
 
+// One machine of 1 cpu held by "warm" for [0, 1]. "a" (one 1 s sink, label
+// 1) arrives at 0.2, "b" (x -> y, labels 2 and 1) at 0.4.
+constexpr char kTwoJobs[] = R"({"weft": 1,
+  "cluster": {"machines": [{"name": "m", "capacity": {"cpu": 1, "mem": 1}}]},
+  "jobs": [
+    {"name": "warm", "stages": [{"name": "w", "tasks": 1, "duration": 1, "demand": {"cpu": 1}}]},
+    {"name": "a", "arrival": 0.2, "stages": [{"name": "s", "tasks": 1, "duration": 1, "demand": {"cpu": 1}}]},
+    {"name": "b", "arrival": 0.4, "stages": [
+      {"name": "x", "tasks": 1, "duration": 1, "demand": {"cpu": 1}},
+      {"name": "y", "tasks": 1, "duration": 1, "demand": {"cpu": 1}, "after": ["x"]}]}]})";
+
+TEST(CoffmanGrahamPolicyTest, AcrossJobsFifoOrByLabel) {
+  // Default: the earlier job first: a at 1, x at 2.
+  const auto fifo = RunPolicy(kTwoJobs, "coffman-graham");
+  ASSERT_TRUE(fifo.status.ok()) << fifo.status;
+  EXPECT_EQ(fifo.Task("a").start_us, Sec(1));
+  EXPECT_EQ(fifo.Task("b", 0, 0).start_us, Sec(2));
+  // across_jobs=label: x's label 2 beats a's 1: x at 1, a at 2.
+  const auto label = RunPolicy(kTwoJobs, "coffman-graham", {"across_jobs=label"});
+  ASSERT_TRUE(label.status.ok()) << label.status;
+  EXPECT_EQ(label.Task("b", 0, 0).start_us, Sec(1));
+  EXPECT_EQ(label.Task("a").start_us, Sec(2));
+}
+
 }  // namespace
 }  // namespace weft::policy::testing

@@ -7,6 +7,7 @@
 
 #include "policy/common/dag_ranks.h"
 #include "policy/common/offer_scheduler.h"
+#include "policy/common/ranked_scheduler.h"
 
 namespace weft::policy::baseline {
 namespace {
@@ -85,12 +86,26 @@ class CoffmanGrahamScheduler final : public OfferScheduler {
   StageRankCache ranks_;
 };
 
+// NegatedLabels: for across_jobs=label, a stage's rank is minus its highest
+// label, compared across jobs as cp compares critical paths.
+std::vector<int64_t> NegatedLabels(const JobView& job) {
+  const std::vector<uint64_t> label = CoffmanGrahamLabels(job);
+  std::vector<int64_t> rank(label.size());
+  for (size_t s = 0; s < label.size(); ++s) rank[s] = -static_cast<int64_t>(label[s] + job.stage_tasks(s) - 1);
+  return rank;
+}
+
 class CoffmanGrahamPolicy final : public Policy {
  public:
+  explicit CoffmanGrahamPolicy(bool fifo_across_jobs) : fifo_across_jobs_(fifo_across_jobs) {}
   Knowledge knowledge() const override { return Knowledge::kNonClairvoyant; }
   std::unique_ptr<ClusterScheduler> MakeScheduler(Context& ctx, uint32_t /*replica*/) override {
+    if (!fifo_across_jobs_) return std::make_unique<RankedScheduler>(ctx, NegatedLabels);
     return std::make_unique<CoffmanGrahamScheduler>(ctx);
   }
+
+ private:
+  bool fifo_across_jobs_;
 };
 
 }  // namespace
@@ -137,9 +152,13 @@ const PolicyInfo kCoffmanGrahamInfo{
     .name = "coffman-graham",
     .description = "Coffman-Graham labels (lexicographic, from the sinks) as a multi-resource list schedule",
     .source = "Coffman, Graham, Optimal scheduling for two-processor systems (1972); DAGPS 8.1, 8.3 (CG, fit all)",
-    .params = {},
-    .make = [](const Params&) -> absl::StatusOr<std::unique_ptr<Policy>> {
-      return std::make_unique<CoffmanGrahamPolicy>();
+    .params = {{.name = "across_jobs",
+                .type = ParamType::kChoice,
+                .default_value = "fifo",
+                .help = "order between jobs: fifo (priority, arrival), or label (highest label of any job first)",
+                .choices = {"fifo", "label"}}},
+    .make = [](const Params& p) -> absl::StatusOr<std::unique_ptr<Policy>> {
+      return std::make_unique<CoffmanGrahamPolicy>(p.Choice("across_jobs") == "fifo");
     },
 };
 

@@ -18,7 +18,9 @@
 // of barrier edges: the tasks of a stage have the same children, so CG may
 // give them consecutive labels; a stage's key is then the concatenation of its
 // child stages' label runs, compared run by run (O(runs), not O(tasks)).
-// Across jobs: FIFO (priority, arrival), labels order the stages of a job.
+// Across jobs: FIFO (priority, arrival), labels order the stages of a job;
+// param across_jobs=label compares labels across jobs instead (as cp and
+// bfs compare their ranks), ties in FIFO order.
 // Deliberate departures: pipelined edges are labelled like barriers; no
 // "fit cpu/mem" variant (it would need declared overbooking of disk and net).
 // Non-clairvoyant: the labels need only the DAG.
