@@ -5,7 +5,7 @@
 // lemmas predict, hand-computed, and their distance from the optimum.
 //   Lemma 1 (Fig. 17): dependency-blind schedulers (fifo, tetris) take
 //     k d t where OPT = NewLB = (k + d - 1) t; cp, which sees the DAG, is
-//     near optimal (see the test for the t it loses per group).
+//     optimal here.
 //   Lemma 2 (Fig. 18): critical-path scheduling runs long and wide tasks one
 //     at a time: n t + n^2 delta where OPT <= n delta + t + 2(n-1) delta.
 //   Lemma 2 (Fig. 19): Tetris runs the six long tasks one at a time: 6t + 6
@@ -55,11 +55,9 @@ TEST(AdversarialDagTest, Lemma1DependencyBlindSchedulersTakeKdSteps) {
     EXPECT_DOUBLE_EQ(Makespan(*w, blind), k * d) << blind;
     EXPECT_GE(Makespan(*w, blind) / UsToSeconds(NewLb(*w)), double(k * d) / (k + d - 1)) << blind;
   }
-  // cp sees the red chain and serves it first, but weft's shared offer
-  // mechanism places a newly ready group at once, in release order: when red
-  // i ends, group i+1 (listed first) takes the machine for t before red i+1.
-  // So cp loses t per red task: k + d - 1 + (d - 1), still far ahead of kd.
-  EXPECT_DOUBLE_EQ(Makespan(*w, "cp"), k + 2 * (d - 1));
+  // cp sees the red chain: its remaining critical path is the longest, so
+  // each red task runs first and cp is optimal.
+  EXPECT_DOUBLE_EQ(Makespan(*w, "cp"), k + d - 1);
   auto small = Fig17Workload(3, 3, 1.0);
   ASSERT_TRUE(small.ok());
   EXPECT_EQ(Optimum(*small), Sec(5));

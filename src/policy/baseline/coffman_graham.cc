@@ -68,7 +68,7 @@ class CoffmanGrahamScheduler final : public OfferScheduler {
   OrderKey KeyFor(const GroupId& g) override {
     const JobView job = ctx_.job(g.job);
     const OrderKey fifo = FifoKey(job, g.stage);
-    return {fifo[0], fifo[1], (static_cast<int64_t>(g.job.value()) << 32) | ranks_.Rank(job, g.stage)};
+    return {fifo[0], fifo[1], static_cast<int64_t>(g.job.value()), ranks_.Rank(job, g.stage)};
   }
 
  private:

@@ -66,7 +66,7 @@ class StripPartScheduler final : public OfferScheduler {
   OrderKey KeyFor(const GroupId& g) override {
     const JobView job = ctx_.job(g.job);
     const OrderKey fifo = FifoKey(job, g.stage);
-    return {fifo[0], fifo[1], (static_cast<int64_t>(g.job.value()) << 32) | order_[g.job.value()][g.stage]};
+    return {fifo[0], fifo[1], static_cast<int64_t>(g.job.value()), order_[g.job.value()][g.stage]};
   }
 
  private:
