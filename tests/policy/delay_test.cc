@@ -6,6 +6,7 @@
 #include "fair_share_test_util.h"
 #include "fmt/format.h"
 #include "gtest/gtest.h"
+#include "trace/random_workload.h"
 #include "sim/simulation.h"
 #include "trace/workload_reader.h"
 
@@ -107,6 +108,20 @@ TEST(DelayPolicyTest, PicksNodeLocalTasksOutOfIndexOrder) {
   EXPECT_EQ(run.Task("j", 1).machine, MachineId(0));
   EXPECT_EQ(run.Task("j", 0).start_us, 0);
   EXPECT_EQ(run.Task("j", 1).start_us, 0);
+}
+
+// Regression: a job whose skipped tasks fit only one machine kept launching
+// its other tasks elsewhere; each launch ended its wait, so no timer brought
+// it back to that machine once it sat idle, and 5 tasks were never run.
+TEST(DelayPolicyTest, SkippedTasksRunOnAnIdleMachineAfterLaunchesElsewhere) {
+  auto workload = RandomWorkload(316);
+  ASSERT_TRUE(workload.ok()) << StatusMessage(workload.status());
+  sim::SimulationRequest request;
+  request.policy = "delay";
+  auto result = sim::Simulate(*workload, request);
+  ASSERT_TRUE(result.ok()) << StatusMessage(result.status());
+  EXPECT_TRUE(result->status.ok()) << StatusMessage(result->status);
+  EXPECT_EQ(result->summary.jobs, workload->jobs.size());
 }
 
 TEST(DelayPolicyTest, RaisesNodeLocalityOnTheDefaultWorkload) {

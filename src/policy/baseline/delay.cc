@@ -198,8 +198,14 @@ void DelayScheduler::OnLaunched(const TaskRef& task, MachineId machine) {
     if (ctx_.cluster().rack(p) == rack) level = kRackLevel;
   }
   JobWait& w = waits_[task.job.value()];
+  const bool was_waiting = w.waiting;
   w.level = level;
   w.waiting = false;
+  // A launch elsewhere restarts the job's wait rather than ending it when the
+  // job had skipped tasks: those may fit only on a machine that is idle now
+  // and will never be freed again, so the new wait's timers must still bring
+  // the job back to it (regression: random workload 316 stalled).
+  if (was_waiting) StartWaiting(task.job, w);
 }
 
 class DelayPolicy final : public Policy {
