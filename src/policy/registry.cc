@@ -4,6 +4,7 @@
 #include "fmt/format.h"
 #include "fmt/ranges.h"
 #include "policy/baseline/baselines.h"
+#include "policy/dagps/dagps.h"
 
 namespace weft::policy {
 
@@ -21,6 +22,7 @@ const std::vector<const PolicyInfo*>& AllPolicies() {
       &baseline::kStripPartInfo,
       &baseline::kCoffmanGrahamInfo,
       &baseline::kExecutorInfo,
+      &dagps::kDagpsInfo,
   };
   return kPolicies;
 }

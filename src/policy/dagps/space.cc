@@ -114,7 +114,9 @@ size_t ResourceTimeSpace::Breakpoint(MachineSpace& ms, TimeUs t) {
   auto it = std::lower_bound(st.begin(), st.end(), t, [](const Step& x, TimeUs v) { return x.t < v; });
   if (it != st.end() && it->t == t) return it - st.begin();
   const Resources used = it == st.begin() ? kZero : std::prev(it)->used;
-  return st.insert(it, Step{t, used}) - st.begin();
+  // Two statements: insert may reallocate, and the operands of '-' are unsequenced.
+  const auto inserted = st.insert(it, Step{t, used});
+  return static_cast<size_t>(inserted - st.begin());
 }
 
 void ResourceTimeSpace::Place(uint32_t machine, TimeUs start, TimeUs duration, const Resources& demand) {

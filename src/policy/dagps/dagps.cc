@@ -1,0 +1,251 @@
+#include "policy/dagps/dagps.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "policy/common/fair_share.h"
+#include "policy/common/offer_scheduler.h"
+#include "policy/common/packing.h"
+#include "policy/dagps/builder.h"
+#include "policy/dagps/matcher.h"
+
+namespace weft::policy::dagps {
+namespace {
+
+struct DagpsOptions {
+  double eta = 0.2;
+  double remote_penalty = 0.8;
+  double overbook = 0;
+  double kappa = 0.1;
+  BuildOptions build;
+  uint32_t plan_machines = 0;
+};
+
+class DagpsScheduler final : public OfferScheduler {
+ public:
+  DagpsScheduler(Context& ctx, const DagpsOptions& options)
+      : OfferScheduler(ctx), options_(options), reference_(ReferenceCapacity(ctx.cluster())) {
+    for (uint32_t m = 0; m < ctx.cluster().size(); ++m) total_ += ctx.cluster().capacity(MachineId(m));
+  }
+
+  void OnJobArrived(JobId job) override { Plan(job); }
+
+  void OnJobFinished(JobId job, bool succeeded) override {
+    OfferScheduler::OnJobFinished(job, succeeded);
+    plans_.erase(job.value());
+    RequestRound(false);  // the finished job's ready tasks are gone: activity changed
+  }
+
+  void OnTimer(uint64_t tag) override {
+    if (tag == kRoundTag) RunRound();
+  }
+
+ protected:
+  OrderKey KeyFor(const GroupId& g) override { return FifoKey(ctx_.job(g.job), g.stage); }
+  void PlaceGroup(const GroupId& /*group*/) override { RequestRound(true); }
+  void OfferMachine(MachineId machine) override {
+    offered_.push_back(machine);
+    RequestRound(false);
+  }
+  void OnEnded(const TaskEnd& end) override {
+    if (end.outcome != Outcome::kOk) return;  // failed or killed: still to do
+    auto it = plans_.find(end.task.job.value());
+    if (it == plans_.end()) return;
+    it->second.remaining =
+        std::max(0.0, it->second.remaining - TaskWork(ctx_.job(end.task.job), end.task, reference_));
+  }
+
+ private:
+  struct JobPlan {
+    std::vector<uint64_t> offset;
+    std::vector<float> pri;  // per task
+    double remaining = 0;    // srpt_j
+  };
+  static constexpr uint64_t kRoundTag = ~uint64_t{0};
+
+  JobPlan& Plan(JobId job) {
+    auto it = plans_.find(job.value());
+    if (it != plans_.end()) return it->second;
+    const JobView view = ctx_.job(job);
+    JobPlan plan;
+    plan.remaining = RemainingWork(view, reference_);
+    const PlanInput input = PlanInputFromView(view, ctx_.cluster(), options_.plan_machines);
+    plan.offset = input.stage_offsets();
+    absl::StatusOr<Schedule> schedule = BuildSchedule(input, options_.build);
+    if (schedule.ok()) {
+      plan.pri.assign(schedule->pri_score.begin(), schedule->pri_score.end());
+    } else {
+      // No plan (e.g. a task fits none of the machines that are up): every
+      // task is equally preferred and packing and srpt decide.
+      plan.pri.assign(input.num_tasks(), 1.0f);
+    }
+    return plans_.emplace(job.value(), std::move(plan)).first->second;
+  }
+
+  void RequestRound(bool all_machines) {
+    round_all_ = round_all_ || all_machines;
+    if (round_pending_) return;
+    round_pending_ = true;
+    ctx_.SetTimer(0, kRoundTag);
+  }
+
+  void RunRound() {
+    round_pending_ = false;
+    std::vector<MachineId> machines;
+    if (round_all_) {
+      for (uint32_t m = 0; m < ctx_.cluster().size(); ++m) {
+        if (ctx_.cluster().up(MachineId(m))) machines.push_back(MachineId(m));
+      }
+    } else {
+      machines.swap(offered_);
+      std::sort(machines.begin(), machines.end());
+      machines.erase(std::unique(machines.begin(), machines.end()), machines.end());
+    }
+    offered_.clear();
+    round_all_ = false;
+    for (MachineId m : machines) {
+      if (ctx_.cluster().up(m)) Serve(m);
+    }
+  }
+
+  // Overbookable: memory fits exactly, cpu/disk/net within (1 + overbook) x
+  // capacity; returns oScore's base 1 / (1 + overload), or 0 when not allowed.
+  double OverbookScore(MachineId m, const Resources& demand) const {
+    if (options_.overbook <= 0) return 0;
+    const ClusterState& cluster = ctx_.cluster();
+    const Resources after = cluster.allocated(m) + demand;
+    const Resources& cap = cluster.capacity(m);
+    if (after.micro(kMem) > cap.micro(kMem)) return 0;
+    double overload = 0;
+    for (Resource r : {kCpu, kDisk, kNet}) {
+      if (after.micro(r) <= cap.micro(r)) continue;
+      if (cap.micro(r) <= 0) return 0;
+      const double over = static_cast<double>(after.micro(r) - cap.micro(r)) / static_cast<double>(cap.micro(r));
+      if (over > options_.overbook) return 0;
+      overload = std::max(overload, over);
+    }
+    return 1.0 / (1.0 + overload);
+  }
+
+  // Serve runs Fig. 8 on machine m until nothing more can go there.
+  void Serve(MachineId m) {
+    const ClusterState& cluster = ctx_.cluster();
+    while (!pool_.empty()) {
+      if (options_.overbook <= 0 && Full(m)) return;
+      candidates_.clear();
+      groups_.clear();
+      weights_.clear();
+      for (const auto& [key, g] : pool_.ordered()) {
+        const JobView view = ctx_.job(g.job);
+        const uint32_t user = view.user().value();
+        weights_[user] = std::max(weights_[user], view.weight());
+        const Resources& demand = view.demand(g.stage);
+        MatchCandidate c;
+        c.fits = cluster.Fits(m, demand);
+        c.overbook = c.fits ? 0 : OverbookScore(m, demand);
+        if (!c.fits && c.overbook <= 0) continue;
+        const TaskRef task = pool_.Front(g);
+        JobPlan& plan = Plan(g.job);
+        c.pri_score = plan.pri[plan.offset[task.stage] + task.index];
+        c.alignment = c.fits ? MachineAlignment(cluster, m, demand) : 0;
+        const auto prefs = view.preferences(task);
+        c.remote = !prefs.empty() && std::find(prefs.begin(), prefs.end(), m) == prefs.end();
+        c.srpt = plan.remaining;
+        c.group = user;
+        candidates_.push_back(c);
+        groups_.push_back(g);
+      }
+      SyncActivity();
+      if (candidates_.empty()) return;
+      const double eta = Eta(candidates_, options_.eta, options_.remote_penalty);
+      std::optional<size_t> pick;
+      if (const std::optional<uint32_t> needy = deficits_.Neediest(options_.kappa)) {
+        pick = PickBest(candidates_, eta, options_.remote_penalty, needy);
+      }
+      if (!pick) pick = PickBest(candidates_, eta, options_.remote_penalty);
+      if (!pick) return;
+      const GroupId g = groups_[*pick];
+      const Resources demand = ctx_.job(g.job).demand(g.stage);
+      if (!LaunchFront(g, m)) return;  // refused: stop rather than spin
+      deficits_.Charge(candidates_[*pick].group, DominantShare(demand, total_, 1.0));
+    }
+    SyncActivity();
+  }
+
+  // SyncActivity: the users with ready tasks are the active groups (weights_
+  // was filled from the pool by the caller; an empty pool clears it).
+  void SyncActivity() {
+    if (pool_.empty()) weights_.clear();
+    for (uint32_t user : active_) {
+      if (!weights_.contains(user)) deficits_.SetActive(user, false);
+    }
+    active_.clear();
+    for (const auto& [user, weight] : weights_) {
+      deficits_.SetActive(user, true, weight > 0 ? weight : 1.0);
+      active_.push_back(user);
+    }
+  }
+
+  const DagpsOptions options_;
+  const Resources reference_;
+  Resources total_;
+  absl::flat_hash_map<uint32_t, JobPlan> plans_;  // by job id
+  DeficitCounters deficits_;
+  std::vector<uint32_t> active_;
+  std::map<uint32_t, double> weights_;  // scratch: users with ready tasks, their weight
+  std::vector<MatchCandidate> candidates_;
+  std::vector<GroupId> groups_;
+  std::vector<MachineId> offered_;
+  bool round_pending_ = false;
+  bool round_all_ = false;
+};
+
+class DagpsPolicy final : public Policy {
+ public:
+  explicit DagpsPolicy(const DagpsOptions& options) : options_(options) {}
+  Knowledge knowledge() const override { return Knowledge::kClairvoyant; }
+  bool overbooking() const override { return options_.overbook > 0; }
+  std::unique_ptr<ClusterScheduler> MakeScheduler(Context& ctx, uint32_t /*replica*/) override {
+    return std::make_unique<DagpsScheduler>(ctx, options_);
+  }
+
+ private:
+  DagpsOptions options_;
+};
+
+}  // namespace
+
+const PolicyInfo kDagpsInfo{
+    .name = "dagps",
+    .description = "DAGPS/Graphene: per-job plan placing troublesome tasks first, enforced online by packing, srpt and bounded unfairness",
+    .source = "Grandl et al., Do the Hard Stuff First (MSR-TR-2016-19) sections 4-5, 8.5",
+    .params = {{.name = "eta", .type = ParamType::kDouble, .default_value = "0.2",
+                .help = "m in eta = m x mean(priScore x pScore) / mean(srpt) (section 8.5)", .min = 0, .max = 1e6},
+               {.name = "remote_penalty", .type = ParamType::kDouble, .default_value = "0.8",
+                .help = "rp: pScore multiplier for a task off its preferred machines", .min = 0, .max = 1},
+               {.name = "overbook", .type = ParamType::kDouble, .default_value = "0",
+                .help = "fraction of cpu/disk/net capacity that may be overbooked; 0 = off", .min = 0, .max = 4},
+               {.name = "kappa", .type = ParamType::kDouble, .default_value = "0.1",
+                .help = "unfairness bound: deficit (fraction of the cluster) at which a user must be served; 0 = strictly fair",
+                .min = 0, .max = 1e6},
+               {.name = "delta", .type = ParamType::kDouble, .default_value = "0.1",
+                .help = "step of the LongScore/FragScore thresholds of the plan search", .min = 0.01, .max = 1},
+               {.name = "max_candidates", .type = ParamType::kInt, .default_value = "0",
+                .help = "troublesome sets tried per DAG part; 0 = every distinct one", .min = 0, .max = 1e6},
+               {.name = "plan_machines", .type = ParamType::kInt, .default_value = "0",
+                .help = "machines in a plan's resource-time space; 0 = every machine that is up", .min = 0, .max = 1e9}},
+    .make = [](const Params& p) -> absl::StatusOr<std::unique_ptr<Policy>> {
+      DagpsOptions o;
+      o.eta = p.Double("eta");
+      o.remote_penalty = p.Double("remote_penalty");
+      o.overbook = p.Double("overbook");
+      o.kappa = p.Double("kappa");
+      o.build.delta = p.Double("delta");
+      o.build.max_candidates = static_cast<uint32_t>(p.Int("max_candidates"));
+      o.plan_machines = static_cast<uint32_t>(p.Int("plan_machines"));
+      return std::make_unique<DagpsPolicy>(o);
+    },
+};
+
+}  // namespace weft::policy::dagps

@@ -1,0 +1,42 @@
+// File: policy/dagps/dagps.h
+//
+// dagps: DAGPS (a.k.a. Graphene; Grandl et al., "Do the Hard Stuff First:
+// Scheduling Dependent Computations in Data-Analytics Clusters",
+// 001_a7e14c78d79bdb00.txt). One centralized scheduler that
+//   1. when a job arrives, builds its preferred schedule offline
+//      (builder.h, section 4) on the machines that are up and keeps each
+//      task's priScore;
+//   2. whenever machines have room, runs the online matcher of section 5 /
+//      Fig. 8 per machine (matcher.h): among the ready tasks, pick the one
+//      with the highest priScore x pScore x rPenalty - eta x srpt_j, unless
+//      a user's deficit counter has reached kappa, in which case only that
+//      user's tasks compete; launch it, charge the deficits, repeat until
+//      nothing fits (or, with overbook > 0, nothing may be overbooked).
+// Like the fair baselines, handlers only record what happened and ask for a
+// "round" (a zero-delay timer, coalesced), so that everything that happens
+// at one instant is known before the instant's resources are shared out.
+//
+// Parameters: eta (m of section 8.5, default 0.2), remote_penalty (rp,
+// default 0.8, §8.5), overbook (fraction of cpu/disk/net capacity that may be
+// reserved beyond a machine's capacity; 0 = off, the default; when > 0 the
+// policy declares overbooking, the checker allows it and the contention
+// model charges for it), kappa (unfairness bound as a fraction of the
+// cluster; 0 = strictly fair; default 0.1, our choice: the paper gives no
+// number), delta (threshold step of the builder, default 0.1),
+// max_candidates (distinct T sets tried per part, 0 = all), plan_machines
+// (machines in a plan's space, 0 = every machine that is up).
+// Deliberate departures: the plan is built once, at arrival, for the whole
+// job, assuming the job has the (up) cluster to itself; a group of ready
+// tasks of one stage is scored by its lowest-index task, which is the one
+// launched (tasks of a stage share a demand; with per-task durations the plan
+// may have preferred another order inside the stage); no bundling (§7.2).
+// Clairvoyant: the plan uses true durations (with estimate_noise if set).
+#pragma once
+
+#include "policy/policy.h"
+
+namespace weft::policy::dagps {
+
+extern const PolicyInfo kDagpsInfo;
+
+}  // namespace weft::policy::dagps
