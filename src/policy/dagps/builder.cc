@@ -44,21 +44,34 @@ absl::StatusOr<std::vector<OrderResult>> TrySubsetOrders(const PlanInput& input,
     return out;
   }
   // O placed both ways is shared by TOCP and TOPC.
+  const bool has_o = std::find(o.begin(), o.end(), 1) != o.end();
   PlanState with_o = base;
-  if (absl::Status s = Step(input, o, Way::kBest, with_o); !s.ok()) return s;
+  if (has_o) {
+    if (absl::Status s = Step(input, o, Way::kBest, with_o); !s.ok()) return s;
+  }
   struct Plan {
     const char* name;
-    const PlanState* from;
+    bool from_o;  // starts from T and PlaceTasks(O)
     std::vector<std::pair<const std::vector<uint8_t>*, Way>> steps;
   };
   const Plan plans[] = {
-      {"TOCP", &with_o, {{&c, Way::kForward}, {&p, Way::kBackward}}},
-      {"TOPC", &with_o, {{&p, Way::kBackward}, {&c, Way::kForward}}},
-      {"TCOP", &base, {{&c, Way::kForward}, {&o, Way::kBackward}, {&p, Way::kBackward}}},
-      {"TPOC", &base, {{&p, Way::kBackward}, {&o, Way::kForward}, {&c, Way::kForward}}},
+      {"TOCP", true, {{&c, Way::kForward}, {&p, Way::kBackward}}},
+      {"TOPC", true, {{&p, Way::kBackward}, {&c, Way::kForward}}},
+      {"TCOP", false, {{&c, Way::kForward}, {&o, Way::kBackward}, {&p, Way::kBackward}}},
+      {"TPOC", false, {{&p, Way::kBackward}, {&o, Way::kForward}, {&c, Way::kForward}}},
   };
+  // When a subset is empty some orders are the same sequence of placements
+  // (e.g. without O, TCOP is TOCP): each distinct sequence is placed once.
+  std::vector<std::string> seen;
   for (const Plan& plan : plans) {
-    PlanState state = *plan.from;
+    std::string key = plan.from_o && has_o ? "Ob" : "";
+    for (const auto& [mask, way] : plan.steps) {
+      if (std::find(mask->begin(), mask->end(), 1) == mask->end()) continue;
+      key += fmt::format("{}{}", mask == &o ? 'O' : mask == &p ? 'P' : 'C', way == Way::kForward ? 'f' : 'b');
+    }
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+    seen.push_back(key);
+    PlanState state = plan.from_o ? with_o : base;
     for (const auto& [mask, way] : plan.steps) {
       if (absl::Status s = Step(input, *mask, way, state); !s.ok()) return s;
     }

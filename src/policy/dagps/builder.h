@@ -40,7 +40,7 @@
 namespace weft::policy::dagps {
 
 struct BuildOptions {
-  double delta = 0.1;           // threshold step for l and f (Fig. 6)
+  double delta = 0.2;           // threshold step for l and f (Fig. 6); see BENCHMARKS.md
   uint32_t max_candidates = 0;  // per part; 0 = every distinct T
   bool split_partitions = true; // section 4.4
 };
@@ -70,7 +70,9 @@ struct OrderResult {
 };
 
 // TrySubsetOrders places `division` (one Subset per stage) in the four
-// orders; when only T is non-empty, the single result "T". Fails when a
+// orders, each distinct sequence of placements once (with O, P or C empty
+// some orders coincide: the first name is kept); when only T is non-empty,
+// the single result "T". Fails when a
 // subset cannot be placed (a task fits no machine).
 absl::StatusOr<std::vector<OrderResult>> TrySubsetOrders(const PlanInput& input,
                                                          const std::vector<uint8_t>& division);

@@ -18,7 +18,7 @@ struct DagpsOptions {
   double remote_penalty = 0.8;
   double overbook = 0;
   double kappa = 0.1;
-  BuildOptions build;
+  BuildOptions build;  // delta 0.2 by default
   uint32_t plan_machines = 0;
 };
 
@@ -229,7 +229,7 @@ const PolicyInfo kDagpsInfo{
                {.name = "kappa", .type = ParamType::kDouble, .default_value = "0.1",
                 .help = "unfairness bound: deficit (fraction of the cluster) at which a user must be served; 0 = strictly fair",
                 .min = 0, .max = 1e6},
-               {.name = "delta", .type = ParamType::kDouble, .default_value = "0.1",
+               {.name = "delta", .type = ParamType::kDouble, .default_value = "0.2",
                 .help = "step of the LongScore/FragScore thresholds of the plan search", .min = 0.01, .max = 1},
                {.name = "max_candidates", .type = ParamType::kInt, .default_value = "0",
                 .help = "troublesome sets tried per DAG part; 0 = every distinct one", .min = 0, .max = 1e6},

@@ -74,8 +74,31 @@ TimeUs ResourceTimeSpace::LatestEnd(const MachineSpace& ms, const Resources& dem
 std::optional<ResourceTimeSpace::Slot> ResourceTimeSpace::EarliestFit(const Resources& demand, TimeUs duration,
                                                                       TimeUs not_before, uint32_t hint) const {
   const size_t m = machines_.size();
+  if (m == 0) return std::nullopt;
+  // The scan starts at the hint: when the hint itself fits at once, nothing
+  // can be earlier and it is first in scan order.
+  hint %= m;
+  if (demand.FitsIn(machines_[hint].capacity) &&
+      Earliest(machines_[hint], demand, duration, not_before, not_before + 1) == not_before) {
+    return Slot{hint, not_before};
+  }
+  // A machine is empty after its last box ends: the earliest such time is an
+  // answer, and bounds every scan (one past it, so that scan order still
+  // breaks ties).
   TimeUs best = kNever;
   uint32_t best_machine = 0;
+  for (size_t k = 0; k < m; ++k) {
+    const MachineSpace& ms = machines_[k];
+    if (!demand.FitsIn(ms.capacity)) continue;
+    const TimeUs empty_from = ms.steps.empty() ? not_before : std::max(not_before, ms.steps.back().t);
+    if (empty_from < best) {
+      best = empty_from;
+      best_machine = static_cast<uint32_t>(k);
+    }
+  }
+  if (best == kNever) return std::nullopt;
+  const TimeUs tail = best;
+  best = tail + 1;
   for (size_t i = 0; i < m; ++i) {
     const uint32_t k = static_cast<uint32_t>((hint + i) % m);
     if (!demand.FitsIn(machines_[k].capacity)) continue;
@@ -86,15 +109,34 @@ std::optional<ResourceTimeSpace::Slot> ResourceTimeSpace::EarliestFit(const Reso
       if (best == not_before) break;
     }
   }
-  if (best == kNever) return std::nullopt;
+  if (best > tail) best = tail;  // no scan beat the empty machine
   return Slot{best_machine, best};
 }
 
 std::optional<ResourceTimeSpace::Slot> ResourceTimeSpace::LatestFit(const Resources& demand, TimeUs duration,
                                                                     TimeUs not_after, uint32_t hint) const {
   const size_t m = machines_.size();
+  if (m == 0) return std::nullopt;
+  hint %= m;
+  if (demand.FitsIn(machines_[hint].capacity) &&
+      LatestEnd(machines_[hint], demand, duration, not_after, not_after - 1) == not_after) {
+    return Slot{hint, not_after - duration};
+  }
+  // Mirror image of EarliestFit: a machine is empty before its first box.
   TimeUs best = kNeverLow;
   uint32_t best_machine = 0;
+  for (size_t k = 0; k < m; ++k) {
+    const MachineSpace& ms = machines_[k];
+    if (!demand.FitsIn(ms.capacity)) continue;
+    const TimeUs empty_until = ms.steps.empty() ? not_after : std::min(not_after, ms.steps.front().t);
+    if (empty_until > best) {
+      best = empty_until;
+      best_machine = static_cast<uint32_t>(k);
+    }
+  }
+  if (best == kNeverLow) return std::nullopt;
+  const TimeUs head = best;
+  best = head - 1;
   for (size_t i = 0; i < m; ++i) {
     const uint32_t k = static_cast<uint32_t>((hint + i) % m);
     if (!demand.FitsIn(machines_[k].capacity)) continue;
@@ -105,7 +147,7 @@ std::optional<ResourceTimeSpace::Slot> ResourceTimeSpace::LatestFit(const Resour
       if (best == not_after) break;
     }
   }
-  if (best == kNeverLow) return std::nullopt;
+  if (best < head) best = head;  // no scan beat the empty machine
   return Slot{best_machine, best - duration};
 }
 
