@@ -20,6 +20,7 @@ struct DagpsOptions {
   double kappa = 0.1;
   BuildOptions build;  // delta 0.2 by default
   uint32_t plan_machines = 0;
+  bool relative_pri = false;
 };
 
 class DagpsScheduler final : public OfferScheduler {
@@ -135,6 +136,7 @@ class DagpsScheduler final : public OfferScheduler {
       if (options_.overbook <= 0 && Full(m)) return;
       candidates_.clear();
       groups_.clear();
+      job_top_.clear();
       weights_.clear();
       for (const auto& [key, g] : pool_.ordered()) {
         const JobView view = ctx_.job(g.job);
@@ -153,11 +155,16 @@ class DagpsScheduler final : public OfferScheduler {
         c.remote = !prefs.empty() && std::find(prefs.begin(), prefs.end(), m) == prefs.end();
         c.srpt = plan.remaining;
         c.group = user;
+        if (options_.relative_pri) {
+          auto [it, fresh] = job_top_.try_emplace(g.job.value(), c.pri_score);
+          if (!fresh) it->second = std::max(it->second, c.pri_score);
+        }
         candidates_.push_back(c);
         groups_.push_back(g);
       }
       SyncActivity();
       if (candidates_.empty()) return;
+      if (options_.relative_pri) Relativize();
       const double eta = Eta(candidates_, options_.eta, options_.remote_penalty);
       std::optional<size_t> pick;
       if (const std::optional<uint32_t> needy = deficits_.Neediest(options_.kappa)) {
@@ -171,6 +178,15 @@ class DagpsScheduler final : public OfferScheduler {
       deficits_.Charge(candidates_[*pick].group, DominantShare(demand, total_, 1.0));
     }
     SyncActivity();
+  }
+
+  // Relativize divides each candidate's priScore by the highest among its
+  // job's candidates, so that each job's next planned task scores 1.
+  void Relativize() {
+    for (size_t i = 0; i < candidates_.size(); ++i) {
+      const double top = job_top_[groups_[i].job.value()];
+      if (top > 0) candidates_[i].pri_score /= top;
+    }
   }
 
   // SyncActivity: the users with ready tasks are the active groups (weights_
@@ -195,6 +211,7 @@ class DagpsScheduler final : public OfferScheduler {
   std::vector<uint32_t> active_;
   std::map<uint32_t, double> weights_;  // scratch: users with ready tasks, their weight
   std::vector<MatchCandidate> candidates_;
+  absl::flat_hash_map<uint32_t, double> job_top_;  // scratch: best priScore per job among candidates
   std::vector<GroupId> groups_;
   std::vector<MachineId> offered_;
   bool round_pending_ = false;
@@ -229,6 +246,8 @@ const PolicyInfo kDagpsInfo{
                {.name = "kappa", .type = ParamType::kDouble, .default_value = "0.1",
                 .help = "unfairness bound: deficit (fraction of the cluster) at which a user must be served; 0 = strictly fair",
                 .min = 0, .max = 1e6},
+               {.name = "relative_pri", .type = ParamType::kBool, .default_value = "false",
+                .help = "divide priScore by the best of the job's candidates (each job's next planned task scores 1)"},
                {.name = "delta", .type = ParamType::kDouble, .default_value = "0.2",
                 .help = "step of the LongScore/FragScore thresholds of the plan search", .min = 0.01, .max = 1},
                {.name = "max_candidates", .type = ParamType::kInt, .default_value = "0",
@@ -244,6 +263,7 @@ const PolicyInfo kDagpsInfo{
       o.build.delta = p.Double("delta");
       o.build.max_candidates = static_cast<uint32_t>(p.Int("max_candidates"));
       o.plan_machines = static_cast<uint32_t>(p.Int("plan_machines"));
+      o.relative_pri = p.Bool("relative_pri");
       return std::make_unique<DagpsPolicy>(o);
     },
 };

@@ -29,6 +29,10 @@ TEST(DagpsPolicyTest, FollowsThePlanOnFig2) {
   const auto dagps = RunPolicy(dagps::testing::kFig2Workload, "dagps");
   ASSERT_TRUE(dagps.status.ok()) << dagps.status;
   EXPECT_EQ(Makespan(dagps), Sec(102));
+  // One job: priScore relative to the job's best candidate orders the same.
+  const auto relative = RunPolicy(dagps::testing::kFig2Workload, "dagps", {"relative_pri=true"});
+  ASSERT_TRUE(relative.status.ok()) << relative.status;
+  EXPECT_EQ(Makespan(relative), Sec(102));
   // cp: t0 [0,100), t3 [100,101), t4 [101,199), t1 [101,102), t2 [102,198).
   const auto cp = RunPolicy(dagps::testing::kFig2Workload, "cp");
   ASSERT_TRUE(cp.status.ok()) << cp.status;
