@@ -1,6 +1,8 @@
 #include "policy/dagps/dagps.h"
 
 #include <algorithm>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -32,7 +34,20 @@ class DagpsScheduler final : public OfferScheduler {
 
   void OnJobArrived(JobId job) override { Plan(job); }
 
+  void OnTasksReady(const TaskRange& range) override {
+    // Ready tasks of each stage ranked by priScore, so that the plan's
+    // preferred task of a stage (not merely its lowest index) is the one
+    // scored and launched.
+    const JobPlan& plan = Plan(range.job);
+    auto& ranked = ranked_[GroupId{range.job, range.stage}.Packed()];
+    for (uint32_t i = range.begin; i < range.end; ++i) {
+      ranked.emplace(-plan.pri[plan.offset[range.stage] + i], i);
+    }
+    OfferScheduler::OnTasksReady(range);
+  }
+
   void OnJobFinished(JobId job, bool succeeded) override {
+    for (uint32_t s = 0; s < ctx_.job(job).num_stages(); ++s) ranked_.erase(GroupId{job, s}.Packed());
     OfferScheduler::OnJobFinished(job, succeeded);
     plans_.erase(job.value());
     RequestRound(false);  // the finished job's ready tasks are gone: activity changed
@@ -147,7 +162,7 @@ class DagpsScheduler final : public OfferScheduler {
         c.fits = cluster.Fits(m, demand);
         c.overbook = c.fits ? 0 : OverbookScore(m, demand);
         if (!c.fits && c.overbook <= 0) continue;
-        const TaskRef task = pool_.Front(g);
+        const TaskRef task = Preferred(g);
         JobPlan& plan = Plan(g.job);
         c.pri_score = plan.pri[plan.offset[task.stage] + task.index];
         c.alignment = c.fits ? MachineAlignment(cluster, m, demand) : 0;
@@ -174,10 +189,22 @@ class DagpsScheduler final : public OfferScheduler {
       if (!pick) return;
       const GroupId g = groups_[*pick];
       const Resources demand = ctx_.job(g.job).demand(g.stage);
-      if (!LaunchFront(g, m)) return;  // refused: stop rather than spin
+      const TaskRef task = Preferred(g);
+      if (!Launch(task, m)) return;  // refused: stop rather than spin
+      auto& ranked = ranked_[g.Packed()];
+      JobPlan& plan = Plan(g.job);
+      ranked.erase({-plan.pri[plan.offset[task.stage] + task.index], task.index});
       deficits_.Charge(candidates_[*pick].group, DominantShare(demand, total_, 1.0));
     }
     SyncActivity();
+  }
+
+  // Preferred: the group's ready task with the highest priScore (the lowest
+  // index on ties); the pool's front task if the ranking lost track.
+  TaskRef Preferred(const GroupId& g) {
+    auto it = ranked_.find(g.Packed());
+    if (it == ranked_.end() || it->second.empty()) return pool_.Front(g);
+    return TaskRef{g.job, g.stage, it->second.begin()->second};
   }
 
   // Relativize divides each candidate's priScore by the highest among its
@@ -207,6 +234,8 @@ class DagpsScheduler final : public OfferScheduler {
   const Resources reference_;
   Resources total_;
   absl::flat_hash_map<uint32_t, JobPlan> plans_;  // by job id
+  // Per group (GroupId::Packed), its ready tasks as (-priScore, index).
+  absl::flat_hash_map<uint64_t, std::set<std::pair<float, uint32_t>>> ranked_;
   DeficitCounters deficits_;
   std::vector<uint32_t> active_;
   std::map<uint32_t, double> weights_;  // scratch: users with ready tasks, their weight

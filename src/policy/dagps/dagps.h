@@ -35,10 +35,10 @@
 // job's last tasks (about 0), which on examples/default.json costs 18% of
 // average JCT (docs/reproductions/dagps.md).
 // Deliberate departures: the plan is built once, at arrival, for the whole
-// job, assuming the job has the (up) cluster to itself; a group of ready
-// tasks of one stage is scored by its lowest-index task, which is the one
-// launched (tasks of a stage share a demand; with per-task durations the plan
-// may have preferred another order inside the stage); no bundling (§7.2).
+// job, assuming the job has the (up) cluster to itself; the plan's machine
+// for a task is not used online (only locality preferences count for the
+// remote penalty); no bundling (§7.2). Within a stage, the ready task with
+// the highest priScore is the one scored and launched.
 // Clairvoyant: the plan uses true durations (with estimate_noise if set).
 #pragma once
 
