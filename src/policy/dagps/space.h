@@ -10,11 +10,12 @@
 // [min_start, max_end) and its makespan the difference.
 //
 // Each machine keeps a step function of its usage (a sorted vector of
-// breakpoints). EarliestFit and LatestFit scan the machines (starting at a
-// hint, e.g. where the previous task went, because in a filling space earlier
-// machines are the full ones) and stop as soon as one achieves the bound
-// itself: nothing can do better. Per machine, the scan stops at the best time
-// found so far. Ties go to the first machine in scan order (deterministic).
+// breakpoints). EarliestFit first tries the hint machine (where the previous
+// task went: in a filling space it usually still has room at once), then
+// bounds the search by the earliest time some machine is empty (after its
+// last box), then scans the machines' step functions from the hint, each scan
+// stopping at the best time found so far. LatestFit is the mirror image.
+// Ties go to the first machine in scan order (deterministic).
 // Departure from the paper's "time and resource indexed hash map of free
 // regions" (4.4): a per-machine skyline, simpler and fast enough (see
 // BENCHMARKS.md).

@@ -2,11 +2,12 @@
 //
 // The dagps policy end to end in the simulator, schedule checker attached:
 // on the Fig. 2 example (reconstructed, test_inputs.h) it follows its plan
-// and finishes in OPT = 102 s where cp and tetris take 199 and 200 s; with kappa = 0
-// two users share a machine evenly from the first instant, while without the
-// fairness bound the better-packing user takes it all; overbooking is
-// declared only when asked for; the bundled examples complete validly in both
-// execution models.
+// and finishes in OPT = 102 s where cp and tetris take 199 and 200 s; a
+// stage's tasks start in the plan's order (longest first); with kappa = 0
+// two users share a machine evenly from the first instant, while without
+// the fairness bound the better-packing user takes it all; overbooking is
+// declared only when asked for; the bundled examples complete validly in
+// both execution models.
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -40,6 +41,26 @@ TEST(DagpsPolicyTest, FollowsThePlanOnFig2) {
   const auto tetris = RunPolicy(dagps::testing::kFig2Workload, "tetris");
   ASSERT_TRUE(tetris.status.ok()) << tetris.status;
   EXPECT_EQ(Makespan(tetris), Sec(200));
+}
+
+// One machine with 2 cpus, one stage of four 1-cpu tasks lasting 1, 1, 2 and
+// 4 s. In index order (fifo) they end at 5; the plan starts the longest
+// first (4 and 2 s together, then the 1 s ones): 4 s, and dagps launches in
+// the plan's order.
+constexpr char kStragglerLast[] = R"({"weft": 1,
+  "cluster": {"machines": [{"name": "m", "capacity": {"cpu": 2, "mem": 4}}]},
+  "jobs": [{"name": "j", "stages": [
+    {"name": "s", "tasks": 4, "duration": 1, "durations": [1, 1, 2, 4], "demand": {"cpu": 1, "mem": 1}}]}]})";
+
+TEST(DagpsPolicyTest, LaunchesAStagesTasksInPlanOrder) {
+  const auto fifo = RunPolicy(kStragglerLast, "fifo");
+  ASSERT_TRUE(fifo.status.ok()) << fifo.status;
+  EXPECT_EQ(Makespan(fifo), Sec(5));
+  const auto dagps = RunPolicy(kStragglerLast, "dagps");
+  ASSERT_TRUE(dagps.status.ok()) << dagps.status;
+  EXPECT_EQ(dagps.Task("j", 3).start_us, 0);
+  EXPECT_EQ(dagps.Task("j", 2).start_us, 0);
+  EXPECT_EQ(Makespan(dagps), Sec(4));
 }
 
 // One machine (4 cpu, 4 GB); users a and b each submit at 0 a job of eight
