@@ -167,6 +167,14 @@ void ResourceTimeSpace::Place(uint32_t machine, TimeUs start, TimeUs duration, c
   const size_t first = Breakpoint(ms, start);
   const size_t last = Breakpoint(ms, end);
   for (size_t k = first; k < last; ++k) ms.steps[k].used += demand;
+  // Coalesce: a step whose usage equals the previous one's adds nothing
+  // (tasks placed back to back leave such steps), and every scan walks them.
+  std::vector<Step>& st = ms.steps;
+  auto same_as_before = [&](size_t k) {
+    return k < st.size() && (k == 0 ? st[k].used.IsZero() : st[k].used == st[k - 1].used);
+  };
+  if (same_as_before(last)) st.erase(st.begin() + static_cast<std::ptrdiff_t>(last));
+  if (same_as_before(first)) st.erase(st.begin() + static_cast<std::ptrdiff_t>(first));
   if (boxes_ == 0) {
     min_start_ = start;
     max_end_ = end;
