@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -50,19 +51,23 @@ class DagpsScheduler final : public OfferScheduler {
     for (uint32_t s = 0; s < ctx_.job(job).num_stages(); ++s) ranked_.erase(GroupId{job, s}.Packed());
     OfferScheduler::OnJobFinished(job, succeeded);
     plans_.erase(job.value());
-    RequestRound(false);  // the finished job's ready tasks are gone: activity changed
-  }
-
-  void OnTimer(uint64_t tag) override {
-    if (tag == kRoundTag) RunRound();
+    RequestRound();  // the finished job's ready tasks are gone: activity changed
   }
 
  protected:
   OrderKey KeyFor(const GroupId& g) override { return FifoKey(ctx_.job(g.job), g.stage); }
-  void PlaceGroup(const GroupId& /*group*/) override { RequestRound(true); }
-  void OfferMachine(MachineId machine) override {
-    offered_.push_back(machine);
-    RequestRound(false);
+  // Round (OfferScheduler calls it once per instant, with everything that
+  // happened at that instant known): new ready tasks may go anywhere, so
+  // every machine is served; otherwise only the machines that freed room.
+  void Round(std::span<const MachineId> freed, std::span<const GroupId> fresh) override {
+    if (!fresh.empty() || freed.empty()) {
+      for (uint32_t m = 0; m < ctx_.cluster().size(); ++m) {
+        if (ctx_.cluster().up(MachineId(m))) Serve(MachineId(m));
+      }
+    } else {
+      for (MachineId m : freed) Serve(m);
+    }
+    SyncActivity();
   }
   void OnEnded(const TaskEnd& end) override {
     if (end.outcome != Outcome::kOk) return;  // failed or killed: still to do
@@ -78,7 +83,6 @@ class DagpsScheduler final : public OfferScheduler {
     std::vector<float> pri;  // per task
     double remaining = 0;    // srpt_j
   };
-  static constexpr uint64_t kRoundTag = ~uint64_t{0};
 
   JobPlan& Plan(JobId job) {
     auto it = plans_.find(job.value());
@@ -97,32 +101,6 @@ class DagpsScheduler final : public OfferScheduler {
       plan.pri.assign(input.num_tasks(), 1.0f);
     }
     return plans_.emplace(job.value(), std::move(plan)).first->second;
-  }
-
-  void RequestRound(bool all_machines) {
-    round_all_ = round_all_ || all_machines;
-    if (round_pending_) return;
-    round_pending_ = true;
-    ctx_.SetTimer(0, kRoundTag);
-  }
-
-  void RunRound() {
-    round_pending_ = false;
-    std::vector<MachineId> machines;
-    if (round_all_) {
-      for (uint32_t m = 0; m < ctx_.cluster().size(); ++m) {
-        if (ctx_.cluster().up(MachineId(m))) machines.push_back(MachineId(m));
-      }
-    } else {
-      machines.swap(offered_);
-      std::sort(machines.begin(), machines.end());
-      machines.erase(std::unique(machines.begin(), machines.end()), machines.end());
-    }
-    offered_.clear();
-    round_all_ = false;
-    for (MachineId m : machines) {
-      if (ctx_.cluster().up(m)) Serve(m);
-    }
   }
 
   // Overbookable: memory fits exactly, cpu/disk/net within (1 + overbook) x
@@ -242,9 +220,6 @@ class DagpsScheduler final : public OfferScheduler {
   std::vector<MatchCandidate> candidates_;
   absl::flat_hash_map<uint32_t, double> job_top_;  // scratch: best priScore per job among candidates
   std::vector<GroupId> groups_;
-  std::vector<MachineId> offered_;
-  bool round_pending_ = false;
-  bool round_all_ = false;
 };
 
 class DagpsPolicy final : public Policy {

@@ -12,9 +12,9 @@
 //      a user's deficit counter has reached kappa, in which case only that
 //      user's tasks compete; launch it, charge the deficits, repeat until
 //      nothing fits (or, with overbook > 0, nothing may be overbooked).
-// Like the fair baselines, handlers only record what happened and ask for a
-// "round" (a zero-delay timer, coalesced), so that everything that happens
-// at one instant is known before the instant's resources are shared out.
+// Decisions are made once per instant, in OfferScheduler's round (everything
+// that happened at that instant is known first): when new tasks became ready
+// every machine is served, otherwise the machines that freed room.
 //
 // Parameters: eta (m of section 8.5, default 0.2), remote_penalty (rp,
 // default 0.8, §8.5), overbook (fraction of cpu/disk/net capacity that may be

@@ -15,8 +15,8 @@
 //     t3:   1 s, (0.35, 0.45) -> t4:  98 s, (0.10, 0.10)
 // t0 + t2 + t4 = (1, 1) fits exactly. OPT: t1 [0,1], t3 [1,2], then t0, t2
 // and t4 together from 2: 102 s. Critical-path order and Tetris both start t0
-// first (nothing fits beside it) and end near 2T: cp at 199 s, tetris at
-// 200 s (the paper's figure, with a DAG the text does not give, reaches 3T).
+// first (nothing fits beside it): cp ends at 199 s (about 2T), tetris at
+// 296 s (about 3T, as in the paper) because it then prefers t2 to t3.
 #pragma once
 
 #include <cmath>
