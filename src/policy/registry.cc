@@ -4,6 +4,7 @@
 #include "fmt/format.h"
 #include "fmt/ranges.h"
 #include "policy/baseline/baselines.h"
+#include "policy/sparrow/sparrow.h"
 
 namespace weft::policy {
 
@@ -21,6 +22,10 @@ const std::vector<const PolicyInfo*>& AllPolicies() {
       &baseline::kStripPartInfo,
       &baseline::kCoffmanGrahamInfo,
       &baseline::kExecutorInfo,
+      &sparrow::kSparrowRandomInfo,
+      &sparrow::kSparrowPerTaskInfo,
+      &sparrow::kSparrowBatchInfo,
+      &sparrow::kSparrowInfo,
   };
   return kPolicies;
 }
