@@ -42,13 +42,19 @@ void SampleMachines(Context& ctx, const Resources& demand, std::span<const Machi
   // explicit list when rejections pile up.
   const uint64_t n = c.size();
   if (k * 2 <= n) {
+    // Distinctness: a linear scan for a few probes (per-task sampling), a
+    // hash set for a batch's d·m.
     absl::flat_hash_set<uint32_t> seen;
     const size_t start = out.size();
+    const bool small = k <= 8;
     uint64_t tries = 0;
     while (out.size() - start < k && tries < 4 * k + 64) {
       ++tries;
       const MachineId m(static_cast<uint32_t>(ctx.rng().UniformInt(n)));
-      if (Eligible(c, m, demand) && seen.insert(m.value()).second) out.push_back(m);
+      if (!Eligible(c, m, demand)) continue;
+      const bool fresh = small ? std::find(out.begin() + static_cast<std::ptrdiff_t>(start), out.end(), m) == out.end()
+                               : seen.insert(m.value()).second;
+      if (fresh) out.push_back(m);
     }
     if (out.size() - start == k) return;
     out.resize(start);
