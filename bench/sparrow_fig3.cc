@@ -34,7 +34,14 @@ using weft::TimeUs;
 // Per job: arrival, end, and the latest task start (for zero-wait).
 struct Collector final : weft::RunObserver {
   std::vector<TimeUs> end, last_start;
+  const weft::Workload* w = nullptr;
+  TimeUs window_begin = 0, window_end = 0;
+  std::vector<double> busy_us;  // per user, task time inside the window
   explicit Collector(size_t jobs) : end(jobs, -1), last_start(jobs, 0) {}
+  void OnAttemptEnd(const weft::AttemptRecord& r) override {
+    const TimeUs b = std::max(r.start_us, window_begin), e = std::min(r.end_us, window_end);
+    if (e > b) busy_us[w->jobs[r.task.job.value()].user.value()] += static_cast<double>(e - b);
+  }
   void OnAttemptStart(const weft::AttemptStart& s) override {
     TimeUs& l = last_start[s.task.job.value()];
     l = std::max(l, s.time_us);
@@ -66,6 +73,7 @@ int main(int argc, char** argv) {
   std::string ratios = "2", csv_path, extra;
   double latency_ms = 0.5, warmup = 0.1, zero_wait_ms = 5;
   bool check = false;
+  std::string weights, priorities;
   app.add_option("--machines", spec.machines);
   app.add_option("--cores", spec.cores);
   app.add_option("--tasks-per-job", spec.tasks_per_job);
@@ -79,10 +87,14 @@ int main(int argc, char** argv) {
   app.add_option("--latency-ms", latency_ms, "one-way latency (Fig. 3: 0.5 = 1 ms RTT)");
   app.add_option("--warmup", warmup, "fraction of the first arrivals left out of the statistics");
   app.add_option("--zero-wait-ms", zero_wait_ms, "a job saw no queueing if every task started this soon");
+  app.add_option("--user-weights", weights, "comma-separated: jobs go round-robin to users with these weights");
+  app.add_option("--user-priorities", priorities, "comma-separated: the users' job priorities");
   app.add_flag("--check", check, "attach the schedule checker");
   app.add_option("--csv", csv_path, "append rows to this file too");
   CLI11_PARSE(app, argc, argv);
 
+  for (const std::string& x : Split(weights)) spec.user_weights.push_back(std::stod(x));
+  for (const std::string& x : Split(priorities)) spec.user_priorities.push_back(std::stoi(x));
   const std::string header =
       "policy,load,probe_ratio,machines,cores,tasks_per_job,jobs,median_ms,p95_ms,ideal_median_ms,"
       "ideal_expected_ms,zero_wait_fraction,tasks,events,messages,wall_s,tasks_per_s,events_per_s";
@@ -112,6 +124,11 @@ int main(int argc, char** argv) {
         o.latency_us = static_cast<TimeUs>(latency_ms * 1000);
         weft::sim::Engine engine(w, *built->policy, o);
         Collector c(w.jobs.size());
+        c.w = &w;
+        c.busy_us.assign(w.users.size(), 0);
+        // Shares are measured while the middle half of the jobs arrive.
+        c.window_begin = w.jobs[w.jobs.size() / 4].arrival_us;
+        c.window_end = w.jobs[w.jobs.size() * 3 / 4].arrival_us;
         weft::ScheduleChecker checker(w, false);
         engine.AddObserver(&c);
         if (check) engine.AddObserver(&checker);
@@ -139,6 +156,20 @@ int main(int argc, char** argv) {
         std::printf("%s\n", row.c_str());
         std::fflush(stdout);
         if (csv.is_open()) csv << row << "\n" << std::flush;
+        if (w.users.size() > 1) {
+          // Per user: share of the cluster's slot time in the window, and
+          // median response of its jobs after the warm-up.
+          const double slot_us = static_cast<double>(spec.machines) * spec.cores *
+                                 static_cast<double>(c.window_end - c.window_begin);
+          for (size_t u = 0; u < w.users.size(); ++u) {
+            std::vector<double> urt;
+            for (size_t j = static_cast<size_t>(warmup * static_cast<double>(w.jobs.size())); j < w.jobs.size(); ++j) {
+              if (w.jobs[j].user.value() == u) urt.push_back(static_cast<double>(c.end[j] - w.jobs[j].arrival_us) / 1000);
+            }
+            std::printf("# user u%zu: share %.3f of the slots, median response %.1f ms\n", u, c.busy_us[u] / slot_us,
+                        Quantile(urt, 0.5));
+          }
+        }
       }
     }
   }

@@ -12,7 +12,12 @@ Workload BuildSparrowWorkload(const SparrowWorkloadSpec& spec) {
   Workload w;
   const Resources capacity = *Resources::FromUnits({static_cast<double>(spec.cores), 4.0 * spec.cores, 100, 100});
   for (uint32_t m = 0; m < spec.machines; ++m) w.cluster.AddMachine(fmt::format("n{}", m), RackId(m / 40), capacity);
+  const size_t users = std::max(spec.user_weights.size(), spec.user_priorities.size());
   w.users = {"default"};
+  if (users > 0) {
+    w.users.clear();
+    for (size_t u = 0; u < users; ++u) w.users.push_back(fmt::format("u{}", u));
+  }
   const Resources demand = *Resources::FromUnits({1, 1, 0, 0});
   Rng arrivals = Rng(spec.seed).Fork(1);
   Rng durations = Rng(spec.seed).Fork(2);
@@ -28,6 +33,12 @@ Workload BuildSparrowWorkload(const SparrowWorkloadSpec& spec) {
     job.arrival_us = static_cast<TimeUs>(t);
     t += arrivals.Exponential(mean_gap_us);
     job.user = UserId(0);
+    if (users > 0) {
+      const size_t u = j % users;
+      job.user = UserId(static_cast<uint32_t>(u));
+      if (u < spec.user_weights.size()) job.weight = spec.user_weights[u];
+      if (u < spec.user_priorities.size()) job.priority = spec.user_priorities[u];
+    }
     Stage st;
     st.name = "s";
     st.num_tasks = spec.tasks_per_job;
