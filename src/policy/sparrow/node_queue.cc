@@ -25,10 +25,13 @@ int64_t NodeQueue::FrontKey() const {
   return best->first;
 }
 
-const QueueEntry& NodeQueue::Front() const { return queues_.at(FrontKey()).front().entry; }
+const QueueEntry& NodeQueue::Front() const {
+  if (kind_ != QueueKind::kFair) return queues_.begin()->second.front().entry;
+  return queues_.at(FrontKey()).front().entry;
+}
 
 void NodeQueue::Pop() {
-  auto it = queues_.find(FrontKey());
+  auto it = kind_ != QueueKind::kFair ? queues_.begin() : queues_.find(FrontKey());
   vtime_ = std::max(vtime_, it->second.front().start);
   it->second.pop_front();
   --size_;
