@@ -37,6 +37,8 @@ void SimFlags::Register(CLI::App& cmd) {
       ->check(CLI::Range(0.0, 0.99))
       ->capture_default_str();
   cmd.add_option("--fail", failures, "Fail a machine: MACHINE@T or MACHINE@T:RECOVER_T (seconds); repeatable");
+  cmd.add_option("--fail-scheduler", scheduler_failures,
+                 "Fail a scheduler replica: REPLICA@T (seconds); its jobs fail over to the next replica; repeatable");
   cmd.add_flag("--no-check", no_check, "Skip the schedule checker (for very large runs)");
   cmd.add_flag("--no-progress", no_progress, "Never draw a progress bar");
 }
@@ -96,6 +98,21 @@ absl::StatusOr<sim::SimOptions> SimFlags::Options(const Workload& w) const {
       failure.recover_us = *recover;
     }
     o.failures.push_back(failure);
+  }
+  for (const std::string& f : scheduler_failures) {
+    const auto at = f.find('@');
+    uint32_t replica = 0;
+    try {
+      size_t used = 0;
+      const unsigned long r = std::stoul(f.substr(0, at), &used);
+      if (at == std::string::npos || used != at || r > UINT32_MAX) throw std::invalid_argument(f);
+      replica = static_cast<uint32_t>(r);
+    } catch (const std::exception&) {
+      return absl::InvalidArgumentError(fmt::format("--fail-scheduler \"{}\": write REPLICA@T", f));
+    }
+    auto when = ParseSeconds(f.substr(at + 1), "--fail-scheduler");
+    if (!when.ok()) return when.status();
+    o.scheduler_failures.push_back(sim::SchedulerFailure{replica, *when});
   }
   return o;
 }

@@ -24,6 +24,7 @@ struct SimFlags {
   uint32_t max_attempts = 4;
   double task_failures = 0;
   std::vector<std::string> failures;  // MACHINE@T[:RECOVER_T]
+  std::vector<std::string> scheduler_failures;  // REPLICA@T
   bool no_check = false;
   bool no_progress = false;
 

@@ -5,6 +5,7 @@
 #include "fmt/ranges.h"
 #include "policy/baseline/baselines.h"
 #include "policy/dagps/dagps.h"
+#include "policy/sparrow/sparrow.h"
 
 namespace weft::policy {
 
@@ -23,6 +24,10 @@ const std::vector<const PolicyInfo*>& AllPolicies() {
       &baseline::kCoffmanGrahamInfo,
       &baseline::kExecutorInfo,
       &dagps::kDagpsInfo,
+      &sparrow::kSparrowRandomInfo,
+      &sparrow::kSparrowPerTaskInfo,
+      &sparrow::kSparrowBatchInfo,
+      &sparrow::kSparrowInfo,
   };
   return kPolicies;
 }

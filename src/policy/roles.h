@@ -15,7 +15,11 @@
 //     that ran on its machine;
 //   - machine up/down: every scheduler replica;
 //   - job finished: every scheduler replica (the job manager is then retired);
-//   - container granted/lost: the job manager; released: the granter.
+//   - container granted/lost: the job manager; released: the granter;
+//   - a scheduler replica failed (SimOptions::scheduler_failures): every
+//     surviving replica and every node agent (OnSchedulerDown); the jobs homed
+//     at it move to the next live replica, which hears OnJobArrived again and
+//     OnTasksReady for their still-ready tasks.
 #pragma once
 
 #include <cstdint>
@@ -76,6 +80,7 @@ class ClusterScheduler : public Role {
   virtual void OnMachineUp(MachineId /*machine*/) {}
   virtual void OnMachineDown(MachineId /*machine*/) {}
   virtual void OnContainerReleased(const ContainerInfo& /*container*/) {}
+  virtual void OnSchedulerDown(uint32_t /*replica*/) {}
 };
 
 class JobManager : public Role {
@@ -106,6 +111,7 @@ class NodeAgent : public Role {
   // the platform runs phases back to back.
   virtual bool ControlsPhases() const { return false; }
   virtual void OnPhaseReady(const TaskRef& /*task*/, uint32_t /*phase*/) {}
+  virtual void OnSchedulerDown(uint32_t /*replica*/) {}
 
  protected:
   MachineId machine_;

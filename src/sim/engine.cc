@@ -64,6 +64,18 @@ absl::Status EngineCore::Run() {
       return absl::InvalidArgumentError("a machine failure names a machine that is not in the cluster");
     }
   }
+  std::vector<bool> fails(policy_.num_schedulers(), false);
+  for (const SchedulerFailure& f : opt_.scheduler_failures) {
+    if (f.replica >= policy_.num_schedulers()) {
+      return absl::InvalidArgumentError(fmt::format("a scheduler failure names replica {} but the policy has {}",
+                                                    f.replica, policy_.num_schedulers()));
+    }
+    fails[f.replica] = true;
+  }
+  if (!opt_.scheduler_failures.empty() && std::find(fails.begin(), fails.end(), false) == fails.end()) {
+    return absl::InvalidArgumentError("scheduler failures would leave no live scheduler replica");
+  }
+  scheduler_up_.assign(policy_.num_schedulers(), true);
   for (uint32_t r = 0; r < policy_.num_schedulers(); ++r) {
     scheduler_contexts_.push_back(
         std::make_unique<SimContext>(*this, Address::Scheduler(r), root_rng_.Fork(kSchedulerStreamBase + r)));
@@ -78,6 +90,9 @@ absl::Status EngineCore::Run() {
   for (const MachineFailure& f : opt_.failures) {
     queue_.Push(Event{.time = f.at_us, .type = EventType::kMachineDown, .a = f.machine.value()});
     if (f.recover_us) queue_.Push(Event{.time = *f.recover_us, .type = EventType::kMachineUp, .a = f.machine.value()});
+  }
+  for (const SchedulerFailure& f : opt_.scheduler_failures) {
+    queue_.Push(Event{.time = f.at_us, .type = EventType::kSchedulerDown, .a = f.replica});
   }
   if (!arrival_order_.empty()) {
     queue_.Push(Event{.time = w_.jobs[arrival_order_[0].value()].arrival_us, .type = EventType::kJobArrival,
@@ -136,12 +151,22 @@ void EngineCore::Dispatch(const Event& e) {
     case EventType::kMachineUp:
       MachineUp(MachineId(e.a));
       break;
+    case EventType::kSchedulerDown:
+      SchedulerDown(e.a);
+      break;
   }
 }
 
 Address EngineCore::HomeOf(JobId job) const {
   if (policy_.has_job_managers()) return Address::JobManager(job);
-  return Address::Scheduler(job.value() % static_cast<uint32_t>(schedulers_.size()));
+  return Address::Scheduler(HomeReplica(job));
+}
+
+uint32_t EngineCore::HomeReplica(JobId job) const {
+  const auto n = static_cast<uint32_t>(schedulers_.size());
+  uint32_t r = job.value() % n;
+  while (!scheduler_up_[r]) r = (r + 1) % n;  // Run() guarantees a live one
+  return r;
 }
 
 TimeUs EngineCore::DelayTo(const Address& from, const Address& to) const {
@@ -167,12 +192,7 @@ void EngineCore::ArriveJob(JobId id) {
   jr.active = true;
   active_jobs_.push_back(id);
 
-  const Address home = HomeOf(id);
-  PostMail(Mail{.kind = MailKind::kJobArrived, .to = Address::Scheduler(home.kind == RoleKind::kScheduler
-                                                                            ? home.index
-                                                                            : id.value() % schedulers_.size()),
-                .job = id},
-           0);
+  PostMail(Mail{.kind = MailKind::kJobArrived, .to = Address::Scheduler(HomeReplica(id)), .job = id}, 0);
   if (policy_.has_job_managers()) {
     jr.jm_context = std::make_unique<SimContext>(*this, Address::JobManager(id),
                                                  root_rng_.Fork(kJobStreamBase + id.value()));

@@ -46,6 +46,18 @@ struct MachineFailure {
   std::optional<TimeUs> recover_us;
 };
 
+// SchedulerFailure: scheduler replica `replica` dies at `at_us` (Sparrow
+// §4.3): its role is destroyed and mail to it is dropped; the active jobs
+// homed at it move to the next live replica (replica+1, +2, ... mod n), which
+// hears OnJobArrived again and OnTasksReady for every task of the job still
+// ready (the frontends' resubmission; after the latency); node agents and the
+// surviving replicas hear OnSchedulerDown(replica). At least one replica must
+// survive. Replicas do not come back.
+struct SchedulerFailure {
+  uint32_t replica = 0;
+  TimeUs at_us = 0;
+};
+
 struct SimOptions {
   uint64_t seed = 1;
   ExecutionModel model = ExecutionModel::kFixed;
@@ -53,6 +65,7 @@ struct SimOptions {
   uint32_t max_attempts = 4;       // failed attempts before the task's job fails
   double task_failure_prob = 0;    // chance that an attempt fails partway
   std::vector<MachineFailure> failures;
+  std::vector<SchedulerFailure> scheduler_failures;
   policy::KnowledgeOptions knowledge;
   // The run stops with an error after this many events in a row in which no
   // task started or ended and no job arrived (a policy that makes no progress).

@@ -101,6 +101,7 @@ struct Attempt {
 enum class MailKind : uint8_t {
   kMessage, kTimer, kJobArrived, kTasksReady, kTaskEnded, kJobFinished,
   kMachineUp, kMachineDown, kContainerGranted, kContainerLost, kContainerReleased, kPhaseReady, kStart,
+  kSchedulerDown,  // tag: the replica that died
 };
 
 struct Mail {
@@ -134,6 +135,8 @@ class EngineCore {
   void NotifyReady(JobId job, uint32_t stage, uint32_t begin, uint32_t end);
   TimeUs DelayTo(const policy::Address& from, const policy::Address& to) const;
   policy::Address HomeOf(JobId job) const;
+  uint32_t HomeReplica(JobId job) const;  // job % replicas, skipping dead ones
+  void SchedulerDown(uint32_t replica);
   void MachineDown(MachineId m);
   void MachineUp(MachineId m);
 
@@ -181,6 +184,7 @@ class EngineCore {
 
   std::vector<std::unique_ptr<SimContext>> scheduler_contexts_;
   std::vector<std::unique_ptr<policy::ClusterScheduler>> schedulers_;
+  std::vector<bool> scheduler_up_;
   std::vector<std::unique_ptr<SimContext>> node_contexts_;
   std::vector<std::unique_ptr<policy::NodeAgent>> nodes_;
   // Bumped when a machine's agent dies and when a new one starts: mail

@@ -27,6 +27,7 @@ enum class EventType : uint8_t {
   kDeliver,        // a: mailbox slot (message, timer or notification)
   kMachineDown,    // a: machine
   kMachineUp,      // a: machine
+  kSchedulerDown,  // a: scheduler replica
 };
 
 struct Event {

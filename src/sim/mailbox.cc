@@ -91,6 +91,10 @@ void EngineCore::DeliverMail(uint32_t slot) {
     case MailKind::kContainerReleased:
       if (scheduler) scheduler->OnContainerReleased(m.container);
       break;
+    case MailKind::kSchedulerDown:
+      if (scheduler) scheduler->OnSchedulerDown(static_cast<uint32_t>(m.tag));
+      if (node) node->OnSchedulerDown(static_cast<uint32_t>(m.tag));
+      break;
     case MailKind::kPhaseReady:
       node->OnPhaseReady(m.end.task, m.phase);
       break;

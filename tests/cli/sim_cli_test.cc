@@ -91,6 +91,12 @@ TEST_F(SimCliTest, MachineFailureIsSurvived) {
   EXPECT_THAT(Slurp(dir_ / "f" / "tasks.csv"), HasSubstr(",killed,"));
 }
 
+TEST_F(SimCliTest, SchedulerFailureIsSurvived) {
+  const Result r = Run({"sim", "-w", Write("w.json", kWorkload), "-p", "sparrow", "--param", "schedulers=2",
+                        "--latency", "0.001", "--fail-scheduler", "0@0.5"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+}
+
 TEST_F(SimCliTest, EventLogHasOneLinePerEvent) {
   const std::string events = (dir_ / "events.csv").string();
   const Result r = Run({"sim", "-w", Write("w.json", kWorkload), "--events", events});
@@ -108,6 +114,9 @@ TEST_F(SimCliTest, RejectsBadInputWithExitTwo) {
   ExpectBadInput(Run({"sim", "-w", w, "--model", "quantum"}));
   ExpectBadInput(Run({"sim", "-w", w, "--fail", "m9@1"}));
   ExpectBadInput(Run({"sim", "-w", w, "--fail", "m0@2:1"}));
+  ExpectBadInput(Run({"sim", "-w", w, "--fail-scheduler", "x@1"}));
+  ExpectBadInput(Run({"sim", "-w", w, "--fail-scheduler", "0"}));
+  ExpectBadInput(Run({"sim", "-w", w, "--fail-scheduler", "0@-1"}));
   ExpectBadInput(Run({"sim", "-w", (dir_ / "missing.json").string()}));
   ExpectBadInput(Run({"compare", "-w", w, "--policies", "fifo,nope"}));
 }

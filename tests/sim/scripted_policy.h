@@ -53,12 +53,14 @@ struct Script {
   std::function<void(Context&, const Address&, const Message&)> on_message;
   std::function<void(Context&, MachineId)> on_machine_up;
   std::function<void(Context&, MachineId)> on_machine_down;
+  std::function<void(Context&, uint32_t)> on_scheduler_down;
 
   // Node agent hooks (only with node_agents).
   std::function<void(Context&, MachineId, const Address&, const Message&)> node_on_message;
   std::function<void(Context&, MachineId, uint64_t)> node_on_timer;
   std::function<void(Context&, MachineId, const TaskEnd&)> node_on_ended;
   std::function<void(Context&, MachineId, const TaskRef&, uint32_t)> node_on_phase_ready;
+  std::function<void(Context&, MachineId, uint32_t)> node_on_scheduler_down;
 };
 
 class ScriptedScheduler final : public policy::ClusterScheduler {
@@ -72,6 +74,7 @@ class ScriptedScheduler final : public policy::ClusterScheduler {
   void OnMessage(const Address& from, const Message& m) override { Call(s_.on_message, from, m); }
   void OnMachineUp(MachineId m) override { Call(s_.on_machine_up, m); }
   void OnMachineDown(MachineId m) override { Call(s_.on_machine_down, m); }
+  void OnSchedulerDown(uint32_t replica) override { Call(s_.on_scheduler_down, replica); }
 
  private:
   template <typename Fn, typename... Args>
@@ -94,6 +97,9 @@ class ScriptedNode final : public policy::NodeAgent {
     if (s_.node_on_ended) s_.node_on_ended(ctx_, machine_, e);
   }
   bool ControlsPhases() const override { return s_.agent_controls_phases; }
+  void OnSchedulerDown(uint32_t replica) override {
+    if (s_.node_on_scheduler_down) s_.node_on_scheduler_down(ctx_, machine_, replica);
+  }
   void OnPhaseReady(const TaskRef& t, uint32_t phase) override {
     if (s_.node_on_phase_ready) s_.node_on_phase_ready(ctx_, machine_, t, phase);
   }
