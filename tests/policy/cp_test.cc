@@ -11,12 +11,6 @@
 namespace weft::policy::testing {
 namespace {
 
-TimeUs Makespan(const Run& run) {
-  TimeUs end = 0;
-  for (const AttemptRecord& a : run.attempts) end = std::max(end, a.end_us);
-  return end;
-}
-
 // Two machines with one core each. "warm" holds both for [0, 1]; "dag"
 // arrives at 0.5, so all its root stages are queued when the machines free:
 //   wide:  2 tasks of 2 s (no children)          remaining cp 2
@@ -42,7 +36,7 @@ TEST(CpPolicyTest, LongestRemainingPathFirstBeatsBreadthFirst) {
   EXPECT_EQ(cp.Task("dag", 0, 0).start_us, Sec(1));
   EXPECT_EQ(cp.Task("dag", 0, 2).start_us, Sec(2));
   EXPECT_EQ(cp.Task("dag", 1, 0).start_us, Sec(3));
-  EXPECT_EQ(Makespan(cp), Sec(5));
+  EXPECT_EQ(cp.Makespan(), Sec(5));
 
   // bfs: both wide tasks at 1 (depth tie, listed first), long0 [3, 4],
   // long1 [4, 7].
@@ -52,7 +46,7 @@ TEST(CpPolicyTest, LongestRemainingPathFirstBeatsBreadthFirst) {
   EXPECT_EQ(bfs.Task("dag", 1, 0).start_us, Sec(1));
   EXPECT_EQ(bfs.Task("dag", 0, 1).start_us, Sec(3));
   EXPECT_EQ(bfs.Task("dag", 0, 2).start_us, Sec(4));
-  EXPECT_EQ(Makespan(bfs), Sec(7));
+  EXPECT_EQ(bfs.Makespan(), Sec(7));
 }
 
 TEST(CpPolicyTest, EstimateNoiseStillGivesAValidSchedule) {

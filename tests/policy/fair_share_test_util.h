@@ -41,6 +41,12 @@ struct Run {
     static const AttemptRecord kNone;
     return kNone;
   }
+  // Makespan: when the last attempt ended.
+  TimeUs Makespan() const {
+    TimeUs end = 0;
+    for (const AttemptRecord& a : attempts) end = std::max(end, a.end_us);
+    return end;
+  }
   // Running: how many attempts of `user`'s jobs hold a machine at `t`.
   int Running(std::string_view user, TimeUs t) const {
     int n = 0;

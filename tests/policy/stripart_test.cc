@@ -16,12 +16,6 @@
 namespace weft::policy::testing {
 namespace {
 
-TimeUs Makespan(const Run& run) {
-  TimeUs end = 0;
-  for (const AttemptRecord& a : run.attempts) end = std::max(end, a.end_us);
-  return end;
-}
-
 // a (2 s) -> b (1 s); c (1 s) independent; one machine of 4 cpu.
 // ASAP intervals: a [0, 2), b [2, 3), c [0, 1); midpoint 1.5 cuts a only:
 // c (before) is level 0, a level 1, b (after) level 2.
@@ -50,10 +44,10 @@ TEST(StripPartPolicyTest, LevelsRunOneAfterAnother) {
   EXPECT_EQ(strip.Task("j", 0, 2).start_us, 0);
   EXPECT_EQ(strip.Task("j", 0, 0).start_us, Sec(1));
   EXPECT_EQ(strip.Task("j", 0, 1).start_us, Sec(3));
-  EXPECT_EQ(Makespan(strip), Sec(4));
+  EXPECT_EQ(strip.Makespan(), Sec(4));
   const auto fifo = RunPolicy(kThreeLevels, "fifo");
   ASSERT_TRUE(fifo.status.ok()) << fifo.status;
-  EXPECT_EQ(Makespan(fifo), Sec(3));
+  EXPECT_EQ(fifo.Makespan(), Sec(3));
 }
 
 // "warm" holds the machine (4 cpu) for [0, 1]; the dag's three roots (x 3 s,
@@ -75,12 +69,12 @@ TEST(StripPartPolicyTest, PacksTheLongestStagesOfALevelFirst) {
   EXPECT_EQ(longest.Task("dag", 0, 2).start_us, Sec(1));
   EXPECT_EQ(longest.Task("dag", 0, 1).start_us, Sec(1));
   EXPECT_EQ(longest.Task("dag", 0, 0).start_us, Sec(5));
-  EXPECT_EQ(Makespan(longest), Sec(8));
+  EXPECT_EQ(longest.Makespan(), Sec(8));
   // Stage order: x and y at 1, z when x ends at 4: 9.
   const auto fifo = RunPolicy(kOneLevel, "stripart", {"pack=fifo"});
   ASSERT_TRUE(fifo.status.ok()) << fifo.status;
   EXPECT_EQ(fifo.Task("dag", 0, 2).start_us, Sec(4));
-  EXPECT_EQ(Makespan(fifo), Sec(9));
+  EXPECT_EQ(fifo.Makespan(), Sec(9));
 }
 
 TEST(LevelGateTest, ParksLaterLevelsUntilEarlierOnesFinish) {

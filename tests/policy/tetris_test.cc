@@ -15,12 +15,6 @@
 namespace weft::policy::testing {
 namespace {
 
-TimeUs Makespan(const Run& run) {
-  TimeUs end = 0;
-  for (const AttemptRecord& a : run.attempts) end = std::max(end, a.end_us);
-  return end;
-}
-
 // One machine (4 cpu, 4 GB), held by "blocker" for [0, 1]. "mix" arrives at
 // 0.5 with three 1 s stages queued in this order: mid (2, 2), cpu (3, 1.5)
 // and mem (1, 2.5).
@@ -69,7 +63,7 @@ TEST(TetrisPolicyTest, FinishesEarlierWhereFirstFitFragments) {
   ASSERT_TRUE(fifo.status.ok()) << fifo.status;
   EXPECT_EQ(fifo.Task("j", 0, 1).machine, MachineId(0));
   EXPECT_EQ(fifo.Task("j", 0, 3).start_us, Sec(2));
-  EXPECT_EQ(Makespan(fifo), Sec(4));
+  EXPECT_EQ(fifo.Makespan(), Sec(4));
 
   const auto tetris = RunPolicy(kFragments, "tetris");
   ASSERT_TRUE(tetris.status.ok()) << tetris.status;
@@ -78,7 +72,7 @@ TEST(TetrisPolicyTest, FinishesEarlierWhereFirstFitFragments) {
   EXPECT_EQ(tetris.Task("j", 0, 2).machine, MachineId(0));
   EXPECT_EQ(tetris.Task("j", 0, 3).machine, MachineId(1));
   for (uint32_t s = 0; s < 4; ++s) EXPECT_EQ(tetris.Task("j", 0, s).start_us, 0);
-  EXPECT_EQ(Makespan(tetris), Sec(2));
+  EXPECT_EQ(tetris.Makespan(), Sec(2));
 }
 
 // One machine (4, 4) held by "blocker" for [0, 1]; "big" (four full-machine
