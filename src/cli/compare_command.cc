@@ -57,7 +57,6 @@ int RunCompare(const CompareFlags& f) {
     }
     auto result = sim::Simulate(prepared->workload, Request(f.common, prepared->options, name, params));
     if (!result.ok()) return ReportError(result.status());
-    if (result->status.code() == absl::StatusCode::kInvalidArgument) return ReportError(result->status);
     if (!result->status.ok()) {
       std::cerr << fmt::format("error: policy {}: {}\n", name, StatusMessage(result->status));
       exit_code = kExitFailure;

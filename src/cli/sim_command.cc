@@ -28,9 +28,6 @@ int RunSim(const SimCommandFlags& f) {
   request.events_path = f.events;
   auto result = sim::Simulate(prepared->workload, request);
   if (!result.ok()) return ReportError(result.status());
-  // A run the engine refused before starting (e.g. --fail-scheduler naming
-  // no replica) is bad input: no summary line, just the error.
-  if (result->status.code() == absl::StatusCode::kInvalidArgument) return ReportError(result->status);
   const RunSummary& s = result->summary;
   std::cout << fmt::format(
       "{}: {} jobs ({} failed), {} tasks, makespan {:.3f} s, avg JCT {:.3f} s, median {:.3f} s, p95 {:.3f} s, "

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "core/status.h"
 #include "fmt/format.h"
 #include "sim/engine_impl.h"
 
@@ -55,26 +56,30 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
   unfinished_jobs_ = w_.jobs.size();
 }
 
-absl::Status EngineCore::Run() {
-  // Inputs the engine would otherwise index with (jobs are homed on
-  // job % replicas; failures name machines).
-  if (policy_.num_schedulers() == 0) return absl::InvalidArgumentError("the policy has no cluster scheduler");
-  for (const MachineFailure& f : opt_.failures) {
-    if (!f.machine.valid() || f.machine.value() >= w_.cluster.size()) {
+absl::Status ValidateSimOptions(const Workload& workload, const policy::Policy& policy, const SimOptions& options) {
+  // Jobs are homed on job % replicas; failures name machines and replicas.
+  if (policy.num_schedulers() == 0) return absl::InvalidArgumentError("the policy has no cluster scheduler");
+  for (const MachineFailure& f : options.failures) {
+    if (!f.machine.valid() || f.machine.value() >= workload.cluster.size()) {
       return absl::InvalidArgumentError("a machine failure names a machine that is not in the cluster");
     }
   }
-  std::vector<bool> fails(policy_.num_schedulers(), false);
-  for (const SchedulerFailure& f : opt_.scheduler_failures) {
-    if (f.replica >= policy_.num_schedulers()) {
+  std::vector<bool> fails(policy.num_schedulers(), false);
+  for (const SchedulerFailure& f : options.scheduler_failures) {
+    if (f.replica >= policy.num_schedulers()) {
       return absl::InvalidArgumentError(fmt::format("a scheduler failure names replica {} but the policy has {}",
-                                                    f.replica, policy_.num_schedulers()));
+                                                    f.replica, policy.num_schedulers()));
     }
     fails[f.replica] = true;
   }
-  if (!opt_.scheduler_failures.empty() && std::find(fails.begin(), fails.end(), false) == fails.end()) {
+  if (!options.scheduler_failures.empty() && std::find(fails.begin(), fails.end(), false) == fails.end()) {
     return absl::InvalidArgumentError("scheduler failures would leave no live scheduler replica");
   }
+  return absl::OkStatus();
+}
+
+absl::Status EngineCore::Run() {
+  RETURN_IF_ERROR(ValidateSimOptions(w_, policy_, opt_));
   scheduler_up_.assign(policy_.num_schedulers(), true);
   for (uint32_t r = 0; r < policy_.num_schedulers(); ++r) {
     scheduler_contexts_.push_back(

@@ -85,6 +85,13 @@ struct RunStats {
   TimeUs end_us = 0;
 };
 
+// ValidateSimOptions checks the inputs a run would otherwise index with: the
+// policy has a scheduler, machine failures name machines of the cluster,
+// scheduler failures name replicas of the policy and leave one alive.
+// InvalidArgument otherwise. Engine::Run calls it; callers that write output
+// call it first so that bad input writes nothing.
+absl::Status ValidateSimOptions(const Workload& workload, const policy::Policy& policy, const SimOptions& options);
+
 class EngineCore;  // sim/engine_impl.h
 
 class Engine {

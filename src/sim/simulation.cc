@@ -49,11 +49,8 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
   options.knowledge.estimate_noise = built.params.Double("estimate_noise");
   options.knowledge.default_duration_us =
       static_cast<TimeUs>(built.params.Double("default_duration") * static_cast<double>(kUsPerSecond));
-  for (const MachineFailure& f : options.failures) {
-    if (!f.machine.valid() || f.machine.value() >= workload.cluster.size()) {
-      return absl::InvalidArgumentError("--fail names a machine that is not in the cluster");
-    }
-  }
+  // Before any output exists: bad input writes nothing.
+  RETURN_IF_ERROR(ValidateSimOptions(workload, *built.policy, options));
 
   std::unique_ptr<ResultsWriter> writer;
   if (!request.out_dir.empty()) {

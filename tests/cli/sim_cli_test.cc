@@ -118,7 +118,8 @@ TEST_F(SimCliTest, RejectsBadInputWithExitTwo) {
   ExpectBadInput(Run({"sim", "-w", w, "--fail-scheduler", "0"}));
   ExpectBadInput(Run({"sim", "-w", w, "--fail-scheduler", "0@-1"}));
   // fifo has one scheduler replica: failing replica 3 is refused before the run.
-  ExpectBadInput(Run({"sim", "-w", w, "-p", "fifo", "--fail-scheduler", "3@1"}));
+  ExpectBadInput(Run({"sim", "-w", w, "-p", "fifo", "--fail-scheduler", "3@1", "--out", (dir_ / "no").string()}));
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "no")) << "bad input must write nothing";
   ExpectBadInput(Run({"sim", "-w", (dir_ / "missing.json").string()}));
   ExpectBadInput(Run({"compare", "-w", w, "--policies", "fifo,nope"}));
 }
