@@ -78,8 +78,10 @@ absl::Status ValidateSimOptions(const Workload& workload, const policy::Policy& 
   return absl::OkStatus();
 }
 
-absl::Status EngineCore::Run() {
-  RETURN_IF_ERROR(ValidateSimOptions(w_, policy_, opt_));
+void EngineCore::CreateRoles(const std::vector<bool>& up) {
+  for (uint32_t m = 0; m < w_.cluster.size(); ++m) {
+    if (!up[m]) cluster_.SetUp(MachineId(m), false);
+  }
   scheduler_up_.assign(policy_.num_schedulers(), true);
   for (uint32_t r = 0; r < policy_.num_schedulers(); ++r) {
     scheduler_contexts_.push_back(
@@ -90,8 +92,15 @@ absl::Status EngineCore::Run() {
     nodes_.resize(w_.cluster.size());
     node_contexts_.resize(w_.cluster.size());
     node_incarnation_.assign(w_.cluster.size(), 0);
-    for (uint32_t m = 0; m < w_.cluster.size(); ++m) MachineUp(MachineId(m));
+    for (uint32_t m = 0; m < w_.cluster.size(); ++m) {
+      if (up[m]) MachineUp(MachineId(m));
+    }
   }
+}
+
+absl::Status EngineCore::Run() {
+  RETURN_IF_ERROR(ValidateSimOptions(w_, policy_, opt_));
+  CreateRoles(std::vector<bool>(w_.cluster.size(), true));
   for (const MachineFailure& f : opt_.failures) {
     queue_.Push(Event{.time = f.at_us, .type = EventType::kMachineDown, .a = f.machine.value()});
     if (f.recover_us) queue_.Push(Event{.time = *f.recover_us, .type = EventType::kMachineUp, .a = f.machine.value()});
@@ -178,7 +187,7 @@ TimeUs EngineCore::DelayTo(const Address& from, const Address& to) const {
   return from == to ? 0 : opt_.latency_us;
 }
 
-void EngineCore::ArriveJob(JobId id) {
+void EngineCore::ArriveJob(JobId id, std::span<const TaskRef> done) {
   events_since_progress_ = 0;
   // Schedule the next arrival first, so arrivals stay in file order at ties.
   if (++next_arrival_ < arrival_order_.size()) {
@@ -204,8 +213,55 @@ void EngineCore::ArriveJob(JobId id) {
     jr.manager = policy_.MakeJobManager(*jr.jm_context, id);
     PostMail(Mail{.kind = MailKind::kStart, .to = Address::JobManager(id)}, 0);
   }
+  if (!done.empty()) return RecoverDone(id, done);
   for (uint32_t s = 0; s < job.stages.size(); ++s) {
     if (job.stages[s].parents.empty()) ReleaseStage(id, s);
+  }
+}
+
+void EngineCore::RecoverDone(JobId id, std::span<const TaskRef> done) {
+  const Job& job = w_.jobs[id.value()];
+  policy::JobProgress& p = *jobs_[id.value()].progress;
+  for (const TaskRef& t : done) {
+    if (t.job != id || t.stage >= job.stages.size() || t.index >= job.stages[t.stage].num_tasks ||
+        p.state(t) == TaskState::kDone) {
+      continue;
+    }
+    p.state(t) = TaskState::kDone;
+    ++p.tasks_done;
+    ++p.stages[t.stage].done;
+    ++stats_.tasks_done;
+    for (const Edge& child : job.stages[t.stage].children) {
+      if (child.kind == EdgeKind::kPipelined) --p.pipelined_left[p.stage_offset[child.stage] + t.index];
+    }
+  }
+  for (uint32_t s = 0; s < job.stages.size(); ++s) {
+    if (p.stages[s].done < job.stages[s].num_tasks) continue;
+    for (const Edge& child : job.stages[s].children) {
+      if (child.kind == EdgeKind::kBarrier) --p.stages[child.stage].barrier_parents_left;
+    }
+  }
+  if (p.tasks_done == job.num_tasks) return FinishJob(id, true);
+  // Offer the tasks that are runnable and not done, in maximal runs.
+  for (uint32_t s = 0; s < job.stages.size(); ++s) {
+    if (p.stages[s].barrier_parents_left != 0) continue;
+    jobs_[id.value()].stage_ready_us[s] = queue_.now();
+    const uint64_t offset = p.stage_offset[s];
+    const uint32_t n = job.stages[s].num_tasks;
+    uint32_t run_begin = 0;
+    bool in_run = false;
+    for (uint32_t i = 0; i <= n; ++i) {
+      const bool ready = i < n && p.tasks[offset + i] != TaskState::kDone &&
+                         (p.pipelined_left.empty() || p.pipelined_left[offset + i] == 0);
+      if (ready) {
+        MakeReady(TaskRef{id, s, i}, false);
+        if (!in_run) run_begin = i;
+        in_run = true;
+      } else if (in_run) {
+        NotifyReady(id, s, run_begin, i);
+        in_run = false;
+      }
+    }
   }
 }
 

@@ -22,6 +22,7 @@
 #include "policy/roles.h"
 #include "sim/engine.h"
 #include "sim/event_queue.h"
+#include "sim/live_engine.h"
 #include "metrics/records.h"
 
 namespace weft::sim {
@@ -126,8 +127,14 @@ class EngineCore {
 
   // engine.cc
   absl::Status Run();
+  // CreateRoles builds the scheduler replicas and the node agents of the
+  // machines that are up; machines not in `up` start down.
+  void CreateRoles(const std::vector<bool>& up);
   void Dispatch(const Event& e);
-  void ArriveJob(JobId job);
+  // ArriveJob: `done` lists tasks that finished before (the runtime's journal
+  // recovery); they are marked done first and never offered.
+  void ArriveJob(JobId job, std::span<const TaskRef> done = {});
+  void RecoverDone(JobId job, std::span<const TaskRef> done);
   void FinishJob(JobId job, bool succeeded);
   void TaskDone(const TaskRef& t);
   void ReleaseStage(JobId job, uint32_t stage);
@@ -161,6 +168,7 @@ class EngineCore {
   void StartSegment(uint32_t slot);
   void SegmentEnded(uint32_t slot);
   void EndAttempt(uint32_t slot, policy::Outcome outcome);
+  static uint64_t AttemptId(uint32_t slot, uint32_t generation) { return (uint64_t{generation} << 32) | slot; }
   void Reschedule(MachineId m);
   void EnforceMemory(MachineId m);
   double NominalSegmentUs(const Attempt& a) const;
@@ -202,6 +210,10 @@ class EngineCore {
 
   absl::flat_hash_map<uint32_t, policy::ContainerInfo> containers_;
   uint32_t next_container_ = 0;
+
+  // Live mode (sim/live_engine.h): attempts run on real machines.
+  AttemptExecutor* executor_ = nullptr;
+  bool ending_by_executor_ = false;  // EndAttempt was called for an end the executor reported
 
   Rng root_rng_;
   Rng failure_rng_;

@@ -65,4 +65,18 @@ bool EventQueue::Pop(Event& out) {
   return true;
 }
 
+bool EventQueue::PopDue(TimeUs limit, Event& out) {
+  if (immediate_.empty() && (heap_.empty() || heap_.front().time > limit)) return false;
+  return Pop(out);
+}
+
+void EventQueue::AdvanceTo(TimeUs t) {
+  if (t > now_ && immediate_.empty() && (heap_.empty() || heap_.front().time >= t)) now_ = t;
+}
+
+TimeUs EventQueue::NextTime() const {
+  if (!immediate_.empty()) return now_;
+  return heap_.empty() ? -1 : heap_.front().time;
+}
+
 }  // namespace weft::sim

@@ -46,6 +46,13 @@ class EventQueue {
   // Pop removes the next event in (time, seq) order and advances now().
   // Returns false when the queue is empty.
   bool Pop(Event& out);
+  // PopDue pops the next event only if it is due at or before `limit`.
+  bool PopDue(TimeUs limit, Event& out);
+  // AdvanceTo moves now() forward to `t` (the real runtime's clock); every
+  // event due before `t` must have been popped already.
+  void AdvanceTo(TimeUs t);
+  // NextTime: when the next event is due; -1 when the queue is empty.
+  TimeUs NextTime() const;
   TimeUs now() const { return now_; }
   bool empty() const { return heap_.empty() && immediate_.empty(); }
   uint64_t pushed() const { return next_seq_; }

@@ -72,6 +72,9 @@ void EngineCore::StartAttempt(uint32_t slot) {
   }
   const AttemptStart start{a.task, a.attempt_no, a.machine, a.start_us, a.demand};
   for (RunObserver* o : observers_) o->OnAttemptStart(start);
+  if (executor_ != nullptr) {  // live: the attempt runs on a real machine
+    return executor_->StartAttempt(AttemptLaunch{AttemptId(slot, a.generation), a.task, a.attempt_no, a.machine});
+  }
   const bool agent_controls = !st.phases.empty() && !nodes_.empty() && nodes_[a.machine.value()] &&
                               nodes_[a.machine.value()]->ControlsPhases();
   if (agent_controls) {
@@ -182,6 +185,7 @@ void EngineCore::SegmentEnded(uint32_t slot) {
 void EngineCore::EndAttempt(uint32_t slot, Outcome outcome) {
   events_since_progress_ = 0;
   Attempt a = attempts_[slot];
+  if (executor_ != nullptr && !ending_by_executor_) executor_->KillAttempt(AttemptId(slot, a.generation), a.machine);
   const TaskRef t = a.task;
   JobRun& jr = jobs_[t.job.value()];
   const uint64_t k = jr.progress->stage_offset[t.stage] + t.index;

@@ -1,0 +1,101 @@
+// File: sim/live_engine.h
+//
+// LiveEngine: the simulator's engine driven by a real clock and by real
+// task executions, for the runtime's scheduler daemon (src/runtime/). It is
+// the same EngineCore the simulator runs (job lifecycle, readiness along
+// barrier and pipelined edges, retries, containers, the policies' Context and
+// the validation of every decision), with three differences:
+//   - time is whatever the caller says it is: every call takes `now` (the
+//     daemon's clock, microseconds since its epoch), and Advance(now) delivers
+//     the messages and timers due by then;
+//   - an attempt does not run under an execution model: StartAttempt hands it
+//     to an AttemptExecutor (the node daemons), and it ends when the caller
+//     reports AttemptEnded; an attempt the engine ends itself (a Kill by the
+//     policy, a failed job, a lost machine) is killed through the executor;
+//   - jobs are added while it runs (JobAdded), and may come back from the
+//     journal with some tasks already done, which are not run again.
+// The cluster is fixed when the engine starts (one slot per node); machines
+// that are not up yet are down until MachineUp.
+// Not thread-safe: the daemon calls it under one lock.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "metrics/records.h"
+#include "model/workload.h"
+#include "policy/job_view.h"
+#include "policy/policy.h"
+#include "sim/engine.h"
+
+namespace weft::sim {
+
+// An attempt to run on a machine. `id` is unique for the engine's lifetime.
+struct AttemptLaunch {
+  uint64_t id = 0;
+  TaskRef task;
+  uint32_t attempt = 0;
+  MachineId machine;
+};
+
+class AttemptExecutor {
+ public:
+  virtual ~AttemptExecutor() = default;
+  virtual void StartAttempt(const AttemptLaunch& launch) = 0;
+  // KillAttempt: the engine has ended the attempt (it is already recorded as
+  // killed); stop the process if it still runs. Its end must not be reported.
+  virtual void KillAttempt(uint64_t id, MachineId machine) = 0;
+};
+
+class EngineCore;
+
+class LiveEngine {
+ public:
+  // `workload` must outlive the engine; its cluster is the live cluster and
+  // the caller appends a job to workload.jobs before calling JobAdded.
+  LiveEngine(const Workload& workload, policy::Policy& policy, SimOptions options, AttemptExecutor& executor);
+  ~LiveEngine();
+  LiveEngine(const LiveEngine&) = delete;
+  LiveEngine& operator=(const LiveEngine&) = delete;
+
+  void AddObserver(RunObserver* observer);
+
+  // Start builds the policy's roles at `now`; machine m is up iff up[m].
+  absl::Status Start(TimeUs now, const std::vector<bool>& up);
+
+  // JobAdded: job `id` (the last of workload.jobs) arrives at `arrival`
+  // (>= now; later for a replayed trace); the tasks in `done` finished
+  // before (journal recovery) and are neither offered nor run again.
+  void JobAdded(JobId id, TimeUs now, TimeUs arrival, std::span<const TaskRef> done = {});
+
+  // AttemptEnded: the executor reports that attempt `id` ended. Ends the
+  // engine already caused (kills) and unknown ids are ignored: returns false.
+  bool AttemptEnded(uint64_t id, Outcome outcome, const Resources& usage, TimeUs now);
+  // UpdateUsage: what attempt `id` really uses now (cpu cores, memory GB).
+  void UpdateUsage(uint64_t id, const Resources& usage, TimeUs now);
+
+  void MachineUp(MachineId m, TimeUs now);
+  void MachineDown(MachineId m, TimeUs now);
+  // CancelJob ends an active job as failed, killing what it runs. False if
+  // the job is not active.
+  bool CancelJob(JobId id, TimeUs now);
+
+  // Advance delivers every message, timer and notification due by `now`.
+  void Advance(TimeUs now);
+  // NextEventTime: when Advance next has something to do; -1 when nothing.
+  TimeUs NextEventTime() const;
+
+  // progress: the job's progress, or nullptr before it arrived.
+  const policy::JobProgress* progress(JobId id) const;
+  bool job_active(JobId id) const;
+  const RunStats& stats() const;
+  uint64_t running_attempts() const;
+
+ private:
+  std::unique_ptr<EngineCore> core_;
+};
+
+}  // namespace weft::sim

@@ -1,0 +1,172 @@
+// LiveEngine: the engine driven by an outside clock and executor, as the
+// runtime's scheduler daemon drives it. A recording executor stands in for
+// the node daemons.
+#include "sim/live_engine.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "policy/registry.h"
+#include "trace/workload_reader.h"
+
+namespace weft::sim {
+namespace {
+
+class RecordingExecutor : public AttemptExecutor {
+ public:
+  void StartAttempt(const AttemptLaunch& launch) override { started.push_back(launch); }
+  void KillAttempt(uint64_t id, MachineId) override { killed.push_back(id); }
+  std::vector<AttemptLaunch> started;
+  std::vector<uint64_t> killed;
+};
+
+class EndCounter : public RunObserver {
+ public:
+  void OnAttemptEnd(const AttemptRecord& r) override { ends.push_back(r); }
+  void OnJobEnd(const JobRecord& r) override { jobs.push_back(r); }
+  std::vector<AttemptRecord> ends;
+  std::vector<JobRecord> jobs;
+};
+
+// Two one-core machines; a job of two 2-task stages joined by a barrier.
+constexpr char kWorkload[] = R"({"weft": 1,
+  "cluster": {"machines": [{"name": "m", "count": 2, "capacity": {"cpu": 1, "mem": 4}}]},
+  "jobs": [{"name": "j", "stages": [
+    {"name": "a", "tasks": 2, "duration": 1, "demand": {"cpu": 1, "mem": 1}},
+    {"name": "b", "tasks": 2, "duration": 1, "demand": {"cpu": 1, "mem": 1}, "after": ["a"]}]}]})";
+
+struct Fixture {
+  Fixture() {
+    auto parsed = ParseWorkload(kWorkload);
+    EXPECT_TRUE(parsed.ok()) << parsed.status();
+    spec = std::move(*parsed);
+    live.cluster = spec.cluster;
+    auto built = policy::BuildPolicy("fifo", {});
+    EXPECT_TRUE(built.ok());
+    policy = std::move(built->policy);
+    engine = std::make_unique<LiveEngine>(live, *policy, SimOptions{}, executor);
+    engine->AddObserver(&observer);
+  }
+  JobId Add(TimeUs now, std::span<const TaskRef> done = {}) {
+    live.jobs.push_back(spec.jobs[0]);
+    const JobId id(static_cast<uint32_t>(live.jobs.size() - 1));
+    engine->JobAdded(id, now, now, done);
+    return id;
+  }
+  Workload spec;
+  Workload live;
+  std::unique_ptr<policy::Policy> policy;
+  RecordingExecutor executor;
+  EndCounter observer;
+  std::unique_ptr<LiveEngine> engine;
+};
+
+TEST(LiveEngineTest, RunsStagesInOrderAsTheExecutorReportsEnds) {
+  Fixture f;
+  ASSERT_TRUE(f.engine->Start(0, {true, true}).ok());
+  const JobId job = f.Add(10);
+  ASSERT_EQ(f.executor.started.size(), 2u);  // stage a on both machines
+  EXPECT_EQ(f.executor.started[0].task.stage, 0u);
+  EXPECT_NE(f.executor.started[0].machine, f.executor.started[1].machine);
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[0].id, Outcome::kOk, Resources(), 20));
+  EXPECT_EQ(f.executor.started.size(), 2u);  // b waits for all of a
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[1].id, Outcome::kOk, Resources(), 30));
+  ASSERT_EQ(f.executor.started.size(), 4u);
+  EXPECT_EQ(f.executor.started[2].task.stage, 1u);
+  EXPECT_FALSE(f.engine->AttemptEnded(f.executor.started[1].id, Outcome::kOk, Resources(), 31));  // reported twice
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[2].id, Outcome::kOk, Resources(), 40));
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[3].id, Outcome::kOk, Resources(), 50));
+  ASSERT_EQ(f.observer.jobs.size(), 1u);
+  EXPECT_TRUE(f.observer.jobs[0].succeeded);
+  EXPECT_EQ(f.observer.jobs[0].end_us, 50);
+  EXPECT_FALSE(f.engine->job_active(job));
+  EXPECT_TRUE(f.executor.killed.empty());
+}
+
+TEST(LiveEngineTest, FailedAttemptIsRetried) {
+  Fixture f;
+  ASSERT_TRUE(f.engine->Start(0, {true, false}).ok());
+  f.Add(0);
+  ASSERT_EQ(f.executor.started.size(), 1u);  // one machine up
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[0].id, Outcome::kFailed, Resources(), 5));
+  ASSERT_EQ(f.executor.started.size(), 2u);
+  EXPECT_EQ(f.executor.started[1].task, f.executor.started[0].task);
+  EXPECT_EQ(f.executor.started[1].attempt, 1u);
+}
+
+TEST(LiveEngineTest, RecoveredDoneTasksAreNotRunAgain) {
+  Fixture f;
+  ASSERT_TRUE(f.engine->Start(0, {true, true}).ok());
+  const TaskRef done[] = {TaskRef{JobId(0), 0, 0}, TaskRef{JobId(0), 0, 1}, TaskRef{JobId(0), 1, 1}};
+  f.Add(0, done);
+  ASSERT_EQ(f.executor.started.size(), 1u);  // only b/0 is left
+  EXPECT_EQ(f.executor.started[0].task, (TaskRef{JobId(0), 1, 0}));
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[0].id, Outcome::kOk, Resources(), 5));
+  ASSERT_EQ(f.observer.jobs.size(), 1u);
+  EXPECT_TRUE(f.observer.jobs[0].succeeded);
+  EXPECT_EQ(f.observer.ends.size(), 1u);
+}
+
+TEST(LiveEngineTest, AJobRecoveredWhollyDoneFinishesAtOnce) {
+  Fixture f;
+  ASSERT_TRUE(f.engine->Start(0, {true, true}).ok());
+  const TaskRef done[] = {TaskRef{JobId(0), 0, 0}, TaskRef{JobId(0), 0, 1}, TaskRef{JobId(0), 1, 0},
+                          TaskRef{JobId(0), 1, 1}};
+  f.Add(0, done);
+  EXPECT_TRUE(f.executor.started.empty());
+  ASSERT_EQ(f.observer.jobs.size(), 1u);
+  EXPECT_TRUE(f.observer.jobs[0].succeeded);
+}
+
+TEST(LiveEngineTest, CancelKillsRunningAttemptsThroughTheExecutor) {
+  Fixture f;
+  ASSERT_TRUE(f.engine->Start(0, {true, true}).ok());
+  const JobId job = f.Add(0);
+  ASSERT_EQ(f.executor.started.size(), 2u);
+  EXPECT_TRUE(f.engine->CancelJob(job, 7));
+  std::vector<uint64_t> killed = f.executor.killed;
+  std::sort(killed.begin(), killed.end());
+  std::vector<uint64_t> started{f.executor.started[0].id, f.executor.started[1].id};
+  std::sort(started.begin(), started.end());
+  EXPECT_EQ(killed, started);
+  EXPECT_FALSE(f.engine->AttemptEnded(started[0], Outcome::kKilled, Resources(), 8));  // already ended
+  EXPECT_FALSE(f.engine->CancelJob(job, 9));
+  ASSERT_EQ(f.observer.jobs.size(), 1u);
+  EXPECT_FALSE(f.observer.jobs[0].succeeded);
+}
+
+TEST(LiveEngineTest, LostMachineTasksRunElsewhere) {
+  Fixture f;
+  ASSERT_TRUE(f.engine->Start(0, {true, true}).ok());
+  f.Add(0);
+  ASSERT_EQ(f.executor.started.size(), 2u);
+  const AttemptLaunch lost = f.executor.started[0];
+  const AttemptLaunch kept = f.executor.started[1];
+  f.engine->MachineDown(lost.machine, 5);
+  EXPECT_EQ(f.executor.killed, std::vector<uint64_t>{lost.id});
+  EXPECT_EQ(f.executor.started.size(), 2u);  // the other machine is busy
+  EXPECT_TRUE(f.engine->AttemptEnded(kept.id, Outcome::kOk, Resources(), 6));
+  ASSERT_EQ(f.executor.started.size(), 3u);
+  EXPECT_EQ(f.executor.started[2].task, lost.task);
+  EXPECT_EQ(f.executor.started[2].machine, kept.machine);
+  f.engine->MachineUp(lost.machine, 7);  // comes back and is used again
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[2].id, Outcome::kOk, Resources(), 8));
+  EXPECT_EQ(f.executor.started.size(), 5u);
+}
+
+TEST(LiveEngineTest, TimersFireWhenTheClockPassesThem) {
+  Fixture f;
+  ASSERT_TRUE(f.engine->Start(0, {true, true}).ok());
+  f.live.jobs.push_back(f.spec.jobs[0]);
+  f.engine->JobAdded(JobId(0), 0, 1'000'000);  // arrives in one second
+  EXPECT_TRUE(f.executor.started.empty());
+  EXPECT_EQ(f.engine->NextEventTime(), 1'000'000);
+  f.engine->Advance(999'999);
+  EXPECT_TRUE(f.executor.started.empty());
+  f.engine->Advance(1'000'000);
+  EXPECT_EQ(f.executor.started.size(), 2u);
+}
+
+}  // namespace
+}  // namespace weft::sim
