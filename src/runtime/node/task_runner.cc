@@ -60,7 +60,9 @@ double RusageCpuSeconds(const rusage& ru) {
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
   if (command == nullptr) {
-    // The built-in task: burn cpu until this process has used builtin_cpu_us.
+    // The built-in task: burn cpu until this process has used builtin_cpu_us,
+    // holding none of the daemon's descriptors (sockets, files) meanwhile.
+    close_range(0, ~0U, 0);
     for (;;) {
       timespec ts;
       clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
