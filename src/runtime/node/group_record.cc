@@ -1,0 +1,94 @@
+// File: runtime/node/group_record.cc
+#include "runtime/node/group_record.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "fmt/format.h"
+#include "runtime/node/proc_usage.h"
+
+namespace weft::runtime {
+
+std::string FormatGroupRecord(const GroupRecord& record) {
+  return fmt::format("{} {} {}\n", record.pgid, record.start_ticks, record.boot_id.empty() ? "-" : record.boot_id);
+}
+
+std::optional<GroupRecord> ParseGroupRecord(std::string_view text) {
+  std::istringstream in{std::string(text)};
+  GroupRecord record;
+  std::string boot;
+  if (!(in >> record.pgid >> record.start_ticks >> boot) || record.pgid <= 1) return std::nullopt;
+  if (boot != "-") record.boot_id = boot;
+  return record;
+}
+
+absl::Status WriteGroupRecord(const std::filesystem::path& path, const GroupRecord& record) {
+  const std::string text = FormatGroupRecord(record);
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const bool ok = fd >= 0 && write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  const int saved_errno = errno;
+  if (fd >= 0) close(fd);
+  if (!ok) {
+    return absl::FailedPreconditionError(
+        fmt::format("cannot write the process group record {}: {}", path.string(), std::strerror(saved_errno)));
+  }
+  return absl::OkStatus();
+}
+
+bool IsSameGroup(const GroupRecord& record, std::string_view boot_id) {
+  if (!record.boot_id.empty() && !boot_id.empty() && record.boot_id != boot_id) return false;
+  if (const std::optional<ProcStat> leader = ReadProcStat(record.pgid)) {
+    if (record.start_ticks != 0) return leader->start_ticks == record.start_ticks;
+    return leader->pgrp == record.pgid;  // start time unknown: at least a group leader
+  }
+  // The leader is gone (reaped by init after our runner died), but members
+  // may remain; while any does, the kernel does not hand the group id out
+  // again, so signalling the group reaches only them.
+  return true;
+}
+
+int KillRecordedGroups(const std::filesystem::path& running_dir, int wait_ms) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(running_dir, ec)) return 0;
+  const std::string boot_id = BootId();
+  absl::flat_hash_set<pid_t> killed;
+  std::vector<std::filesystem::path> records;
+  for (const auto& entry : std::filesystem::directory_iterator(running_dir, ec)) records.push_back(entry.path());
+  for (const std::filesystem::path& path : records) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::optional<GroupRecord> record = ParseGroupRecord(text.str());
+    if (record && IsSameGroup(*record, boot_id) && kill(-record->pgid, SIGKILL) == 0) {
+      killed.insert(record->pgid);
+    }
+    std::filesystem::remove(path, ec);
+  }
+  // SIGKILL is delivered asynchronously; wait for the members to be gone
+  // (zombies do not count: they run nothing and their parent reaps them).
+  const timespec tick{.tv_sec = 0, .tv_nsec = 10'000'000};
+  for (int waited_ms = 0; !killed.empty() && waited_ms < wait_ms; waited_ms += 10) {
+    bool alive = false;
+    for (const ProcStat& st : ListProcesses()) {
+      if (st.state != 'Z' && killed.contains(st.pgrp)) {
+        alive = true;
+        break;
+      }
+    }
+    if (!alive) break;
+    nanosleep(&tick, nullptr);
+  }
+  return static_cast<int>(killed.size());
+}
+
+}  // namespace weft::runtime

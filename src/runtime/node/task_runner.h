@@ -1,0 +1,164 @@
+// File: runtime/node/task_runner.h
+//
+// TaskRunner runs a node's tasks as real processes and reports how they end:
+// the piece of `weftd node` that forks, kills, reaps and measures (issue 7).
+//
+// Each task with a command runs as `/bin/sh -c COMMAND` in a process group of
+// its own, with stdout and stderr in work_dir/tasks/LABEL.{out,err} and stdin
+// from /dev/null. A task without a command is the built-in task: with duration
+// 0 it ends at once without a process (cheap: no syscall beyond at most one
+// eventfd write); with a duration it is a child process that spins one core
+// until it has used that much cpu time (so, like the simulator's contention
+// model, it takes longer on a loaded machine), killable and measured like any
+// task.
+//
+// No orphans: Kill and KillAll SIGKILL the task's whole process group, and
+// when a task's shell ends on its own, whatever it left running in its group
+// is killed before the shell is reaped (the unreaped shell holds the group id,
+// so the id cannot have been reused). Each running task's group is recorded in
+// work_dir/running/ID (removed when reaped) so that KillLeftovers can kill
+// the groups of a runner that died without cleaning up (kill -9 of the
+// daemon). Every child also gets PR_SET_PDEATHSIG=SIGKILL. Known limit: a
+// process that leaves its group on purpose (setsid, setpgid) escapes; only a
+// cgroup would hold it.
+//
+// Wake-up: wake_fd() is an epoll fd holding a pidfd for each running process
+// (readable once that process has exited) and an eventfd for tasks that end
+// without a process. poll() it for POLLIN, then call Reap(). Chosen over
+// signalfd/SIGCHLD because it needs no process-wide signal mask (the daemon
+// has gRPC threads) and never reaps children that are not the runner's:
+// Reap waits for its own pids only.
+//
+// Threading: not thread-safe; call every method from one thread. That thread
+// must outlive the tasks it starts, because PR_SET_PDEATHSIG fires when the
+// thread that forked exits, not the process. The process must not set
+// SIGCHLD to SIG_IGN (the kernel would reap the children itself).
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "core/time.h"
+
+namespace weft::runtime {
+
+struct TaskSpec {
+  uint64_t id = 0;                     // unique among this runner's running tasks
+  std::string label;                   // for file names; sanitized by the runner
+  std::optional<std::string> command;  // already substituted; run as /bin/sh -c COMMAND
+  TimeUs builtin_duration_us = 0;      // without a command: cpu time to burn (0 = instant)
+};
+
+struct TaskExit {
+  uint64_t id = 0;
+  int exit_code = 0;  // 0 ok; the shell's exit status; 128+signal when killed by a signal
+  bool killed = false;  // Kill or KillAll was called before the exit was reaped
+  bool failed_to_start = false;
+  std::string error;  // why it failed to start (e.g. fork failed); empty otherwise
+  // User+sys cpu of the process group: the larger of the last SampleUsage
+  // figure and what wait4 reports for the shell and the children it reaped.
+  double cpu_seconds = 0;
+  int64_t peak_rss_bytes = 0;  // the larger of the sampled group peak and the shell's ru_maxrss
+};
+
+struct TaskUsage {
+  uint64_t id = 0;
+  double cpu_cores = 0;  // average since the previous SampleUsage (or since the start)
+  int64_t rss_bytes = 0;  // resident memory summed over the group now
+};
+
+class TaskRunner {
+ public:
+  // The work dir must exist when tasks are started; the runner creates
+  // tasks/ and running/ inside it on the first Start.
+  explicit TaskRunner(std::filesystem::path work_dir);
+  // Kills and reaps every running task (KillAll).
+  ~TaskRunner();
+  TaskRunner(const TaskRunner&) = delete;
+  TaskRunner& operator=(const TaskRunner&) = delete;
+
+  // Start launches a task. Errors (nothing started, nothing recorded):
+  // AlreadyExists for an id still running; FailedPrecondition when the work
+  // dir is missing or its output/record files cannot be written. A failure of
+  // the launch itself (fork, pidfd_open) returns OK and is reported by Reap
+  // as failed_to_start. If /bin/sh cannot be executed the task exits 127.
+  absl::Status Start(const TaskSpec& spec);
+
+  // Kill SIGKILLs the task's whole process group; its exit (killed = true)
+  // comes from Reap. Unknown or already reaped ids are ignored.
+  void Kill(uint64_t id);
+
+  // KillAll kills every running task and returns once all are reaped; their
+  // exits are returned by the next Reap.
+  void KillAll();
+
+  // Reap returns the tasks that ended since the last call, without blocking.
+  std::vector<TaskExit> Reap();
+
+  // wake_fd becomes readable (POLLIN) when Reap may have something to return.
+  int wake_fd() const { return epoll_fd_; }
+
+  // SampleUsage measures every running process task from /proc (one pass
+  // over all processes on the machine, so call it at heartbeat rate, not per
+  // task). Tasks whose group has no member left report zero.
+  std::vector<TaskUsage> SampleUsage();
+
+  size_t running() const { return running_.size(); }
+
+  // Where a task's output goes (also for tasks not started yet).
+  std::filesystem::path StdoutPath(const TaskSpec& spec) const;
+  std::filesystem::path StderrPath(const TaskSpec& spec) const;
+
+  // KillLeftovers SIGKILLs every process group recorded in work_dir/running/
+  // that is still the one recorded (same boot, and the leader, if alive, has
+  // the recorded start time), removes the records, and waits (up to about 2
+  // s) until no live member remains. For a node daemon restarting after kill
+  // -9 and for `weft cluster down`; never on a work dir with a live runner.
+  // A missing work dir or running/ is nothing to do.
+  static void KillLeftovers(const std::filesystem::path& work_dir);
+
+  // SafeFileName maps a label to a file name: characters outside
+  // [A-Za-z0-9._-] become '_', a leading '.' becomes '_', at most 128
+  // characters; an empty label gives "task-ID".
+  static std::string SafeFileName(std::string_view label, uint64_t id);
+
+ private:
+  struct Running {
+    pid_t pid = 0;  // also the process group id
+    int pidfd = -1;
+    bool killed = false;
+    std::chrono::steady_clock::time_point last_sample_time;
+    double last_cpu_seconds = 0;
+    int64_t peak_rss_bytes = 0;
+  };
+
+  absl::Status EnsureDirs();
+  absl::Status StartProcess(const TaskSpec& spec);
+  void AddDone(TaskExit exit);
+  // Finish reaps a task whose process has exited (its pidfd is readable).
+  void Finish(uint64_t id);
+  std::filesystem::path RecordPath(uint64_t id) const;
+
+  std::filesystem::path work_dir_;
+  absl::Status init_status_;  // a failure to create the epoll fd or eventfd
+  bool dirs_ready_ = false;
+  int epoll_fd_ = -1;
+  int event_fd_ = -1;          // signalled when a task ends without a process
+  bool event_pending_ = false; // event_fd_ holds a count not yet read
+  int dev_null_fd_ = -1;
+  std::string boot_id_;
+  absl::flat_hash_map<uint64_t, Running> running_;
+  absl::flat_hash_map<int, uint64_t> id_of_pidfd_;
+  std::vector<TaskExit> done_;
+};
+
+}  // namespace weft::runtime

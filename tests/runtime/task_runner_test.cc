@@ -1,0 +1,386 @@
+// Tests for runtime/node/task_runner.h: real processes (sh, sleep), so every
+// wait is bounded and nothing asserts on how fast anything runs.
+#include "runtime/node/task_runner.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "core/status.h"
+#include "fmt/format.h"
+#include "gtest/gtest.h"
+#include "runtime/node/group_record.h"
+#include "runtime/node/proc_usage.h"
+
+namespace weft::runtime {
+namespace {
+
+namespace fs = std::filesystem;
+using std::chrono::steady_clock;
+constexpr auto kPatience = std::chrono::seconds(20);  // bound on every wait; never reached when all is well
+
+fs::path FreshDir(std::string_view name) {
+  const fs::path dir = fs::path(testing::TempDir()) / fmt::format("weft_runner_{}_{}", name, getpid());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TaskSpec Command(uint64_t id, std::string command) {
+  return TaskSpec{.id = id, .label = fmt::format("job-0-{}-0", id), .command = std::move(command)};
+}
+
+// WaitForExits polls wake_fd and reaps until `n` tasks have ended (or the
+// patience runs out, which fails the test through the count).
+std::vector<TaskExit> WaitForExits(TaskRunner& runner, size_t n) {
+  std::vector<TaskExit> exits;
+  const auto deadline = steady_clock::now() + kPatience;
+  while (exits.size() < n && steady_clock::now() < deadline) {
+    pollfd p{.fd = runner.wake_fd(), .events = POLLIN, .revents = 0};
+    poll(&p, 1, 100);
+    for (TaskExit& e : runner.Reap()) exits.push_back(std::move(e));
+  }
+  EXPECT_EQ(exits.size(), n);
+  return exits;
+}
+
+TaskExit RunToEnd(TaskRunner& runner, const TaskSpec& spec) {
+  EXPECT_TRUE(runner.Start(spec).ok());
+  std::vector<TaskExit> exits = WaitForExits(runner, 1);
+  return exits.empty() ? TaskExit{} : exits.front();
+}
+
+// A pid counts as gone when it no longer exists or is a zombie (it runs
+// nothing; whether this container's init reaps it is not ours to test).
+bool Gone(pid_t pid) {
+  const std::optional<ProcStat> st = ReadProcStat(pid);
+  return !st || st->state == 'Z';
+}
+
+bool WaitGone(pid_t pid) {
+  const auto deadline = steady_clock::now() + kPatience;
+  while (!Gone(pid)) {
+    if (steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
+
+// ReadPids waits until `path` holds `n` pids (one a line), written by a task.
+std::vector<pid_t> ReadPids(const fs::path& path, size_t n) {
+  const auto deadline = steady_clock::now() + kPatience;
+  for (;;) {
+    std::istringstream in(ReadFile(path));
+    std::vector<pid_t> pids;
+    for (pid_t pid; in >> pid;) pids.push_back(pid);
+    if (pids.size() >= n || steady_clock::now() > deadline) return pids;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+TEST(TaskRunnerTest, ExitCodesPropagate) {
+  const fs::path dir = FreshDir("exit");
+  TaskRunner runner(dir);
+  EXPECT_EQ(RunToEnd(runner, Command(1, "exit 0")).exit_code, 0);
+  const TaskExit three = RunToEnd(runner, Command(2, "exit 3"));
+  EXPECT_EQ(three.id, 2u);
+  EXPECT_EQ(three.exit_code, 3);
+  EXPECT_FALSE(three.killed);
+  EXPECT_FALSE(three.failed_to_start);
+  EXPECT_EQ(runner.running(), 0u);
+  fs::remove_all(dir);
+}
+
+TEST(TaskRunnerTest, FailingCommandReportsItsCode) {
+  const fs::path dir = FreshDir("fail");
+  TaskRunner runner(dir);
+  EXPECT_EQ(RunToEnd(runner, Command(1, "false")).exit_code, 1);
+  EXPECT_EQ(RunToEnd(runner, Command(2, "no-such-command-weft")).exit_code, 127);
+  EXPECT_EQ(RunToEnd(runner, Command(3, "kill -TERM $$")).exit_code, 128 + SIGTERM);
+  fs::remove_all(dir);
+}
+
+TEST(TaskRunnerTest, OutputIsCapturedToTheTaskFiles) {
+  const fs::path dir = FreshDir("output");
+  TaskRunner runner(dir);
+  const TaskSpec spec = Command(7, "echo hello; echo oops >&2; read x || echo no-stdin");
+  EXPECT_EQ(RunToEnd(runner, spec).exit_code, 0);
+  EXPECT_EQ(runner.StdoutPath(spec), dir / "tasks" / "job-0-7-0.out");
+  EXPECT_EQ(ReadFile(runner.StdoutPath(spec)), "hello\nno-stdin\n");
+  EXPECT_EQ(ReadFile(runner.StderrPath(spec)), "oops\n");
+  fs::remove_all(dir);
+}
+
+TEST(TaskRunnerTest, RunningTaskIsRecordedUntilReaped) {
+  const fs::path dir = FreshDir("record");
+  TaskRunner runner(dir);
+  ASSERT_TRUE(runner.Start(Command(5, "sleep 30")).ok());
+  const std::optional<GroupRecord> record = ParseGroupRecord(ReadFile(dir / "running" / "5"));
+  ASSERT_TRUE(record.has_value());
+  const std::optional<ProcStat> leader = ReadProcStat(record->pgid);
+  ASSERT_TRUE(leader.has_value());
+  EXPECT_EQ(leader->pgrp, record->pgid);  // the task leads a group of its own
+  EXPECT_EQ(leader->start_ticks, record->start_ticks);
+  EXPECT_NE(record->pgid, getpgrp());
+  runner.Kill(5);
+  WaitForExits(runner, 1);
+  EXPECT_FALSE(fs::exists(dir / "running" / "5"));
+  fs::remove_all(dir);
+}
+
+TEST(TaskRunnerTest, KillEndsTheTaskAndItsGrandchildren) {
+  const fs::path dir = FreshDir("kill");
+  TaskRunner runner(dir);
+  const fs::path pids = dir / "pids";
+  ASSERT_TRUE(runner.Start(Command(1, fmt::format("sleep 30 & echo $! > {}; echo $$ >> {}; sleep 30", pids.string(),
+                                                  pids.string())))
+                  .ok());
+  const std::vector<pid_t> started = ReadPids(pids, 2);
+  ASSERT_EQ(started.size(), 2u);
+  for (pid_t pid : started) ASSERT_FALSE(Gone(pid));
+  runner.Kill(1);
+  const std::vector<TaskExit> exits = WaitForExits(runner, 1);
+  ASSERT_EQ(exits.size(), 1u);
+  EXPECT_TRUE(exits[0].killed);
+  EXPECT_EQ(exits[0].exit_code, 128 + SIGKILL);
+  for (pid_t pid : started) EXPECT_TRUE(WaitGone(pid)) << pid;
+  runner.Kill(1);  // already reaped: ignored
+  runner.Kill(99);  // never started: ignored
+  EXPECT_TRUE(runner.Reap().empty());
+  fs::remove_all(dir);
+}
+
+TEST(TaskRunnerTest, TaskEndingOnItsOwnTakesItsGroupAlong) {
+  const fs::path dir = FreshDir("stragglers");
+  TaskRunner runner(dir);
+  const fs::path pids = dir / "pids";
+  const TaskExit exit = RunToEnd(runner, Command(1, fmt::format("sleep 30 & echo $! > {}", pids.string())));
+  EXPECT_EQ(exit.exit_code, 0);
+  EXPECT_FALSE(exit.killed);
+  const std::vector<pid_t> straggler = ReadPids(pids, 1);
+  ASSERT_EQ(straggler.size(), 1u);
+  EXPECT_TRUE(WaitGone(straggler[0]));
+  fs::remove_all(dir);
+}
+
+TEST(TaskRunnerTest, KillAllReapsEveryTask) {
+  const fs::path dir = FreshDir("killall");
+  TaskRunner runner(dir);
+  for (uint64_t id = 1; id <= 3; ++id) ASSERT_TRUE(runner.Start(Command(id, "sleep 30 & sleep 30")).ok());
+  ASSERT_TRUE(runner.Start(TaskSpec{.id = 4, .builtin_duration_us = 30 * kUsPerSecond}).ok());
+  EXPECT_EQ(runner.running(), 4u);
+  runner.KillAll();
+  EXPECT_EQ(runner.running(), 0u);
+  EXPECT_TRUE(fs::is_empty(dir / "running"));
+  std::vector<TaskExit> exits = runner.Reap();
+  ASSERT_EQ(exits.size(), 4u);
+  for (const TaskExit& e : exits) {
+    EXPECT_TRUE(e.killed) << e.id;
+    EXPECT_EQ(e.exit_code, 128 + SIGKILL) << e.id;
+  }
+  fs::remove_all(dir);
+}
+
+TEST(TaskRunnerTest, DestructorKillsWhatIsRunning) {
+  const fs::path dir = FreshDir("dtor");
+  const fs::path pids = dir / "pids";
+  std::vector<pid_t> started;
+  {
+    TaskRunner runner(dir);
+    ASSERT_TRUE(runner.Start(Command(1, fmt::format("sleep 30 & echo $! > {}; wait", pids.string()))).ok());
+    started = ReadPids(pids, 1);
+  }
+  ASSERT_EQ(started.size(), 1u);
+  EXPECT_TRUE(WaitGone(started[0]));
+  fs::remove_all(dir);
+}
+
+// A runner whose process dies without cleaning up (as under kill -9): a
+// forked copy of this test starts a task whose shell leaves two sleeps in
+// its group, then _exits. PR_SET_PDEATHSIG kills the shell; the sleeps live
+// on until KillLeftovers.
+TEST(TaskRunnerTest, KillLeftoversKillsTheGroupsOfALostRunner) {
+  const fs::path dir = FreshDir("leftovers");
+  const fs::path pids = dir / "pids";
+  const pid_t lost = fork();
+  ASSERT_GE(lost, 0);
+  if (lost == 0) {
+    auto* runner = new TaskRunner(dir);  // never destroyed, on purpose
+    const std::string p = pids.string();
+    const bool ok =
+        runner->Start(Command(1, fmt::format("sleep 30 & echo $! > {}; sleep 30 & echo $! >> {}; wait", p, p))).ok();
+    const bool written = ok && ReadPids(pids, 2).size() == 2;
+    _exit(written ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(lost, &status, 0), lost);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  const std::vector<pid_t> sleeps = ReadPids(pids, 2);
+  ASSERT_EQ(sleeps.size(), 2u);
+  ASSERT_TRUE(fs::exists(dir / "running" / "1"));
+  // Given time to die if they were going to on their own: they are not.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  for (pid_t pid : sleeps) ASSERT_FALSE(Gone(pid)) << pid;
+
+  TaskRunner::KillLeftovers(dir);
+  for (pid_t pid : sleeps) EXPECT_TRUE(WaitGone(pid)) << pid;
+  EXPECT_TRUE(fs::is_empty(dir / "running"));
+  fs::remove_all(dir);
+}
+
+// A process group of our own making, outside any runner, for hand-written records.
+pid_t StartSleepGroup() {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    execl("/bin/sleep", "sleep", "30", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  return pid;
+}
+
+bool Exited(pid_t pid) {
+  const std::optional<ProcStat> st = ReadProcStat(pid);
+  return !st || st->state == 'Z';
+}
+
+TEST(TaskRunnerTest, KillLeftoversChecksTheRecordedGroupIsStillOurs) {
+  const fs::path dir = FreshDir("reuse");
+  fs::create_directories(dir / "running");
+  const pid_t pid = StartSleepGroup();
+  ASSERT_GT(pid, 0);
+  const auto wait_stat = [&] {
+    const auto deadline = steady_clock::now() + kPatience;
+    std::optional<ProcStat> st;
+    while ((!(st = ReadProcStat(pid)) || st->pgrp != pid) && steady_clock::now() < deadline) {
+    }
+    return st;
+  };
+  const std::optional<ProcStat> st = wait_stat();
+  ASSERT_TRUE(st.has_value());
+
+  // Another start time: the pid was reused by someone else. Another boot: the pid means nothing now.
+  ASSERT_TRUE(WriteGroupRecord(dir / "running" / "1", {.pgid = pid, .start_ticks = st->start_ticks + 1, .boot_id = BootId()}).ok());
+  ASSERT_TRUE(WriteGroupRecord(dir / "running" / "2", {.pgid = pid, .start_ticks = st->start_ticks, .boot_id = "another-boot"}).ok());
+  std::ofstream(dir / "running" / "3") << "half-wri";
+  TaskRunner::KillLeftovers(dir);
+  EXPECT_TRUE(fs::is_empty(dir / "running"));
+  EXPECT_FALSE(Exited(pid));
+
+  // The same group, recorded by hand: killed.
+  ASSERT_TRUE(WriteGroupRecord(dir / "running" / "4", {.pgid = pid, .start_ticks = st->start_ticks, .boot_id = BootId()}).ok());
+  TaskRunner::KillLeftovers(dir);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  fs::remove_all(dir);
+}
+
+TEST(TaskRunnerTest, KillLeftoversOfAMissingDirIsNothing) {
+  TaskRunner::KillLeftovers("/nonexistent/weft/work");
+  SUCCEED();
+}
+
+TEST(TaskRunnerTest, BuiltinZeroDurationTasksCompleteAtOnce) {
+  const fs::path dir = FreshDir("builtin0");
+  TaskRunner runner(dir);
+  pollfd p{.fd = runner.wake_fd(), .events = POLLIN, .revents = 0};
+  EXPECT_EQ(poll(&p, 1, 0), 0);
+  for (uint64_t id = 0; id < 1000; ++id) ASSERT_TRUE(runner.Start(TaskSpec{.id = id}).ok());
+  EXPECT_EQ(runner.running(), 0u);
+  EXPECT_EQ(poll(&p, 1, 0), 1);  // readable without waiting: the tasks are done
+  const std::vector<TaskExit> exits = runner.Reap();
+  ASSERT_EQ(exits.size(), 1000u);
+  for (uint64_t id = 0; id < 1000; ++id) {
+    EXPECT_EQ(exits[id].id, id);
+    EXPECT_EQ(exits[id].exit_code, 0);
+  }
+  EXPECT_EQ(poll(&p, 1, 0), 0);  // drained
+  EXPECT_TRUE(runner.Reap().empty());
+  fs::remove_all(dir);
+}
+
+TEST(TaskRunnerTest, BuiltinTaskUsesCpu) {
+  const fs::path dir = FreshDir("builtin");
+  TaskRunner runner(dir);
+  const TaskExit exit = RunToEnd(runner, TaskSpec{.id = 1, .builtin_duration_us = 200'000});
+  EXPECT_EQ(exit.exit_code, 0);
+  EXPECT_GT(exit.cpu_seconds, 0.05);
+  EXPECT_LT(exit.cpu_seconds, 5.0);
+  fs::remove_all(dir);
+}
+
+TEST(TaskRunnerTest, SampleUsageMeasuresTheWholeGroup) {
+  const fs::path dir = FreshDir("usage");
+  TaskRunner runner(dir);
+  // Two spinning children under a sleeping shell: cpu comes from the group, not the leader.
+  ASSERT_TRUE(runner.Start(Command(1, "spin() { while :; do :; done; }; spin & spin & wait")).ok());
+  ASSERT_TRUE(runner.Start(Command(2, "sleep 30")).ok());
+  std::vector<TaskUsage> usage;
+  const auto deadline = steady_clock::now() + kPatience;
+  double cpu_of_spinners = 0;
+  while (cpu_of_spinners <= 0 && steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    usage = runner.SampleUsage();
+    ASSERT_EQ(usage.size(), 2u);
+    cpu_of_spinners = usage[0].cpu_cores;
+  }
+  ASSERT_EQ(usage[0].id, 1u);
+  EXPECT_GT(usage[0].cpu_cores, 0);
+  EXPECT_GT(usage[0].rss_bytes, 0);
+  EXPECT_EQ(usage[1].id, 2u);
+  EXPECT_GT(usage[1].rss_bytes, 0);
+  runner.KillAll();
+  for (const TaskExit& e : runner.Reap()) {
+    if (e.id == 1) {
+      EXPECT_GT(e.cpu_seconds, 0);
+    }
+    EXPECT_GT(e.peak_rss_bytes, 0);
+  }
+  fs::remove_all(dir);
+}
+
+TEST(TaskRunnerTest, MissingWorkDirIsAnError) {
+  TaskRunner runner("/nonexistent/weft/work");
+  const absl::Status status = runner.Start(Command(1, "true"));
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(StatusMessage(status).find("/nonexistent/weft/work"), std::string_view::npos);
+  EXPECT_EQ(runner.running(), 0u);
+  EXPECT_TRUE(runner.Reap().empty());
+}
+
+TEST(TaskRunnerTest, DuplicateRunningIdIsRefused) {
+  const fs::path dir = FreshDir("dup");
+  TaskRunner runner(dir);
+  ASSERT_TRUE(runner.Start(Command(1, "sleep 30")).ok());
+  EXPECT_EQ(runner.Start(Command(1, "true")).code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(runner.running(), 1u);
+  runner.KillAll();
+  EXPECT_EQ(runner.Reap().size(), 1u);
+  fs::remove_all(dir);
+}
+
+TEST(TaskRunnerTest, SafeFileNameKeepsNamesInTheirDirectory) {
+  EXPECT_EQ(TaskRunner::SafeFileName("job-1-2-3-0", 9), "job-1-2-3-0");
+  EXPECT_EQ(TaskRunner::SafeFileName("../etc/passwd", 9), "_._etc_passwd");
+  EXPECT_EQ(TaskRunner::SafeFileName("a b*c", 9), "a_b_c");
+  EXPECT_EQ(TaskRunner::SafeFileName("", 9), "task-9");
+  EXPECT_EQ(TaskRunner::SafeFileName(std::string(300, 'x'), 9).size(), 128u);
+}
+
+}  // namespace
+}  // namespace weft::runtime
