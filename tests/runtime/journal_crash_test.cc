@@ -13,13 +13,8 @@
 #include "journal_test_util.h"
 #include "runtime/journal.h"
 
-namespace weft::runtime {
+namespace weft::runtime::journal_test {
 namespace {
-
-using journal_test::JournalTest;
-using journal_test::MakeAttempt;
-using journal_test::MakeJob;
-using journal_test::Rows;
 
 // One batch = one job, three attempt ends and the job's end, in one
 // Begin()/Commit(): what a driver does for one burst of events.
@@ -149,4 +144,4 @@ TEST_F(JournalTest, KillNineRightAfterAnAckLosesNoAcknowledgedBatch) {
 }
 
 }  // namespace
-}  // namespace weft::runtime
+}  // namespace weft::runtime::journal_test

@@ -11,13 +11,8 @@
 #include "gtest/gtest.h"
 #include "journal_test_util.h"
 
-namespace weft::runtime {
+namespace weft::runtime::journal_test {
 namespace {
-
-using journal_test::JournalTest;
-using journal_test::MakeAttempt;
-using journal_test::MakeJob;
-using journal_test::Rows;
 
 Resources Res(int64_t cpu, int64_t mem, int64_t disk, int64_t net) {
   Resources r;
@@ -286,4 +281,4 @@ TEST_F(JournalTest, UncreatableDirectoryIsAnError) {
 }
 
 }  // namespace
-}  // namespace weft::runtime
+}  // namespace weft::runtime::journal_test
