@@ -1,0 +1,521 @@
+#include "runtime/journal.h"
+
+#include <sqlite3.h>
+
+#include <limits>
+#include <system_error>
+#include <utility>
+
+#include "core/status.h"
+#include "fmt/format.h"
+
+namespace weft::runtime {
+namespace {
+
+// Schema version 1. Resources are one INTEGER column per resource, in the
+// exact micro-units Resources holds, so a round trip is exact.
+static_assert(kNumResources == 4,
+              "a new resource changes the journal's columns: bump Journal::kSchemaVersion and "
+              "migrate older journals in Open");
+
+// PRAGMA application_id marks the file as a weft journal ("weft" in ASCII).
+constexpr int kApplicationId = 0x77656674;
+constexpr int kOkOutcome = static_cast<int>(Outcome::kOk);
+
+std::string ResourceColumns(std::string_view prefix) {
+  std::string out;
+  for (const std::string_view name : kResourceNames) out += fmt::format(", {}_{}", prefix, name);
+  return out;
+}
+
+const std::string kNodeColumns = "slot, name" + ResourceColumns("cap");
+const std::string kJobColumns = "id, name, spec_json, submitted_us, state, end_us";
+const std::string kAttemptColumns =
+    "job, stage, task, attempt, machine, ready_us, start_us, end_us, outcome" +
+    ResourceColumns("demand") + ResourceColumns("usage") + ", locality, in_container";
+
+std::string ResourceSchema(std::string_view prefix) {
+  std::string out;
+  for (const std::string_view name : kResourceNames) {
+    out += fmt::format(", {}_{} INTEGER NOT NULL", prefix, name);
+  }
+  return out;
+}
+
+// The partial unique index is what makes "no task reported ok twice" a
+// property of the file, not of the caller: a second ok row cannot exist.
+std::string SchemaSql() {
+  return fmt::format(
+      "CREATE TABLE meta(key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) STRICT;"
+      "CREATE TABLE nodes(slot INTEGER PRIMARY KEY, name TEXT NOT NULL{}) STRICT;"
+      "CREATE TABLE jobs(id INTEGER PRIMARY KEY, name TEXT NOT NULL, spec_json TEXT NOT NULL,"
+      " submitted_us INTEGER NOT NULL, state INTEGER NOT NULL, end_us INTEGER NOT NULL) STRICT;"
+      "CREATE TABLE attempts(seq INTEGER PRIMARY KEY, job INTEGER NOT NULL, stage INTEGER NOT NULL,"
+      " task INTEGER NOT NULL, attempt INTEGER NOT NULL, machine INTEGER NOT NULL,"
+      " ready_us INTEGER NOT NULL, start_us INTEGER NOT NULL, end_us INTEGER NOT NULL,"
+      " outcome INTEGER NOT NULL{}{}, locality INTEGER NOT NULL, in_container INTEGER NOT NULL)"
+      " STRICT;"
+      "CREATE UNIQUE INDEX attempts_one_ok ON attempts(job, stage, task) WHERE outcome = {};"
+      "PRAGMA application_id = {};"
+      "PRAGMA user_version = {};",
+      ResourceSchema("cap"), ResourceSchema("demand"), ResourceSchema("usage"), kOkOutcome,
+      kApplicationId, Journal::kSchemaVersion);
+}
+
+std::string Placeholders(std::string_view columns) {
+  std::string out = "?";
+  for (const char c : columns) {
+    if (c == ',') out += ", ?";
+  }
+  return out;
+}
+
+// SqlStatus turns an SQLite result code into weft's error convention.
+absl::Status SqlStatus(sqlite3* db, int rc, std::string_view what) {
+  const char* file = db ? sqlite3_db_filename(db, "main") : nullptr;
+  const std::string msg = fmt::format("journal {}: {} (in \"{}\")", file ? file : "",
+                                      db ? sqlite3_errmsg(db) : sqlite3_errstr(rc), what);
+  switch (rc & 0xff) {
+    case SQLITE_NOTADB:
+    case SQLITE_CORRUPT:
+      return absl::DataLossError(msg);
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return absl::FailedPreconditionError(msg + " (is another scheduler using this state dir?)");
+    case SQLITE_CONSTRAINT:
+      return absl::AlreadyExistsError(msg);
+    case SQLITE_FULL:
+    case SQLITE_IOERR:
+    case SQLITE_CANTOPEN:
+      return absl::UnavailableError(msg);
+    default:
+      return absl::InternalError(msg);
+  }
+}
+
+// Statement owns one prepared statement. Bind() fills the parameters in
+// order; Step() resets the statement when it is done or fails, so it is ready
+// for the next use.
+class Statement {
+ public:
+  Statement() = default;
+  Statement(Statement&& o) noexcept : stmt_(std::exchange(o.stmt_, nullptr)) {}
+  Statement& operator=(Statement&& o) noexcept {
+    std::swap(stmt_, o.stmt_);
+    return *this;
+  }
+  ~Statement() { sqlite3_finalize(stmt_); }
+
+  static absl::StatusOr<Statement> Prepare(sqlite3* db, const std::string& sql) {
+    Statement s;
+    const int rc = sqlite3_prepare_v3(db, sql.c_str(), static_cast<int>(sql.size()),
+                                      SQLITE_PREPARE_PERSISTENT, &s.stmt_, nullptr);
+    if (rc != SQLITE_OK) return SqlStatus(db, rc, sql);
+    return s;
+  }
+
+  Statement& Bind(int64_t v) { return Check(sqlite3_bind_int64(stmt_, ++bound_, v)); }
+  Statement& Bind(std::string_view v) {
+    return Check(
+        sqlite3_bind_text(stmt_, ++bound_, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
+  }
+  Statement& Bind(const Resources& r) {
+    for (int i = 0; i < kNumResources; ++i) Bind(r.micro(static_cast<Resource>(i)));
+    return *this;
+  }
+
+  // Step returns true when a row is available, false when done.
+  absl::StatusOr<bool> Step() {
+    const int rc = bind_rc_ == SQLITE_OK ? sqlite3_step(stmt_) : bind_rc_;
+    if (rc == SQLITE_ROW) return true;
+    absl::Status status;
+    if (rc != SQLITE_DONE) status = SqlStatus(sqlite3_db_handle(stmt_), rc, sqlite3_sql(stmt_));
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+    bound_ = 0;
+    bind_rc_ = SQLITE_OK;
+    if (!status.ok()) return status;
+    return false;
+  }
+  // Run steps a statement that returns no rows.
+  absl::Status Run() { return Step().status(); }
+
+  sqlite3_stmt* get() const { return stmt_; }
+
+ private:
+  Statement& Check(int rc) {
+    if (bind_rc_ == SQLITE_OK) bind_rc_ = rc;
+    return *this;
+  }
+  sqlite3_stmt* stmt_ = nullptr;
+  int bound_ = 0;
+  int bind_rc_ = SQLITE_OK;
+};
+
+// RowReader reads the columns of the current row in order, checking ranges: a
+// journal that SQLite reads fine may still hold values no weft wrote.
+class RowReader {
+ public:
+  explicit RowReader(const Statement& s) : stmt_(s.get()) {}
+
+  int64_t I64() { return sqlite3_column_int64(stmt_, col_++); }
+  int64_t Range(int64_t lo, int64_t hi) {
+    const int64_t v = I64();
+    if (v < lo || v > hi) bad_ = true;
+    return v;
+  }
+  uint32_t U32() { return static_cast<uint32_t>(Range(0, std::numeric_limits<uint32_t>::max())); }
+  template <typename Enum>
+  Enum As(Enum last) {
+    return static_cast<Enum>(Range(0, static_cast<int64_t>(last)));
+  }
+  std::string Text() {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col_));
+    const int n = sqlite3_column_bytes(stmt_, col_++);
+    return p ? std::string(p, n) : std::string();
+  }
+  Resources Res() {
+    Resources r;
+    for (int i = 0; i < kNumResources; ++i) {
+      r.set_micro(static_cast<Resource>(i), Range(0, std::numeric_limits<int64_t>::max()));
+    }
+    return r;
+  }
+  absl::Status Done(std::string_view table) const {
+    if (!bad_) return absl::OkStatus();
+    return absl::DataLossError(fmt::format(
+        "journal: a row of table {} holds a value out of range (corrupt journal?)", table));
+  }
+
+ private:
+  sqlite3_stmt* stmt_;
+  int col_ = 0;
+  bool bad_ = false;
+};
+
+// ForEachRow runs `query` and calls `read(RowReader&)` for each row.
+template <typename Read>
+absl::Status ForEachRow(sqlite3* db, const std::string& query, std::string_view table,
+                        Read&& read) {
+  ASSIGN_OR_RETURN(Statement s, Statement::Prepare(db, query));
+  for (;;) {
+    ASSIGN_OR_RETURN(const bool row, s.Step());
+    if (!row) return absl::OkStatus();
+    RowReader r(s);
+    read(r);
+    RETURN_IF_ERROR(r.Done(table));
+  }
+}
+
+absl::StatusOr<int64_t> QueryInt(sqlite3* db, const std::string& sql) {
+  ASSIGN_OR_RETURN(Statement s, Statement::Prepare(db, sql));
+  ASSIGN_OR_RETURN(const bool row, s.Step());
+  const int64_t v = row ? sqlite3_column_int64(s.get(), 0) : 0;
+  if (row) RETURN_IF_ERROR(s.Step().status());
+  return v;
+}
+
+absl::Status Exec(sqlite3* db, const std::string& sql) {
+  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr);
+  return rc == SQLITE_OK ? absl::OkStatus() : SqlStatus(db, rc, sql);
+}
+
+}  // namespace
+
+struct JournalDb {
+  // close_v2 waits for the statements below, which are destroyed after this
+  // body runs, and then checkpoints the WAL and closes the file.
+  ~JournalDb() { sqlite3_close_v2(db); }
+  sqlite3* db = nullptr;
+  std::string path;
+  Statement set_meta, put_node, add_job, add_attempt, end_job, job_state;
+  Statement savepoint, release, rollback_to;
+};
+
+namespace {
+
+// CheckVersion accepts an empty database (returns true: the schema is still to
+// be created) or a weft journal of a version this build reads (false). It only
+// reads, so a file it refuses is left as it was.
+absl::StatusOr<bool> CheckVersion(sqlite3* db, const std::string& path) {
+  ASSIGN_OR_RETURN(const int64_t version, QueryInt(db, "PRAGMA user_version"));
+  ASSIGN_OR_RETURN(const int64_t app, QueryInt(db, "PRAGMA application_id"));
+  if (version == 0) {
+    ASSIGN_OR_RETURN(const int64_t objects, QueryInt(db, "SELECT count(*) FROM sqlite_schema"));
+    if (objects != 0 || app != 0) {
+      return absl::DataLossError(
+          fmt::format("{} is an SQLite database but not a weft journal", path));
+    }
+    return true;
+  }
+  if (app != kApplicationId) {
+    return absl::DataLossError(
+        fmt::format("{} is an SQLite database but not a weft journal", path));
+  }
+  if (version > Journal::kSchemaVersion) {
+    return absl::FailedPreconditionError(
+        fmt::format("{} is a weft journal of schema version {}, newer than this weft reads ({}): "
+                    "use a newer weft",
+                    path, version, Journal::kSchemaVersion));
+  }
+  return false;
+}
+
+absl::Status Configure(JournalDb& d, JournalOptions options) {
+  sqlite3* db = d.db;
+  sqlite3_extended_result_codes(db, 1);
+  // Exclusive locking: the first write below takes the file lock and keeps it
+  // until close, so a second scheduler on the same dir fails at Open. It also
+  // means WAL without a shared-memory index (one connection only).
+  RETURN_IF_ERROR(Exec(db, "PRAGMA locking_mode = EXCLUSIVE"));
+  ASSIGN_OR_RETURN(const bool fresh, CheckVersion(db, d.path));
+  RETURN_IF_ERROR(Exec(db, "PRAGMA journal_mode = WAL"));
+  ASSIGN_OR_RETURN(Statement mode, Statement::Prepare(db, "PRAGMA journal_mode"));
+  ASSIGN_OR_RETURN(const bool row, mode.Step());
+  const auto* text =
+      row ? reinterpret_cast<const char*>(sqlite3_column_text(mode.get(), 0)) : nullptr;
+  const std::string journal_mode = text ? text : "";
+  if (row) RETURN_IF_ERROR(mode.Step().status());
+  if (journal_mode != "wal") {
+    return absl::FailedPreconditionError(fmt::format(
+        "{}: cannot switch to WAL mode (journal_mode is \"{}\")", d.path, journal_mode));
+  }
+  RETURN_IF_ERROR(Exec(db, options.sync == JournalSync::kFull ? "PRAGMA synchronous = FULL"
+                                                              : "PRAGMA synchronous = NORMAL"));
+  // A write transaction (empty for an existing journal) takes the exclusive
+  // lock now rather than at the first real write.
+  return Exec(db, "BEGIN IMMEDIATE;" + (fresh ? SchemaSql() : std::string()) + "COMMIT;");
+}
+
+absl::Status PrepareAll(JournalDb& d) {
+  sqlite3* db = d.db;
+  auto prepare = [db](Statement& s, const std::string& sql) -> absl::Status {
+    ASSIGN_OR_RETURN(s, Statement::Prepare(db, sql));
+    return absl::OkStatus();
+  };
+  RETURN_IF_ERROR(prepare(d.set_meta, "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)"));
+  RETURN_IF_ERROR(prepare(d.put_node, fmt::format("INSERT OR REPLACE INTO nodes({}) VALUES({})",
+                                                  kNodeColumns, Placeholders(kNodeColumns))));
+  RETURN_IF_ERROR(prepare(d.add_job, fmt::format("INSERT INTO jobs({}) VALUES({})", kJobColumns,
+                                                 Placeholders(kJobColumns))));
+  RETURN_IF_ERROR(
+      prepare(d.add_attempt, fmt::format("INSERT INTO attempts({}) VALUES({})", kAttemptColumns,
+                                         Placeholders(kAttemptColumns))));
+  RETURN_IF_ERROR(
+      prepare(d.end_job, "UPDATE jobs SET state = ?, end_us = ? WHERE id = ? AND state = 0"));
+  RETURN_IF_ERROR(prepare(d.job_state, "SELECT state FROM jobs WHERE id = ?"));
+  // One savepoint name for every level: SQLite resolves a name to the most
+  // recent savepoint that has it, which is exactly the innermost batch.
+  RETURN_IF_ERROR(prepare(d.savepoint, "SAVEPOINT weft_batch"));
+  RETURN_IF_ERROR(prepare(d.release, "RELEASE weft_batch"));
+  return prepare(d.rollback_to, "ROLLBACK TO weft_batch");
+}
+
+}  // namespace
+
+Journal::Journal(std::unique_ptr<JournalDb> db) : db_(std::move(db)) {}
+
+Journal::~Journal() {
+  while (depth_ > 0) Rollback();
+}
+
+absl::StatusOr<std::unique_ptr<Journal>> Journal::Open(const std::filesystem::path& dir,
+                                                       JournalOptions options) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    return absl::FailedPreconditionError(
+        fmt::format("cannot create journal directory {}: {}", dir.string(), ec.message()));
+  }
+  auto d = std::make_unique<JournalDb>();
+  d->path = (dir / "journal.db").string();
+  const int rc =
+      sqlite3_open_v2(d->path.c_str(), &d->db,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) return SqlStatus(d->db, rc, "opening " + d->path);
+  RETURN_IF_ERROR(Configure(*d, options));
+  if (const absl::Status s = PrepareAll(*d); !s.ok()) {
+    return absl::DataLossError(
+        fmt::format("{} does not have the weft journal schema of version {}: {}", d->path,
+                    kSchemaVersion, StatusMessage(s)));
+  }
+  return std::unique_ptr<Journal>(new Journal(std::move(d)));
+}
+
+absl::StatusOr<Recovered> Journal::Load() {
+  Recovered out;
+  sqlite3* db = db_->db;
+  RETURN_IF_ERROR(
+      ForEachRow(db, "SELECT key, value FROM meta ORDER BY key", "meta", [&](RowReader& r) {
+        std::string key = r.Text();
+        out.meta[std::move(key)] = r.Text();
+      }));
+  RETURN_IF_ERROR(ForEachRow(db, fmt::format("SELECT {} FROM nodes ORDER BY slot", kNodeColumns),
+                             "nodes", [&](RowReader& r) {
+                               JournalNode& n = out.nodes.emplace_back();
+                               n.slot = r.U32();
+                               n.name = r.Text();
+                               n.capacity = r.Res();
+                             }));
+  RETURN_IF_ERROR(ForEachRow(db, fmt::format("SELECT {} FROM jobs ORDER BY id", kJobColumns),
+                             "jobs", [&](RowReader& r) {
+                               JournalJob& j = out.jobs.emplace_back();
+                               j.id = JobId(r.U32());
+                               j.name = r.Text();
+                               j.spec_json = r.Text();
+                               j.submitted_us = r.I64();
+                               j.state = r.As(JournalJob::State::kCancelled);
+                               j.end_us = r.I64();
+                             }));
+  RETURN_IF_ERROR(ForEachRow(db,
+                             fmt::format("SELECT {} FROM attempts ORDER BY seq", kAttemptColumns),
+                             "attempts", [&](RowReader& r) {
+                               AttemptRecord& a = out.attempts.emplace_back();
+                               a.task.job = JobId(r.U32());
+                               a.task.stage = r.U32();
+                               a.task.index = r.U32();
+                               a.attempt = r.U32();
+                               a.machine = MachineId(r.U32());
+                               a.ready_us = r.I64();
+                               a.start_us = r.I64();
+                               a.end_us = r.I64();
+                               a.outcome = r.As(Outcome::kKilled);
+                               a.demand = r.Res();
+                               a.usage = r.Res();
+                               a.locality = r.As(Locality::kRemote);
+                               a.in_container = r.Range(0, 1) != 0;
+                             }));
+  return out;
+}
+
+template <typename Write>
+absl::Status Journal::Mutate(Write&& write) {
+  RETURN_IF_ERROR(Begin());
+  if (absl::Status s = write(); !s.ok()) {
+    Rollback();
+    return s;
+  }
+  return Commit();
+}
+
+absl::Status Journal::SetMeta(std::string_view key, std::string_view value) {
+  return Mutate([&] { return db_->set_meta.Bind(key).Bind(value).Run(); });
+}
+
+absl::Status Journal::PutNode(const JournalNode& node) {
+  return Mutate([&] {
+    return db_->put_node.Bind(int64_t{node.slot}).Bind(node.name).Bind(node.capacity).Run();
+  });
+}
+
+absl::Status Journal::AddJobs(std::span<const JournalJob> jobs) {
+  return Mutate([&]() -> absl::Status {
+    for (const JournalJob& j : jobs) {
+      const absl::Status s = db_->add_job.Bind(int64_t{j.id.value()})
+                                 .Bind(j.name)
+                                 .Bind(j.spec_json)
+                                 .Bind(j.submitted_us)
+                                 .Bind(static_cast<int64_t>(j.state))
+                                 .Bind(j.end_us)
+                                 .Run();
+      if (absl::IsAlreadyExists(s)) {
+        return absl::AlreadyExistsError(
+            fmt::format("job {} is already in the journal", j.id.value()));
+      }
+      RETURN_IF_ERROR(s);
+    }
+    return absl::OkStatus();
+  });
+}
+
+absl::Status Journal::RecordAttempts(std::span<const AttemptRecord> attempts) {
+  return Mutate([&]() -> absl::Status {
+    for (const AttemptRecord& a : attempts) {
+      const absl::Status s = db_->add_attempt.Bind(int64_t{a.task.job.value()})
+                                 .Bind(int64_t{a.task.stage})
+                                 .Bind(int64_t{a.task.index})
+                                 .Bind(int64_t{a.attempt})
+                                 .Bind(int64_t{a.machine.value()})
+                                 .Bind(a.ready_us)
+                                 .Bind(a.start_us)
+                                 .Bind(a.end_us)
+                                 .Bind(static_cast<int64_t>(a.outcome))
+                                 .Bind(a.demand)
+                                 .Bind(a.usage)
+                                 .Bind(static_cast<int64_t>(a.locality))
+                                 .Bind(int64_t{a.in_container})
+                                 .Run();
+      if (absl::IsAlreadyExists(s)) {
+        return absl::AlreadyExistsError(
+            fmt::format("task {}/{}/{} (job/stage/task) already has an ok attempt in the journal",
+                        a.task.job.value(), a.task.stage, a.task.index));
+      }
+      RETURN_IF_ERROR(s);
+    }
+    return absl::OkStatus();
+  });
+}
+
+absl::Status Journal::EndJob(JobId id, JournalJob::State state, TimeUs end_us) {
+  if (state == JournalJob::State::kActive) {
+    return absl::InvalidArgumentError(
+        fmt::format("EndJob of job {} with state active", id.value()));
+  }
+  return Mutate([&]() -> absl::Status {
+    RETURN_IF_ERROR(db_->end_job.Bind(static_cast<int64_t>(state))
+                        .Bind(end_us)
+                        .Bind(int64_t{id.value()})
+                        .Run());
+    if (sqlite3_changes(db_->db) == 1) return absl::OkStatus();
+    ASSIGN_OR_RETURN(const bool found, db_->job_state.Bind(int64_t{id.value()}).Step());
+    if (!found) return absl::NotFoundError(fmt::format("job {} is not in the journal", id.value()));
+    RETURN_IF_ERROR(db_->job_state.Step().status());  // finish the query
+    return absl::FailedPreconditionError(fmt::format("job {} has already ended", id.value()));
+  });
+}
+
+absl::Status Journal::Begin() {
+  if (depth_ > 0 && sqlite3_get_autocommit(db_->db)) {
+    return absl::AbortedError(
+        "journal: the batch's transaction was abandoned after an error; Rollback() the batch "
+        "first");
+  }
+  RETURN_IF_ERROR(db_->savepoint.Run());
+  ++depth_;
+  return absl::OkStatus();
+}
+
+absl::Status Journal::Commit() {
+  if (depth_ == 0) return absl::FailedPreconditionError("journal: Commit() without Begin()");
+  if (sqlite3_get_autocommit(db_->db)) {
+    return absl::AbortedError(
+        "journal: the batch's transaction was abandoned after an error; Rollback() the batch "
+        "first");
+  }
+  // Releasing the outermost savepoint commits the transaction (and, with
+  // synchronous=FULL, fsyncs the WAL) before it returns.
+  if (absl::Status s = db_->release.Run(); !s.ok()) {
+    if (depth_ == 1) {
+      if (!sqlite3_get_autocommit(db_->db))
+        sqlite3_exec(db_->db, "ROLLBACK", nullptr, nullptr, nullptr);
+      depth_ = 0;
+    }
+    return s;
+  }
+  --depth_;
+  return absl::OkStatus();
+}
+
+void Journal::Rollback() {
+  if (depth_ == 0) return;
+  --depth_;
+  if (sqlite3_get_autocommit(db_->db)) return;  // SQLite already rolled everything back
+  // ROLLBACK TO keeps the savepoint open; RELEASE then closes it (and, for
+  // the outermost, ends the now empty transaction).
+  if (!db_->rollback_to.Run().ok() || !db_->release.Run().ok()) {
+    sqlite3_exec(db_->db, "ROLLBACK", nullptr, nullptr, nullptr);
+    depth_ = 0;
+  }
+}
+
+}  // namespace weft::runtime
