@@ -20,6 +20,8 @@ void AddPoliciesCommand(CLI::App& app, CommandRun& run);
 void AddSimCommand(CLI::App& app, CommandRun& run);
 void AddCompareCommand(CLI::App& app, CommandRun& run);
 void AddBoundsCommand(CLI::App& app, CommandRun& run);
+void AddJobCommands(CLI::App& app, CommandRun& run);     // submit, status, wait, cancel
+void AddClusterCommand(CLI::App& app, CommandRun& run);  // cluster up, cluster down
 
 // Exit codes shared by every command (FORMATS.md section 3).
 inline constexpr int kExitOk = 0;

@@ -25,6 +25,8 @@ int Main(int argc, char** argv) {
   AddSimCommand(app, run);
   AddCompareCommand(app, run);
   AddBoundsCommand(app, run);
+  AddJobCommands(app, run);
+  AddClusterCommand(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,233 @@
+// weft cluster up|down: a local cluster for trying weft for real.
+//   weft cluster up --nodes N [--policy P] [--param k=v]... --dir DIR
+//     starts `weftd scheduler` and N `weftd node`s in the background, their
+//     state, logs and task output under DIR, waits until every node has
+//     registered, and prints the scheduler's address on the last line;
+//   weft cluster down --dir DIR
+//     stops them (SIGTERM, then SIGKILL after 5 s) and kills any task a
+//     killed node left behind, so no process outlives the cluster.
+// Each daemon's pid is kept in DIR/NAME.pid; a pid is signalled only while
+// /proc says it is still a weftd (pids get reused).
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "cli/commands.h"
+#include "fmt/format.h"
+#include "runtime/client/scheduler_client.h"
+#include "runtime/node/task_runner.h"
+
+namespace weft::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr auto kStartTimeout = std::chrono::seconds(20);
+constexpr auto kStopTimeout = std::chrono::seconds(5);
+
+fs::path WeftdPath() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec && fs::exists(self.parent_path() / "weftd")) return self.parent_path() / "weftd";
+  return "weftd";  // from PATH
+}
+
+// Spawn starts `args` in a session of its own with output to `log`; returns its pid.
+pid_t Spawn(const std::vector<std::string>& args, const fs::path& log) {
+  const pid_t pid = fork();
+  if (pid != 0) return pid;
+  setsid();
+  const int out = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  const int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (out >= 0) {
+    dup2(out, STDOUT_FILENO);
+    dup2(out, STDERR_FILENO);
+  }
+  if (in >= 0) dup2(in, STDIN_FILENO);
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  execvp(argv[0], argv.data());
+  _exit(127);
+}
+
+bool IsWeftd(pid_t pid) {
+  std::ifstream cmdline(fmt::format("/proc/{}/cmdline", pid));
+  std::string first;
+  std::getline(cmdline, first, '\0');
+  return fs::path(first).filename() == "weftd";
+}
+
+// Running: the process exists (and is reaped if it is our child and has exited).
+bool Running(pid_t pid) {
+  waitpid(pid, nullptr, WNOHANG);
+  return pid > 0 && kill(pid, 0) == 0;
+}
+
+// Alive: a daemon from a pid file is still running and is still a weftd.
+bool Alive(pid_t pid) { return Running(pid) && IsWeftd(pid); }
+
+void WritePid(const fs::path& file, pid_t pid) { std::ofstream(file) << pid << "\n"; }
+
+pid_t ReadPid(const fs::path& file) {
+  pid_t pid = 0;
+  std::ifstream(file) >> pid;
+  return pid;
+}
+
+std::string LastLine(const fs::path& file) {
+  std::ifstream in(file);
+  std::string line, last;
+  while (std::getline(in, line)) {
+    if (!line.empty()) last = line;
+  }
+  return last;
+}
+
+std::vector<fs::path> PidFiles(const fs::path& dir) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (e.path().extension() == ".pid") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Stop signals every daemon of DIR (nodes before the scheduler), waits, and
+// kills what remains, then kills tasks a killed node left running.
+void StopAll(const fs::path& dir) {
+  std::vector<fs::path> files = PidFiles(dir);
+  std::stable_partition(files.begin(), files.end(), [](const fs::path& f) { return f.stem() != "scheduler"; });
+  for (const fs::path& f : files) {
+    const pid_t pid = ReadPid(f);
+    if (pid > 0 && Alive(pid)) kill(pid, SIGTERM);
+  }
+  const auto deadline = Clock::now() + kStopTimeout;
+  for (const fs::path& f : files) {
+    const pid_t pid = ReadPid(f);
+    while (pid > 0 && Alive(pid) && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (pid > 0 && Alive(pid)) kill(pid, SIGKILL);
+    std::error_code ec;
+    fs::remove(f, ec);
+  }
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (e.is_directory() && e.path().filename().string().starts_with("node-")) {
+      runtime::TaskRunner::KillLeftovers(e.path());
+    }
+  }
+}
+
+struct UpOptions {
+  uint32_t nodes = 1;
+  std::string policy;
+  std::vector<std::string> params;
+  std::string dir;
+  double cpu = 0;
+  double mem = 0;
+};
+
+int Up(const UpOptions& o) {
+  const fs::path dir = fs::absolute(o.dir);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    std::cerr << fmt::format("error: cannot create {}: {}\n", dir.string(), ec.message());
+    return kExitBadInput;
+  }
+  for (const fs::path& f : PidFiles(dir)) {
+    if (Alive(ReadPid(f))) {
+      std::cerr << fmt::format("error: a cluster is already running in {} (weft cluster down --dir {})\n",
+                               dir.string(), o.dir);
+      return kExitBadInput;
+    }
+  }
+  const std::string weftd = WeftdPath().string();
+  fs::remove(dir / "scheduler" / "address", ec);
+  std::vector<std::string> args = {weftd, "scheduler", "--listen", "127.0.0.1:0", "--state", (dir / "scheduler").string(),
+                                   "--nodes", std::to_string(o.nodes)};
+  if (!o.policy.empty()) args.insert(args.end(), {"--policy", o.policy});
+  for (const std::string& p : o.params) args.insert(args.end(), {"--param", p});
+  const pid_t scheduler = Spawn(args, dir / "scheduler.out");
+  WritePid(dir / "scheduler.pid", scheduler);
+  const auto deadline = Clock::now() + kStartTimeout;
+  std::string address;
+  while (address.empty()) {
+    address = LastLine(dir / "scheduler" / "address");
+    if (!address.empty()) break;
+    if (!Running(scheduler) || Clock::now() > deadline) {
+      const std::string why = LastLine(dir / "scheduler.out");
+      std::cerr << "error: the scheduler did not start: " << (why.empty() ? "no output" : why) << "\n";
+      StopAll(dir);
+      return why.find("weftd: ") != std::string::npos ? kExitBadInput : kExitFailure;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  for (uint32_t i = 0; i < o.nodes; ++i) {
+    const std::string name = fmt::format("node-{}", i);
+    std::vector<std::string> node = {weftd, "node", "--scheduler", address, "--name", name, "--work-dir",
+                                     (dir / name).string()};
+    if (o.cpu > 0) node.insert(node.end(), {"--cpu", fmt::format("{}", o.cpu)});
+    if (o.mem > 0) node.insert(node.end(), {"--mem", fmt::format("{}", o.mem)});
+    WritePid(dir / (name + ".pid"), Spawn(node, dir / (name + ".out")));
+  }
+  runtime::SchedulerClient client(address, "");
+  while (true) {
+    absl::StatusOr<v1::StatusReply> status = client.Status(std::nullopt);
+    if (status.ok() && status->ready() && status->nodes_up() == o.nodes) break;
+    if (Clock::now() > deadline) {
+      std::cerr << fmt::format("error: the nodes did not all register within {} s (see {}/node-*.out)\n",
+                               kStartTimeout.count(), dir.string());
+      StopAll(dir);
+      return kExitFailure;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  std::cout << fmt::format("cluster of {} nodes running in {}; stop it with: weft cluster down --dir {}\n", o.nodes,
+                           dir.string(), o.dir);
+  std::cout << address << "\n";
+  return kExitOk;
+}
+
+int Down(const std::string& dir_flag) {
+  const fs::path dir = fs::absolute(dir_flag);
+  if (PidFiles(dir).empty()) {
+    std::cerr << fmt::format("error: no cluster in {} (no .pid files)\n", dir.string());
+    return kExitBadInput;
+  }
+  StopAll(dir);
+  std::cout << fmt::format("cluster in {} stopped\n", dir.string());
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddClusterCommand(CLI::App& app, CommandRun& run) {
+  CLI::App* cluster = app.add_subcommand("cluster", "Start or stop a local cluster (scheduler + nodes)");
+  cluster->require_subcommand(1);
+  auto up = std::make_shared<UpOptions>();
+  CLI::App* cmd = cluster->add_subcommand("up", "Start a scheduler and N nodes here; prints the scheduler address last");
+  cmd->add_option("--nodes", up->nodes, "Number of nodes")->required()->check(CLI::Range(1, 64));
+  cmd->add_option("--policy", up->policy, "Scheduling policy (default fifo)");
+  cmd->add_option("--param", up->params, "Policy parameter k=v (repeatable)");
+  cmd->add_option("--dir", up->dir, "Directory for state, logs and task output")->required();
+  cmd->add_option("--cpu", up->cpu, "Cores each node offers (default: all)")->check(CLI::Range(0.0, 1e5));
+  cmd->add_option("--mem", up->mem, "GB each node offers (default: all)")->check(CLI::Range(0.0, 1e7));
+  cmd->callback([&run, up] { run = [up] { return Up(*up); }; });
+  auto dir = std::make_shared<std::string>();
+  CLI::App* down = cluster->add_subcommand("down", "Stop the cluster in DIR and every task it runs");
+  down->add_option("--dir", *dir, "The directory given to cluster up")->required();
+  down->callback([&run, dir] { run = [dir] { return Down(*dir); }; });
+}
+
+}  // namespace weft::cli

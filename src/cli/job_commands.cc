@@ -1,0 +1,142 @@
+// The commands that use a running scheduler (FORMATS.md §4):
+//   weft submit --scheduler ADDR WORKLOAD   prints one job id per line
+//   weft status --scheduler ADDR [JOB] [--out DIR]
+//   weft wait   --scheduler ADDR JOB [--timeout S]   exit 0 succeeded, 1 failed or cancelled, 3 timed out
+//   weft cancel --scheduler ADDR JOB
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "cli/commands.h"
+#include "cli/runtime_flags.h"
+#include "fmt/format.h"
+#include "runtime/client/export_results.h"
+#include "trace/workload_reader.h"
+
+namespace weft::cli {
+
+namespace {
+
+constexpr int kExitTimedOut = 3;
+
+int Submit(const SchedulerFlags& flags, const std::string& path) {
+  // Checked here first so a bad file never reaches the scheduler; the
+  // scheduler checks again (it trusts no client).
+  absl::StatusOr<Workload> workload = ReadWorkloadFile(path);
+  if (!workload.ok()) {
+    std::cerr << "error: " << workload.status().message() << "\n";
+    return kExitBadInput;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto client = flags.Client();
+  if (!client) return kExitBadInput;
+  absl::StatusOr<std::vector<uint32_t>> ids = client->Submit(text.str());
+  if (!ids.ok()) return ReportClientError(ids.status());
+  for (uint32_t id : *ids) std::cout << id << "\n";
+  return kExitOk;
+}
+
+int Status(const SchedulerFlags& flags, std::optional<uint32_t> job, const std::string& out) {
+  auto client = flags.Client();
+  if (!client) return kExitBadInput;
+  absl::StatusOr<v1::StatusReply> reply = client->Status(job);
+  if (!reply.ok()) return ReportClientError(reply.status());
+  std::cout << fmt::format("policy {} | nodes {}/{} up | {}\n", reply->policy(), reply->nodes_up(),
+                           reply->nodes_expected(), reply->ready() ? "ready" : "waiting for nodes");
+  if (reply->jobs_size() > 0) std::cout << fmt::format("{:>5}  {:<24} {:<10} {:>15} {:>8}\n", "id", "name", "state", "done/tasks", "running");
+  for (const v1::JobStatus& j : reply->jobs()) {
+    std::cout << fmt::format("{:>5}  {:<24} {:<10} {:>15} {:>8}\n", j.id(), j.name(), j.state(),
+                             fmt::format("{}/{}", j.done(), j.tasks()), j.running());
+  }
+  if (!out.empty()) {
+    absl::StatusOr<std::vector<v1::ExportChunk>> chunks = client->Export();
+    if (!chunks.ok()) return ReportClientError(chunks.status());
+    if (absl::Status s = runtime::WriteExportedResults(*chunks, out); !s.ok()) {
+      std::cerr << "error: " << s.message() << "\n";
+      return kExitFailure;
+    }
+    std::cout << "results written to " << out << "\n";
+  }
+  return kExitOk;
+}
+
+int Wait(const SchedulerFlags& flags, uint32_t job, double timeout_s) {
+  auto client = flags.Client();
+  if (!client) return kExitBadInput;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  auto pause = std::chrono::milliseconds(10);
+  while (true) {
+    absl::StatusOr<v1::StatusReply> reply = client->Status(job);
+    if (!reply.ok() && !absl::IsUnavailable(reply.status())) return ReportClientError(reply.status());
+    if (reply.ok() && reply->jobs_size() == 1) {
+      const std::string& state = reply->jobs(0).state();
+      if (state == "succeeded" || state == "failed" || state == "cancelled") {
+        std::cout << fmt::format("job {} {}\n", job, state);
+        return state == "succeeded" ? kExitOk : kExitFailure;
+      }
+    }
+    // An unreachable scheduler may be restarting: keep waiting until the deadline.
+    if (timeout_s > 0 && std::chrono::steady_clock::now() >= deadline) {
+      std::cerr << fmt::format("error: job {} did not end within {} s\n", job, timeout_s);
+      return kExitTimedOut;
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(200));
+  }
+}
+
+int Cancel(const SchedulerFlags& flags, uint32_t job) {
+  auto client = flags.Client();
+  if (!client) return kExitBadInput;
+  if (absl::Status s = client->Cancel(job); !s.ok()) return ReportClientError(s);
+  std::cout << fmt::format("job {} cancelled\n", job);
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddJobCommands(CLI::App& app, CommandRun& run) {
+  {
+    auto flags = std::make_shared<SchedulerFlags>();
+    auto path = std::make_shared<std::string>();
+    CLI::App* cmd = app.add_subcommand("submit", "Submit a workload's jobs to a running scheduler; prints their ids");
+    flags->Add(cmd);
+    cmd->add_option("workload", *path, "Workload file (weft JSON; its cluster section is ignored)")->required();
+    cmd->callback([&run, flags, path] { run = [flags, path] { return Submit(*flags, *path); }; });
+  }
+  {
+    auto flags = std::make_shared<SchedulerFlags>();
+    auto job = std::make_shared<std::optional<uint32_t>>();
+    auto out = std::make_shared<std::string>();
+    CLI::App* cmd = app.add_subcommand("status", "Show a running scheduler's jobs (or one job)");
+    flags->Add(cmd);
+    cmd->add_option("job", *job, "Job id");
+    cmd->add_option("--out", *out, "Also export the run so far as tasks.csv, jobs.csv, summary.json into DIR");
+    cmd->callback([&run, flags, job, out] { run = [flags, job, out] { return Status(*flags, *job, *out); }; });
+  }
+  {
+    auto flags = std::make_shared<SchedulerFlags>();
+    auto job = std::make_shared<uint32_t>();
+    auto timeout = std::make_shared<double>(0);
+    CLI::App* cmd = app.add_subcommand("wait", "Wait for a job to end: exit 0 succeeded, 1 failed, 3 timed out");
+    flags->Add(cmd);
+    cmd->add_option("job", *job, "Job id")->required();
+    cmd->add_option("--timeout", *timeout, "Give up after S seconds (0: never)")->check(CLI::Range(0.0, 1e9));
+    cmd->callback([&run, flags, job, timeout] { run = [flags, job, timeout] { return Wait(*flags, *job, *timeout); }; });
+  }
+  {
+    auto flags = std::make_shared<SchedulerFlags>();
+    auto job = std::make_shared<uint32_t>();
+    CLI::App* cmd = app.add_subcommand("cancel", "Cancel a job: its running tasks are killed");
+    flags->Add(cmd);
+    cmd->add_option("job", *job, "Job id")->required();
+    cmd->callback([&run, flags, job] { run = [flags, job] { return Cancel(*flags, *job); }; });
+  }
+}
+
+}  // namespace weft::cli

@@ -1,0 +1,31 @@
+// File: cli/runtime_flags.h
+//
+// What the commands that talk to a running scheduler share: the
+// --scheduler and --token-file flags (the token file may also come from
+// $WEFT_TOKEN_FILE), building a client, and the mapping of a client error
+// to an exit code (2 for a request the scheduler refused as bad input, 1
+// when it cannot be reached or failed).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "CLI/CLI.hpp"
+#include "absl/status/status.h"
+#include "runtime/client/scheduler_client.h"
+
+namespace weft::cli {
+
+struct SchedulerFlags {
+  std::string scheduler;
+  std::string token_file;
+
+  void Add(CLI::App* cmd);
+  // Client builds the client; nullptr after printing the error (bad token file).
+  std::unique_ptr<runtime::SchedulerClient> Client() const;
+};
+
+// ReportClientError prints one line and returns the exit code for `status`.
+int ReportClientError(const absl::Status& status);
+
+}  // namespace weft::cli

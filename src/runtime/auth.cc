@@ -1,0 +1,72 @@
+#include "runtime/auth.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "fmt/format.h"
+
+namespace weft::runtime {
+
+namespace {
+constexpr size_t kMaxTokenBytes = 4096;
+constexpr std::string_view kBearer = "Bearer ";
+}  // namespace
+
+absl::StatusOr<std::string> ReadTokenFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::InvalidArgumentError(fmt::format("cannot read token file {}", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::string token = text.str();
+  if (token.size() > kMaxTokenBytes) return absl::InvalidArgumentError(fmt::format("token file {} is over 4 KiB", path));
+  const auto first = token.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return absl::InvalidArgumentError(fmt::format("token file {} is empty", path));
+  token = token.substr(first, token.find_last_not_of(" \t\r\n") - first + 1);
+  return token;
+}
+
+bool ConstantTimeEquals(std::string_view a, std::string_view b) {
+  // Every byte of the longer input is looked at whatever the others hold.
+  const size_t n = std::max(a.size(), b.size());
+  unsigned char diff = a.size() == b.size() ? 0 : 1;
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned char x = i < a.size() ? static_cast<unsigned char>(a[i]) : 0;
+    const unsigned char y = i < b.size() ? static_cast<unsigned char>(b[i]) : 0;
+    diff |= static_cast<unsigned char>(x ^ y);
+  }
+  return diff == 0;
+}
+
+bool IsLoopback(std::string_view address) {
+  std::string_view host = address;
+  if (!host.empty() && host.front() == '[') {
+    host = host.substr(1, host.find(']') == std::string_view::npos ? host.size() - 1 : host.find(']') - 1);
+  } else if (const auto colon = host.rfind(':'); colon != std::string_view::npos) {
+    host = host.substr(0, colon);
+  }
+  return host == "localhost" || host == "::1" || host.starts_with("127.");
+}
+
+absl::Status CheckListen(std::string_view address, bool has_token) {
+  if (IsLoopback(address) || has_token) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      fmt::format("refusing to listen on {} without authentication: give --token-file (or listen on 127.0.0.1)",
+                  address));
+}
+
+grpc::Status CheckToken(const grpc::ServerContext& context, const std::string& token) {
+  if (token.empty()) return grpc::Status::OK;
+  const auto& metadata = context.client_metadata();
+  const auto it = metadata.find("authorization");
+  if (it != metadata.end()) {
+    const std::string_view value(it->second.data(), it->second.size());
+    if (value.starts_with(kBearer) && ConstantTimeEquals(value.substr(kBearer.size()), token)) return grpc::Status::OK;
+  }
+  return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "missing or wrong token");
+}
+
+void AddToken(grpc::ClientContext& context, const std::string& token) {
+  if (!token.empty()) context.AddMetadata("authorization", std::string(kBearer) + token);
+}
+
+}  // namespace weft::runtime

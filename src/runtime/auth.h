@@ -1,0 +1,38 @@
+// File: runtime/auth.h
+//
+// The runtime's security model (docs/runtime.md): daemons listen on loopback
+// unless told otherwise; listening on any other address requires a shared
+// token, which every RPC must carry as `authorization: Bearer TOKEN` metadata
+// and which is compared in constant time. Thread-safe: plain functions.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "grpcpp/grpcpp.h"
+
+namespace weft::runtime {
+
+// ReadTokenFile reads a token file: its content without surrounding
+// whitespace; InvalidArgument when missing, unreadable, empty or over 4 KiB.
+absl::StatusOr<std::string> ReadTokenFile(const std::string& path);
+
+// ConstantTimeEquals compares in time that depends only on the lengths.
+bool ConstantTimeEquals(std::string_view a, std::string_view b);
+
+// IsLoopback: the listen address HOST:PORT names a loopback host
+// (127.0.0.0/8, ::1 or localhost).
+bool IsLoopback(std::string_view address);
+
+// CheckListen refuses a non-loopback listen address without a token.
+absl::Status CheckListen(std::string_view address, bool has_token);
+
+// CheckToken: an RPC's credentials. OK when `token` is empty (loopback
+// without a token) or the request carries it; UNAUTHENTICATED otherwise.
+grpc::Status CheckToken(const grpc::ServerContext& context, const std::string& token);
+
+// AddToken attaches `token` (if any) to an outgoing call.
+void AddToken(grpc::ClientContext& context, const std::string& token);
+
+}  // namespace weft::runtime

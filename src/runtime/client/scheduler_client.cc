@@ -1,0 +1,101 @@
+#include "runtime/client/scheduler_client.h"
+
+#include <chrono>
+
+#include "runtime/auth.h"
+
+namespace weft::runtime {
+
+namespace {
+constexpr auto kCallTimeout = std::chrono::seconds(30);
+constexpr int kMaxMessageBytes = 64 << 20;
+}  // namespace
+
+absl::Status FromGrpc(const grpc::Status& status) {
+  if (status.ok()) return absl::OkStatus();
+  const std::string& m = status.error_message();
+  switch (status.error_code()) {
+    case grpc::StatusCode::INVALID_ARGUMENT: return absl::InvalidArgumentError(m);
+    case grpc::StatusCode::NOT_FOUND: return absl::NotFoundError(m);
+    case grpc::StatusCode::FAILED_PRECONDITION: return absl::FailedPreconditionError(m);
+    case grpc::StatusCode::UNAVAILABLE: return absl::UnavailableError(m);
+    case grpc::StatusCode::UNAUTHENTICATED: return absl::UnauthenticatedError(m);
+    case grpc::StatusCode::DEADLINE_EXCEEDED: return absl::DeadlineExceededError(m);
+    default: return absl::InternalError(m);
+  }
+}
+
+SchedulerClient::SchedulerClient(const std::string& addresses, std::string token) : token_(std::move(token)) {
+  for (size_t begin = 0; begin <= addresses.size();) {
+    const size_t end = std::min(addresses.find(',', begin), addresses.size());
+    if (end > begin) addresses_.push_back(addresses.substr(begin, end - begin));
+    begin = end + 1;
+  }
+}
+
+template <typename Call>
+absl::Status SchedulerClient::WithFailover(Call&& call) {
+  if (addresses_.empty()) return absl::InvalidArgumentError("no scheduler address given");
+  absl::Status last;
+  for (size_t tried = 0; tried < addresses_.size(); ++tried) {
+    const std::string& address = addresses_[current_];
+    grpc::ChannelArguments args;
+    args.SetMaxReceiveMessageSize(kMaxMessageBytes);
+    auto stub = v1::Scheduler::NewStub(grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args));
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
+    AddToken(context, token_);
+    const grpc::Status status = call(*stub, context);
+    if (status.error_code() != grpc::StatusCode::UNAVAILABLE) return FromGrpc(status);
+    last = absl::UnavailableError(address + ": " + status.error_message());
+    current_ = (current_ + 1) % addresses_.size();
+  }
+  return last;
+}
+
+absl::StatusOr<std::vector<uint32_t>> SchedulerClient::Submit(const std::string& workload_json) {
+  v1::SubmitRequest request;
+  request.set_workload_json(workload_json);
+  v1::SubmitReply reply;
+  absl::Status s = WithFailover([&](v1::Scheduler::Stub& stub, grpc::ClientContext& context) {
+    return stub.Submit(&context, request, &reply);
+  });
+  if (!s.ok()) return s;
+  return std::vector<uint32_t>(reply.job_ids().begin(), reply.job_ids().end());
+}
+
+absl::StatusOr<v1::StatusReply> SchedulerClient::Status(std::optional<uint32_t> job) {
+  v1::StatusRequest request;
+  request.set_all(!job.has_value());
+  request.set_job(job.value_or(0));
+  v1::StatusReply reply;
+  absl::Status s = WithFailover([&](v1::Scheduler::Stub& stub, grpc::ClientContext& context) {
+    return stub.Status(&context, request, &reply);
+  });
+  if (!s.ok()) return s;
+  return reply;
+}
+
+absl::Status SchedulerClient::Cancel(uint32_t job) {
+  v1::CancelRequest request;
+  request.set_job(job);
+  v1::CancelReply reply;
+  return WithFailover([&](v1::Scheduler::Stub& stub, grpc::ClientContext& context) {
+    return stub.Cancel(&context, request, &reply);
+  });
+}
+
+absl::StatusOr<std::vector<v1::ExportChunk>> SchedulerClient::Export() {
+  std::vector<v1::ExportChunk> chunks;
+  absl::Status s = WithFailover([&](v1::Scheduler::Stub& stub, grpc::ClientContext& context) {
+    chunks.clear();
+    auto reader = stub.Export(&context, v1::ExportRequest());
+    v1::ExportChunk chunk;
+    while (reader->Read(&chunk)) chunks.push_back(chunk);
+    return reader->Finish();
+  });
+  if (!s.ok()) return s;
+  return chunks;
+}
+
+}  // namespace weft::runtime

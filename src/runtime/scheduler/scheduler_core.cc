@@ -1,0 +1,476 @@
+#include "runtime/scheduler/scheduler_core.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "absl/strings/numbers.h"
+#include "core/status.h"
+#include "fmt/format.h"
+#include "spdlog/spdlog.h"
+
+namespace weft::runtime {
+
+namespace {
+
+constexpr TimeUs kClockTickUs = 100'000;  // heartbeat deadlines are checked this often
+constexpr size_t kMaxNodeName = 128;
+
+const char* StateName(JournalJob::State s) {
+  switch (s) {
+    case JournalJob::State::kActive: return "running";
+    case JournalJob::State::kSucceeded: return "succeeded";
+    case JournalJob::State::kFailed: return "failed";
+    case JournalJob::State::kCancelled: return "cancelled";
+  }
+  return "?";
+}
+
+absl::StatusOr<Resources> CapacityOf(const v1::ResourceVector& v) {
+  return Resources::FromUnits({v.cpu(), v.mem(), v.disk(), v.net()});
+}
+
+bool ValidNodeName(const std::string& name) {
+  if (name.empty() || name.size() > kMaxNodeName) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+  });
+}
+
+std::string Substitute(std::string command, const std::string& job, const std::string& stage, uint32_t task) {
+  const std::pair<std::string, std::string> keys[] = {{"{job}", job}, {"{stage}", stage}, {"{task}", std::to_string(task)}};
+  for (const auto& [key, value] : keys) {
+    for (size_t at = command.find(key); at != std::string::npos; at = command.find(key, at + value.size())) {
+      command.replace(at, key.size(), value);
+    }
+  }
+  return command;
+}
+
+}  // namespace
+
+SchedulerCore::SchedulerCore(const SchedulerConfig& config) : config_(config), slots_(config.nodes) {}
+
+SchedulerCore::~SchedulerCore() = default;
+
+absl::StatusOr<std::unique_ptr<SchedulerCore>> SchedulerCore::Open(const SchedulerConfig& config) {
+  if (config.nodes == 0) return absl::InvalidArgumentError("--nodes must be at least 1");
+  std::unique_ptr<SchedulerCore> core(new SchedulerCore(config));
+  ASSIGN_OR_RETURN(core->journal_, Journal::Open(config.state_dir, JournalOptions{config.sync}));
+  std::lock_guard lock(core->mu_);
+  RETURN_IF_ERROR(core->Recover());
+  return core;
+}
+
+TimeUs SchedulerCore::NowUs() const {
+  return clock_offset_us_ +
+         std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - steady_start_).count();
+}
+
+absl::Status SchedulerCore::Recover() {
+  ASSIGN_OR_RETURN(Recovered r, journal_->Load());
+  const int64_t unix_now =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  std::string policy = config_.policy;
+  nlohmann::json params = config_.params;
+  if (r.meta.contains("policy")) {
+    // The journal's jobs were planned under its policy: resume with it.
+    if (!policy.empty() && policy != r.meta["policy"]) {
+      return absl::InvalidArgumentError(fmt::format("state dir {} belongs to a scheduler running policy {}, not {}",
+                                                    config_.state_dir.string(), r.meta["policy"], policy));
+    }
+    policy = r.meta["policy"];
+    params = nlohmann::json::parse(r.meta["params"], nullptr, false);
+    int64_t epoch = 0;
+    if (!absl::SimpleAtoi(r.meta["epoch_unix_us"], &epoch) || !params.is_array()) {
+      return absl::DataLossError("the journal's meta data is damaged");
+    }
+    clock_offset_us_ = std::max<int64_t>(0, unix_now - epoch);
+  } else {
+    if (policy.empty()) policy = "fifo";
+    RETURN_IF_ERROR(journal_->Begin());
+    RETURN_IF_ERROR(journal_->SetMeta("policy", policy));
+    RETURN_IF_ERROR(journal_->SetMeta("params", params.dump()));
+    RETURN_IF_ERROR(journal_->SetMeta("epoch_unix_us", std::to_string(unix_now)));
+    RETURN_IF_ERROR(journal_->Commit());
+  }
+  steady_start_ = std::chrono::steady_clock::now();
+  ASSIGN_OR_RETURN(built_, policy::BuildPolicy(policy, params.get<std::vector<std::string>>()));
+
+  for (const JournalNode& n : r.nodes) slots_.Restore(n.name, n.capacity);
+  nodes_.resize(slots_.size());
+  if (!slots_.complete()) {
+    if (!r.jobs.empty()) return absl::DataLossError("the journal has jobs but not the cluster they ran on");
+    return absl::OkStatus();
+  }
+  // Nodes come back by registering again; until then they are down.
+  RETURN_IF_ERROR(StartEngine(std::vector<bool>(slots_.size(), false)));
+  absl::flat_hash_map<uint32_t, std::vector<TaskRef>> done;
+  for (const AttemptRecord& a : r.attempts) {
+    if (a.outcome == Outcome::kOk) done[a.task.job.value()].push_back(a.task);
+  }
+  const TimeUs now = NowUs();
+  for (const JournalJob& j : r.jobs) {
+    if (j.id.value() != jobs_.size()) return absl::DataLossError("the journal's job ids are not consecutive");
+    nlohmann::json spec = nlohmann::json::parse(j.spec_json, nullptr, false);
+    ASSIGN_OR_RETURN(LiveJob built, BuildJob(spec, live_.cluster));
+    jobs_.push_back(JobInfo{built.job.name, j.spec_json, j.submitted_us, j.state, j.end_us, built.job.num_tasks});
+    if (j.state == JournalJob::State::kActive) {
+      RETURN_IF_ERROR(AddLiveJob(j.id, built, now, done[j.id.value()]));
+    } else {
+      live_.jobs.push_back(std::move(built.job));  // keeps JobId = index; never run
+    }
+  }
+  Flush();
+  spdlog::info("recovered {} nodes, {} jobs, {} attempt ends from {}", r.nodes.size(), r.jobs.size(),
+               r.attempts.size(), config_.state_dir.string());
+  return absl::OkStatus();
+}
+
+absl::Status SchedulerCore::StartEngine(const std::vector<bool>& up) {
+  live_.cluster = slots_.BuildCluster();
+  sim::SimOptions options;
+  options.seed = config_.seed;
+  options.max_attempts = config_.max_attempts;
+  options.knowledge.estimate_noise = built_.params.Double("estimate_noise");
+  options.knowledge.default_duration_us =
+      static_cast<TimeUs>(built_.params.Double("default_duration") * static_cast<double>(kUsPerSecond));
+  engine_ = std::make_unique<sim::LiveEngine>(live_, *built_.policy, options, *this);
+  engine_->AddObserver(this);
+  return engine_->Start(NowUs(), up);
+}
+
+absl::Status SchedulerCore::AddLiveJob(JobId id, const LiveJob& built, TimeUs now, std::span<const TaskRef> done) {
+  Job job = built.job;
+  auto [it, inserted] = users_.try_emplace(built.user, UserId(static_cast<uint32_t>(live_.users.size())));
+  if (inserted) live_.users.push_back(built.user);
+  job.user = built.user.empty() ? UserId() : it->second;
+  const TimeUs arrival = jobs_[id.value()].submitted_us + job.arrival_us;
+  job.arrival_us = std::max(arrival, jobs_[id.value()].submitted_us);
+  live_.jobs.push_back(std::move(job));
+  engine_->JobAdded(id, now, std::max(now, arrival), done);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view workload_json) {
+  std::lock_guard lock(mu_);
+  if (!engine_) {
+    return absl::UnavailableError(
+        fmt::format("the cluster is not complete yet: {} of {} nodes registered", slots_.size(), slots_.expected()));
+  }
+  ASSIGN_OR_RETURN(std::vector<nlohmann::json> specs, SplitSubmission(workload_json, live_.cluster));
+  std::vector<LiveJob> built;
+  for (const nlohmann::json& spec : specs) {
+    ASSIGN_OR_RETURN(LiveJob job, BuildJob(spec, live_.cluster));
+    built.push_back(std::move(job));
+  }
+  // Journal first: an id is returned only for a job that survives a crash.
+  const TimeUs now = NowUs();
+  std::vector<JournalJob> entries;
+  std::vector<uint32_t> ids;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const JobId id(static_cast<uint32_t>(jobs_.size() + i));
+    entries.push_back(JournalJob{id, built[i].job.name, specs[i].dump(), now});
+    ids.push_back(id.value());
+  }
+  RETURN_IF_ERROR(journal_->AddJobs(entries));
+  for (size_t i = 0; i < specs.size(); ++i) {
+    jobs_.push_back(JobInfo{built[i].job.name, entries[i].spec_json, now, JournalJob::State::kActive, 0,
+                            built[i].job.num_tasks});
+    RETURN_IF_ERROR(AddLiveJob(JobId(ids[i]), built[i], now, {}));
+  }
+  Flush();
+  spdlog::info("accepted {} jobs (ids {}..{})", ids.size(), ids.empty() ? 0 : ids.front(), ids.empty() ? 0 : ids.back());
+  return ids;
+}
+
+std::string SchedulerCore::JobState(JobId id) const {
+  const JobInfo& info = jobs_[id.value()];
+  if (info.state != JournalJob::State::kActive) return StateName(info.state);
+  const policy::JobProgress* p = engine_ ? engine_->progress(id) : nullptr;
+  if (p == nullptr) return "waiting";
+  for (const policy::StageProgress& s : p->stages) {
+    if (s.running > 0 || s.done > 0) return "running";
+  }
+  return "waiting";
+}
+
+v1::StatusReply SchedulerCore::Status(const v1::StatusRequest& request) {
+  std::lock_guard lock(mu_);
+  v1::StatusReply reply;
+  reply.set_policy(built_.info->name);
+  reply.set_nodes_expected(slots_.expected());
+  uint32_t up = 0;
+  for (const NodeState& n : nodes_) up += n.link != nullptr;
+  reply.set_nodes_up(up);
+  reply.set_ready(engine_ != nullptr);
+  for (uint32_t j = 0; j < jobs_.size(); ++j) {
+    if (!request.all() && request.job() != j) continue;
+    const JobInfo& info = jobs_[j];
+    v1::JobStatus* s = reply.add_jobs();
+    s->set_id(j);
+    s->set_name(info.name);
+    s->set_state(JobState(JobId(j)));
+    s->set_tasks(info.tasks);
+    s->set_submitted_s(UsToSeconds(info.submitted_us));
+    s->set_end_s(UsToSeconds(info.end_us));
+    const policy::JobProgress* p = engine_ ? engine_->progress(JobId(j)) : nullptr;
+    if (info.state == JournalJob::State::kSucceeded) {
+      s->set_done(info.tasks);
+    } else if (p != nullptr) {
+      s->set_done(p->tasks_done);
+      uint64_t running = 0;
+      for (const policy::StageProgress& st : p->stages) running += st.running;
+      s->set_running(info.state == JournalJob::State::kActive ? running : 0);
+    }
+  }
+  return reply;
+}
+
+absl::Status SchedulerCore::Cancel(uint32_t job) {
+  std::lock_guard lock(mu_);
+  if (job >= jobs_.size()) return absl::NotFoundError(fmt::format("no job {}", job));
+  if (jobs_[job].state != JournalJob::State::kActive) {
+    return absl::FailedPreconditionError(fmt::format("job {} has already ended ({})", job, StateName(jobs_[job].state)));
+  }
+  cancelling_[job] = true;
+  if (!engine_->CancelJob(JobId(job), NowUs())) {
+    // Not arrived yet (a replayed trace's later arrival): end it here.
+    cancelling_.erase(job);
+    jobs_[job].state = JournalJob::State::kCancelled;
+    jobs_[job].end_us = NowUs();
+    RETURN_IF_ERROR(journal_->EndJob(JobId(job), JournalJob::State::kCancelled, jobs_[job].end_us));
+  }
+  Flush();
+  return absl::OkStatus();
+}
+
+absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
+  std::lock_guard lock(mu_);
+  ASSIGN_OR_RETURN(Recovered r, journal_->Load());
+  v1::ExportChunk chunk;
+  chunk.set_policy(built_.info->name);
+  nlohmann::json jobs = nlohmann::json::array();
+  for (const JobInfo& info : jobs_) {
+    nlohmann::json spec = nlohmann::json::parse(info.spec_json, nullptr, false);
+    spec["arrival"] = 0;  // arrivals are in the job rows
+    jobs.push_back(std::move(spec));
+  }
+  const nlohmann::json doc = {{"weft", 1}, {"cluster", ClusterJson(live_.cluster)}, {"jobs", jobs}};
+  chunk.set_workload_json(doc.dump());
+  absl::flat_hash_map<uint32_t, TimeUs> first_start;
+  for (const AttemptRecord& a : r.attempts) {
+    v1::AttemptRow* row = chunk.add_attempts();
+    row->set_job(a.task.job.value());
+    row->set_stage(a.task.stage);
+    row->set_task(a.task.index);
+    row->set_attempt(a.attempt);
+    row->set_machine(a.machine.value());
+    row->set_ready_us(a.ready_us);
+    row->set_start_us(a.start_us);
+    row->set_end_us(a.end_us);
+    row->set_outcome(OutcomeName(a.outcome));
+    row->set_locality(LocalityName(a.locality));
+    for (auto [vec, res] : {std::pair{row->mutable_demand(), &a.demand}, std::pair{row->mutable_usage(), &a.usage}}) {
+      vec->set_cpu(res->units(kCpu));
+      vec->set_mem(res->units(kMem));
+      vec->set_disk(res->units(kDisk));
+      vec->set_net(res->units(kNet));
+    }
+    auto [it, inserted] = first_start.try_emplace(a.task.job.value(), a.start_us);
+    if (!inserted) it->second = std::min(it->second, a.start_us);
+  }
+  for (uint32_t j = 0; j < jobs_.size(); ++j) {
+    const JobInfo& info = jobs_[j];
+    v1::JobRow* row = chunk.add_jobs();
+    row->set_job(j);
+    row->set_state(StateName(info.state));
+    const TimeUs arrival = j < live_.jobs.size() ? live_.jobs[j].arrival_us : info.submitted_us;
+    row->set_arrival_us(arrival);
+    row->set_start_us(first_start.contains(j) ? first_start[j] : arrival);
+    row->set_end_us(info.end_us);
+  }
+  return chunk;
+}
+
+absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Register& request, NodeLink* link) {
+  if (!ValidNodeName(request.name())) {
+    return absl::InvalidArgumentError("a node name is 1 to 128 characters of [A-Za-z0-9._-]");
+  }
+  ASSIGN_OR_RETURN(const Resources capacity, CapacityOf(request.capacity()));
+  if (capacity.micro(kCpu) <= 0 || capacity.micro(kMem) <= 0) {
+    return absl::InvalidArgumentError("a node needs some cpu and memory");
+  }
+  std::lock_guard lock(mu_);
+  const size_t known = slots_.size();
+  ASSIGN_OR_RETURN(const uint32_t slot, slots_.Claim(request.name(), capacity));
+  if (slot >= known) {
+    if (absl::Status s = journal_->PutNode(JournalNode{slot, request.name(), capacity}); !s.ok()) {
+      return absl::InternalError(fmt::format("journal: {}", StatusMessage(s)));
+    }
+    nodes_.resize(slots_.size());
+  }
+  const TimeUs now = NowUs();
+  NodeState& node = nodes_[slot];
+  if (node.link != nullptr) {  // the same node again: its old stream is dead or stale
+    node.link->Close();
+    LoseNode(slot, now);
+  }
+  node.link = link;
+  ++node.generation;
+  node.last_seen_us = now;
+  node.launches.Clear();
+  node.kills.Clear();
+  v1::SchedulerMessage registered;
+  registered.mutable_registered()->set_slot(slot);
+  registered.mutable_registered()->set_heartbeat_ms(config_.heartbeat_us / 1000);
+  link->Send(std::move(registered));
+  spdlog::info("node {} registered in slot {} with {}", request.name(), slot, capacity.ToString());
+  if (engine_) {
+    engine_->MachineUp(MachineId(slot), now);
+  } else if (slots_.complete()) {
+    std::vector<bool> up(slots_.size());
+    for (size_t s = 0; s < nodes_.size(); ++s) up[s] = nodes_[s].link != nullptr;
+    if (absl::Status s = StartEngine(up); !s.ok()) return s;
+    spdlog::info("cluster complete with {} nodes: policy {} started", slots_.size(), built_.info->name);
+  }
+  Flush();
+  return Session{slot, node.generation};
+}
+
+void SchedulerCore::OnNodeMessage(const Session& session, const v1::NodeMessage& message) {
+  std::lock_guard lock(mu_);
+  NodeState& node = nodes_[session.slot];
+  if (node.generation != session.generation || node.link == nullptr) return;
+  const TimeUs now = NowUs();
+  node.last_seen_us = now;
+  if (!engine_) return;
+  if (message.has_ends()) {
+    for (const v1::TaskEnd& end : message.ends().ends()) {
+      const bool ok = end.exit_code() == 0 && !end.failed_to_start();
+      Resources usage;
+      usage.set_micro(kMem, end.peak_rss_bytes() > 0 ? end.peak_rss_bytes() / 1000 : 0);  // GB in micro-units
+      // Core-seconds for now: OnAttemptEnd divides by the running time.
+      usage.set_micro(kCpu, static_cast<int64_t>(end.cpu_seconds() * 1e6));
+      engine_->AttemptEnded(end.attempt(), ok ? Outcome::kOk : Outcome::kFailed, usage, now);
+      if (!ok) spdlog::info("attempt {} failed: exit {} {}", end.attempt(), end.exit_code(), end.error());
+    }
+  }
+  if (message.has_heartbeat()) {
+    for (const v1::TaskUsage& u : message.heartbeat().usage()) {
+      Resources usage;
+      usage.set_micro(kCpu, static_cast<int64_t>(u.cpu_cores() * 1e6));
+      usage.set_micro(kMem, u.rss_bytes() / 1000);
+      engine_->UpdateUsage(u.attempt(), usage, now);
+    }
+  }
+  Flush();
+}
+
+void SchedulerCore::NodeGone(const Session& session) {
+  std::lock_guard lock(mu_);
+  NodeState& node = nodes_[session.slot];
+  if (node.generation != session.generation || node.link == nullptr) return;
+  node.link = nullptr;
+  spdlog::warn("node {} disconnected", slots_.name(session.slot));
+  LoseNode(session.slot, NowUs());
+  Flush();
+}
+
+void SchedulerCore::LoseNode(uint32_t slot, TimeUs now) {
+  nodes_[slot].launches.Clear();
+  nodes_[slot].kills.Clear();
+  if (engine_) engine_->MachineDown(MachineId(slot), now);
+}
+
+void SchedulerCore::RunClock() {
+  std::unique_lock lock(mu_);
+  while (!stopping_) {
+    const TimeUs now = NowUs();
+    if (engine_) engine_->Advance(now);
+    for (uint32_t s = 0; s < nodes_.size(); ++s) {
+      NodeState& node = nodes_[s];
+      if (node.link != nullptr && now - node.last_seen_us > config_.node_timeout_us) {
+        spdlog::warn("node {} missed its heartbeats: lost", slots_.name(s));
+        node.link->Close();
+        node.link = nullptr;
+        LoseNode(s, now);
+      }
+    }
+    Flush();
+    TimeUs next = now + kClockTickUs;
+    if (engine_ && engine_->NextEventTime() >= 0) next = std::min(next, engine_->NextEventTime());
+    wake_.wait_until(lock, steady_start_ + std::chrono::microseconds(std::max(next, now) - clock_offset_us_));
+  }
+}
+
+void SchedulerCore::Stop() {
+  std::lock_guard lock(mu_);
+  stopping_ = true;
+  wake_.notify_all();
+}
+
+void SchedulerCore::StartAttempt(const sim::AttemptLaunch& launch) {
+  const Job& job = live_.jobs[launch.task.job.value()];
+  const Stage& stage = job.stages[launch.task.stage];
+  v1::Launch* l = nodes_[launch.machine.value()].launches.add_launches();
+  l->set_attempt(launch.id);
+  l->set_label(fmt::format("{}-{}-{}-{}", launch.task.job.value(), stage.name, launch.task.index, launch.attempt));
+  if (!stage.command.empty()) {
+    l->set_has_command(true);
+    l->set_command(Substitute(stage.command, job.name, stage.name, launch.task.index));
+  }
+  l->set_duration_us(stage.TaskDuration(launch.task.index));
+}
+
+void SchedulerCore::KillAttempt(uint64_t id, MachineId machine) { nodes_[machine.value()].kills.add_attempts(id); }
+
+void SchedulerCore::OnAttemptEnd(const AttemptRecord& record) {
+  AttemptRecord r = record;
+  // Nodes report cpu as core-seconds; the record holds the average cores.
+  const TimeUs ran = std::max<TimeUs>(1, r.end_us - r.start_us);
+  r.usage.set_micro(kCpu, r.usage.micro(kCpu) * kUsPerSecond / ran);
+  pending_attempts_.push_back(r);
+}
+
+void SchedulerCore::OnJobEnd(const JobRecord& record) { pending_job_ends_.push_back(record); }
+
+void SchedulerCore::Flush() {
+  if (!pending_attempts_.empty() || !pending_job_ends_.empty()) {
+    absl::Status s = journal_->Begin();
+    if (s.ok()) s = journal_->RecordAttempts(pending_attempts_);
+    for (const JobRecord& j : pending_job_ends_) {
+      JobInfo& info = jobs_[j.job.value()];
+      info.state = cancelling_.contains(j.job.value()) ? JournalJob::State::kCancelled
+                   : j.succeeded                       ? JournalJob::State::kSucceeded
+                                                       : JournalJob::State::kFailed;
+      info.end_us = j.end_us;
+      cancelling_.erase(j.job.value());
+      if (s.ok()) s = journal_->EndJob(j.job, info.state, j.end_us);
+    }
+    if (s.ok()) s = journal_->Commit();
+    if (!s.ok()) {
+      journal_->Rollback();
+      spdlog::critical("journal write failed: {}", StatusMessage(s));
+    }
+    pending_attempts_.clear();
+    pending_job_ends_.clear();
+  }
+  for (NodeState& node : nodes_) {
+    if (node.link == nullptr) continue;
+    if (node.kills.attempts_size() > 0) {
+      v1::SchedulerMessage m;
+      *m.mutable_kills() = std::move(node.kills);
+      node.kills.Clear();
+      node.link->Send(std::move(m));
+    }
+    if (node.launches.launches_size() > 0) {
+      v1::SchedulerMessage m;
+      *m.mutable_launches() = std::move(node.launches);
+      node.launches.Clear();
+      node.link->Send(std::move(m));
+    }
+  }
+  wake_.notify_all();
+}
+
+}  // namespace weft::runtime

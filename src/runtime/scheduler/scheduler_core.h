@@ -1,0 +1,149 @@
+// File: runtime/scheduler/scheduler_core.h
+//
+// SchedulerCore: the brain of `weftd scheduler`, between the gRPC service and
+// the policy. It owns the policy (any registered one) inside a
+// sim::LiveEngine, the journal, the node slots and each connected node's
+// link, and turns
+//   - client requests (submit, status, cancel, export),
+//   - node events (registration, task ends, heartbeats with measured usage,
+//     a broken stream) and
+//   - the passing of real time (the policy's timers, heartbeat deadlines)
+// into engine calls, and the engine's launches and kills into messages to
+// the nodes.
+//
+// Guarantees (docs/runtime.md): a job is journaled before Submit returns its
+// id; every attempt end and job end is journaled before anything else can
+// observe it (status, export) and before the launches it caused are sent. On
+// Open, the journal is replayed: the cluster, the jobs, and the tasks that
+// finished, which are not run again.
+//
+// Thread-safe: every public method takes the one lock; the engine and the
+// policy only ever run under it.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "model/workload.h"
+#include "policy/registry.h"
+#include "runtime/journal.h"
+#include "runtime/scheduler/job_intake.h"
+#include "runtime/scheduler/node_slots.h"
+#include "sim/live_engine.h"
+#include "weft/v1/weft.pb.h"
+
+namespace weft::runtime {
+
+struct SchedulerConfig {
+  std::string policy;               // empty: the journal's, else fifo
+  std::vector<std::string> params;  // k=v
+  uint32_t nodes = 1;               // how many nodes the cluster has
+  std::filesystem::path state_dir;
+  uint32_t max_attempts = 4;
+  TimeUs heartbeat_us = 500'000;      // nodes send a heartbeat this often
+  TimeUs node_timeout_us = 5'000'000; // a node silent this long is lost
+  uint64_t seed = 1;
+  JournalSync sync = JournalSync::kFull;
+};
+
+// NodeLink: how the core talks to one connected node. Send must not block;
+// Close ends the node's stream (the node then reconnects and registers).
+class NodeLink {
+ public:
+  virtual ~NodeLink() = default;
+  virtual void Send(v1::SchedulerMessage message) = 0;
+  virtual void Close() = 0;
+};
+
+class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
+ public:
+  // Open opens (or creates) the journal in config.state_dir and recovers
+  // from it. InvalidArgument for a bad policy, parameters, or a state dir
+  // made for another policy.
+  static absl::StatusOr<std::unique_ptr<SchedulerCore>> Open(const SchedulerConfig& config);
+  ~SchedulerCore() override;
+
+  // Client API.
+  absl::StatusOr<std::vector<uint32_t>> Submit(std::string_view workload_json);
+  v1::StatusReply Status(const v1::StatusRequest& request);
+  absl::Status Cancel(uint32_t job);
+  absl::StatusOr<v1::ExportChunk> Export();
+
+  // Node channel.
+  struct Session {
+    uint32_t slot = 0;
+    uint64_t generation = 0;
+  };
+  absl::StatusOr<Session> RegisterNode(const v1::Register& request, NodeLink* link);
+  void OnNodeMessage(const Session& session, const v1::NodeMessage& message);
+  void NodeGone(const Session& session);
+
+  // RunClock delivers due timers and checks heartbeat deadlines until Stop.
+  void RunClock();
+  void Stop();
+
+  // sim::AttemptExecutor (called by the engine, under the lock).
+  void StartAttempt(const sim::AttemptLaunch& launch) override;
+  void KillAttempt(uint64_t id, MachineId machine) override;
+  // RunObserver (called by the engine, under the lock).
+  void OnAttemptEnd(const AttemptRecord& record) override;
+  void OnJobEnd(const JobRecord& record) override;
+
+ private:
+  struct NodeState {
+    NodeLink* link = nullptr;  // null while disconnected
+    uint64_t generation = 0;
+    TimeUs last_seen_us = 0;
+    v1::Launches launches;  // to send at the next Flush
+    v1::Kills kills;
+  };
+  struct JobInfo {
+    std::string name;
+    std::string spec_json;
+    TimeUs submitted_us = 0;
+    JournalJob::State state = JournalJob::State::kActive;
+    TimeUs end_us = 0;
+    uint64_t tasks = 0;
+  };
+
+  explicit SchedulerCore(const SchedulerConfig& config);
+  absl::Status Recover();
+  absl::Status StartEngine(const std::vector<bool>& up);
+  absl::Status AddLiveJob(JobId id, const LiveJob& built, TimeUs now, std::span<const TaskRef> done);
+  TimeUs NowUs() const;
+  // Flush journals what the engine reported, then sends what it decided.
+  void Flush();
+  void LoseNode(uint32_t slot, TimeUs now);
+  std::string JobState(JobId id) const;
+
+  SchedulerConfig config_;
+  mutable std::mutex mu_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+
+  std::unique_ptr<Journal> journal_;
+  TimeUs clock_offset_us_ = 0;  // daemon time at steady_start_
+  std::chrono::steady_clock::time_point steady_start_;
+
+  policy::BuiltPolicy built_;
+  NodeSlots slots_;
+  std::vector<NodeState> nodes_;
+  Workload live_;  // the cluster once complete, and every job ever accepted (JobId = index)
+  absl::flat_hash_map<std::string, UserId> users_;
+  std::vector<JobInfo> jobs_;
+  std::unique_ptr<sim::LiveEngine> engine_;
+
+  std::vector<AttemptRecord> pending_attempts_;
+  std::vector<JobRecord> pending_job_ends_;
+  absl::flat_hash_map<uint32_t, bool> cancelling_;  // jobs whose end is a cancel
+};
+
+}  // namespace weft::runtime

@@ -1,0 +1,41 @@
+// File: runtime/scheduler/service.h
+//
+// SchedulerService: the gRPC face of `weftd scheduler` (proto/weft/v1). Each
+// RPC checks the token first, then hands the request to the SchedulerCore,
+// which validates it before changing anything. A node's Connect stream gets
+// a writer thread of its own, so the core can queue launches without
+// blocking on the network.
+// Thread-safe: gRPC calls the handlers from its own threads.
+#pragma once
+
+#include <string>
+
+#include "runtime/scheduler/scheduler_core.h"
+#include "weft/v1/weft.grpc.pb.h"
+
+namespace weft::runtime {
+
+// ToGrpc: an absl status as the gRPC status a client sees.
+grpc::Status ToGrpc(const absl::Status& status);
+
+class SchedulerService final : public v1::Scheduler::Service {
+ public:
+  SchedulerService(SchedulerCore& core, std::string token) : core_(core), token_(std::move(token)) {}
+
+  grpc::Status Submit(grpc::ServerContext* context, const v1::SubmitRequest* request,
+                      v1::SubmitReply* reply) override;
+  grpc::Status Status(grpc::ServerContext* context, const v1::StatusRequest* request,
+                      v1::StatusReply* reply) override;
+  grpc::Status Cancel(grpc::ServerContext* context, const v1::CancelRequest* request,
+                      v1::CancelReply* reply) override;
+  grpc::Status Export(grpc::ServerContext* context, const v1::ExportRequest* request,
+                      grpc::ServerWriter<v1::ExportChunk>* writer) override;
+  grpc::Status Connect(grpc::ServerContext* context,
+                       grpc::ServerReaderWriter<v1::SchedulerMessage, v1::NodeMessage>* stream) override;
+
+ private:
+  SchedulerCore& core_;
+  std::string token_;
+};
+
+}  // namespace weft::runtime

@@ -1,0 +1,196 @@
+// weftd: the real runtime's daemons (docs/runtime.md, FORMATS.md §4).
+//   weftd scheduler [--listen ADDR] [--policy P] [--param k=v]... [--state DIR] [--nodes N]
+//   weftd node --scheduler ADDR[,ADDR] [--name N] [--cpu C] [--mem GB] [--work-dir DIR]
+// Exit codes: 0 after a clean stop (SIGTERM/SIGINT), 2 bad input (flags, an
+// unsafe listen address, a state dir of another policy), 1 internal error.
+#include <signal.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "CLI/CLI.hpp"
+#include "core/status.h"
+#include "fmt/format.h"
+#include "grpcpp/grpcpp.h"
+#include "runtime/auth.h"
+#include "runtime/node/node_daemon.h"
+#include "runtime/scheduler/scheduler_core.h"
+#include "runtime/scheduler/service.h"
+#include "spdlog/sinks/basic_file_sink.h"
+#include "spdlog/spdlog.h"
+
+namespace weft::runtime {
+namespace {
+
+constexpr int kMaxMessageBytes = 64 << 20;
+
+int Fail(int code, std::string_view message) {
+  std::fprintf(stderr, "weftd: %.*s\n", static_cast<int>(message.size()), message.data());
+  return code;
+}
+
+int ExitCodeOf(const absl::Status& s) {
+  return s.code() == absl::StatusCode::kInvalidArgument || s.code() == absl::StatusCode::kFailedPrecondition ? 2 : 1;
+}
+
+void LogTo(const std::filesystem::path& file) {
+  auto logger = spdlog::basic_logger_mt("weftd", file.string());
+  logger->flush_on(spdlog::level::info);
+  spdlog::set_default_logger(logger);
+}
+
+// Stop requests: a flag and an eventfd, set from the signal handler.
+std::atomic<bool> g_stop{false};
+int g_stop_fd = -1;
+void OnSignal(int) {
+  g_stop = true;
+  const uint64_t one = 1;
+  [[maybe_unused]] ssize_t n = write(g_stop_fd, &one, sizeof one);
+}
+void InstallStopHandler() {
+  g_stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  struct sigaction sa {};
+  sa.sa_handler = OnSignal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGINT, &sa, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+}
+void WaitForStop() {
+  while (!g_stop) {
+    uint64_t v;
+    if (read(g_stop_fd, &v, sizeof v) < 0) usleep(50'000);
+  }
+}
+
+absl::StatusOr<std::string> TokenFrom(const std::string& token_file) {
+  if (token_file.empty()) return std::string();
+  return ReadTokenFile(token_file);
+}
+
+int RunScheduler(const std::string& listen, const SchedulerConfig& config, const std::string& token_file) {
+  absl::StatusOr<std::string> token = TokenFrom(token_file);
+  if (!token.ok()) return Fail(2, StatusMessage(token.status()));
+  if (absl::Status s = CheckListen(listen, !token->empty()); !s.ok()) return Fail(2, StatusMessage(s));
+  std::error_code ec;
+  std::filesystem::create_directories(config.state_dir, ec);
+  if (ec) return Fail(2, fmt::format("cannot create state dir {}: {}", config.state_dir.string(), ec.message()));
+  InstallStopHandler();
+  LogTo(config.state_dir / "scheduler.log");
+  absl::StatusOr<std::unique_ptr<SchedulerCore>> core = SchedulerCore::Open(config);
+  if (!core.ok()) return Fail(ExitCodeOf(core.status()), StatusMessage(core.status()));
+  SchedulerService service(**core, *token);
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
+  builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server || port == 0) return Fail(2, fmt::format("cannot listen on {}", listen));
+  const std::string host = listen.substr(0, listen.rfind(':'));
+  const std::string address = fmt::format("{}:{}", host, port);
+  {
+    // Written whole then renamed, so `weft cluster up` never reads half of it.
+    std::ofstream out(config.state_dir / "address.tmp");
+    out << address << "\n";
+  }
+  std::filesystem::rename(config.state_dir / "address.tmp", config.state_dir / "address", ec);
+  spdlog::info("listening on {} (policy {}, {} nodes)", address, (*core)->Status({}).policy(), config.nodes);
+  std::printf("weftd scheduler listening on %s\n", address.c_str());
+  std::fflush(stdout);
+  std::thread clock([&] { (*core)->RunClock(); });
+  WaitForStop();
+  spdlog::info("stopping");
+  server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  (*core)->Stop();
+  clock.join();
+  return 0;
+}
+
+int RunNodeDaemon(NodeConfig config, const std::string& schedulers, double cpu, double mem, double disk, double net,
+                  const std::string& token_file) {
+  absl::StatusOr<std::string> token = TokenFrom(token_file);
+  if (!token.ok()) return Fail(2, StatusMessage(token.status()));
+  config.token = *token;
+  for (size_t begin = 0; begin <= schedulers.size();) {
+    const size_t end = std::min(schedulers.find(',', begin), schedulers.size());
+    if (end > begin) config.schedulers.push_back(schedulers.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  if (config.schedulers.empty()) return Fail(2, "--scheduler needs an address");
+  if (cpu <= 0) cpu = std::thread::hardware_concurrency();
+  if (mem <= 0) mem = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1e9;
+  absl::StatusOr<Resources> capacity = Resources::FromUnits({cpu, mem, disk, net});
+  if (!capacity.ok()) return Fail(2, fmt::format("bad capacity: {}", StatusMessage(capacity.status())));
+  config.capacity = *capacity;
+  if (config.name.empty()) {
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    config.name = host;
+  }
+  if (config.work_dir.empty()) config.work_dir = std::filesystem::path("weft-node-" + config.name);
+  std::error_code ec;
+  std::filesystem::create_directories(config.work_dir, ec);
+  if (ec) return Fail(2, fmt::format("cannot create work dir {}: {}", config.work_dir.string(), ec.message()));
+  InstallStopHandler();
+  LogTo(config.work_dir / "node.log");
+  spdlog::info("node {} with {} serving {}", config.name, config.capacity.ToString(), schedulers);
+  return RunNode(config, g_stop, g_stop_fd);
+}
+
+}  // namespace
+}  // namespace weft::runtime
+
+int main(int argc, char** argv) {
+  using namespace weft::runtime;
+  CLI::App app{"weftd: weft's scheduler and node daemons"};
+  app.require_subcommand(1);
+
+  SchedulerConfig sched;
+  std::string listen = "127.0.0.1:7070";
+  std::string token_file;
+  double heartbeat_s = 0.5, timeout_s = 5;
+  auto* s = app.add_subcommand("scheduler", "run the scheduler (policy, journal, gRPC API)");
+  s->add_option("--listen", listen, "HOST:PORT to listen on (port 0: any free port)")->capture_default_str();
+  s->add_option("--policy", sched.policy, "scheduling policy (weft policies); default: the state dir's, else fifo");
+  s->add_option("--param", sched.params, "policy parameter k=v (repeatable)");
+  s->add_option("--state", sched.state_dir, "state dir: journal, logs, address")->required();
+  s->add_option("--nodes", sched.nodes, "how many nodes the cluster has")->capture_default_str()->check(CLI::Range(1, 100000));
+  s->add_option("--max-attempts", sched.max_attempts, "failed attempts before a job fails")->capture_default_str()->check(CLI::Range(1, 255));
+  s->add_option("--heartbeat", heartbeat_s, "seconds between node heartbeats")->capture_default_str()->check(CLI::Range(0.01, 60.0));
+  s->add_option("--node-timeout", timeout_s, "seconds of silence before a node is lost")->capture_default_str()->check(CLI::Range(0.05, 3600.0));
+  s->add_option("--token-file", token_file, "shared token clients and nodes must present");
+
+  NodeConfig node;
+  std::string schedulers;
+  double cpu = 0, mem = 0, disk = 1000, net = 1000;
+  std::string node_token_file;
+  auto* n = app.add_subcommand("node", "run a node daemon (runs tasks as child processes)");
+  n->add_option("--scheduler", schedulers, "scheduler address(es), comma-separated")->required();
+  n->add_option("--name", node.name, "node name (default: host name)");
+  n->add_option("--cpu", cpu, "cores to offer (default: all)")->check(CLI::Range(0.0, 1e5));
+  n->add_option("--mem", mem, "memory to offer in GB (default: all)")->check(CLI::Range(0.0, 1e7));
+  n->add_option("--disk", disk, "disk bandwidth to offer, MB/s")->capture_default_str()->check(CLI::Range(0.0, 1e7));
+  n->add_option("--net", net, "network bandwidth to offer, MB/s")->capture_default_str()->check(CLI::Range(0.0, 1e7));
+  n->add_option("--work-dir", node.work_dir, "where task output and the node log go");
+  n->add_option("--token-file", node_token_file, "the scheduler's shared token");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::fprintf(stderr, "weftd: %s\n", e.what());
+    return 2;
+  }
+  if (s->parsed()) {
+    sched.heartbeat_us = static_cast<weft::TimeUs>(heartbeat_s * 1e6);
+    sched.node_timeout_us = static_cast<weft::TimeUs>(timeout_s * 1e6);
+    return RunScheduler(listen, sched, token_file);
+  }
+  return RunNodeDaemon(node, schedulers, cpu, mem, disk, net, node_token_file);
+}
