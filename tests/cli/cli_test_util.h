@@ -59,26 +59,29 @@ class CliTest : public ::testing::Test {
   }
 
   // Run executes weft with `args`, capturing stdout and stderr separately.
-  Result Run(const std::vector<std::string>& args) {
+  Result Run(const std::vector<std::string>& args) { return RunProgram(WEFT_BINARY, args); }
+
+  // RunProgram executes `binary` with `args` and waits for it.
+  Result RunProgram(const std::string& binary, const std::vector<std::string>& args) {
     const std::string out_path = (dir_ / "stdout").string(), err_path = (dir_ / "stderr").string();
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    std::vector<std::string> argv_strings = {WEFT_BINARY};
+    std::vector<std::string> argv_strings = {binary};
     argv_strings.insert(argv_strings.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (std::string& a : argv_strings) argv.push_back(a.data());
     argv.push_back(nullptr);
     Result result;
     pid_t pid = 0;
-    const int spawn_error = posix_spawn(&pid, WEFT_BINARY, &actions, nullptr, argv.data(), environ);
+    const int spawn_error = posix_spawn(&pid, binary.c_str(), &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
-    EXPECT_EQ(spawn_error, 0) << "cannot run " WEFT_BINARY;
+    EXPECT_EQ(spawn_error, 0) << "cannot run " << binary;
     if (spawn_error != 0) return result;
     int status = 0;
     EXPECT_EQ(waitpid(pid, &status, 0), pid);
-    EXPECT_TRUE(WIFEXITED(status)) << "weft did not exit normally; status " << status;
+    EXPECT_TRUE(WIFEXITED(status)) << binary << " did not exit normally; status " << status;
     if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
     result.out = Slurp(out_path);
     result.err = Slurp(err_path);

@@ -1,0 +1,319 @@
+// End-to-end tests of the real runtime on loopback (issue 7): `weft cluster
+// up` starts weftd daemons as real processes, jobs run real commands, and
+// the tests kill daemons with SIGKILL to check what survives. Every wait is
+// bounded; nothing depends on how fast the machine is beyond generous
+// timeouts. TearDown always runs `weft cluster down`.
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <set>
+#include <thread>
+
+#include "cli/cli_test_util.h"
+#include "fmt/format.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace weft {
+namespace {
+
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+class RuntimeTest : public CliTest {
+ protected:
+  void TearDown() override {
+    if (fs::exists(cluster_ / "scheduler.pid")) Run({"cluster", "down", "--dir", cluster_.string()});
+    for (pid_t pid : spawned_) {
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+    }
+    CliTest::TearDown();
+  }
+
+  // Up starts a cluster and returns the scheduler's address.
+  std::string Up(int nodes, const std::vector<std::string>& extra = {}, const std::string& name = "cluster") {
+    cluster_ = dir_ / name;
+    std::vector<std::string> args = {"cluster", "up", "--nodes", std::to_string(nodes), "--dir", cluster_.string(),
+                                     "--cpu", "1", "--mem", "2"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = Run(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const std::string out = r.out;
+    const auto last = out.find_last_of('\n', out.size() - 2);
+    return out.substr(last == std::string::npos ? 0 : last + 1, out.size() - (last + 1) - 1);
+  }
+
+  std::vector<std::string> SubmitIds(const std::string& address, const std::string& workload) {
+    const Result r = Run({"submit", "--scheduler", address, Write("w.json", workload)});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::string> ids;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) ids.push_back(line);
+    return ids;
+  }
+
+  Result Wait(const std::string& address, const std::string& job, int timeout_s = 60) {
+    return Run({"wait", "--scheduler", address, job, "--timeout", std::to_string(timeout_s)});
+  }
+
+  // Until polls `check` every 20 ms for up to 30 s.
+  template <typename Check>
+  bool Until(Check&& check) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (check()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+  }
+
+  int CountFileLines(const fs::path& file) { return CountLines(Slurp(file)); }
+
+  // Rows of an exported tasks.csv (header dropped).
+  std::vector<std::string> TaskRows(const std::string& address) {
+    const fs::path out = dir_ / "results";
+    const Result r = Run({"status", "--scheduler", address, "--out", out.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::string> rows;
+    std::istringstream lines(Slurp(out / "tasks.csv"));
+    std::string line;
+    std::getline(lines, line);
+    while (std::getline(lines, line)) rows.push_back(line);
+    return rows;
+  }
+
+  pid_t PidOf(const std::string& daemon) {
+    pid_t pid = 0;
+    std::ifstream(cluster_ / (daemon + ".pid")) >> pid;
+    return pid;
+  }
+
+  pid_t SpawnWeftd(const std::vector<std::string>& args, const fs::path& log) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    std::vector<std::string> strings = {WEFTD_BINARY};
+    strings.insert(strings.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& a : strings) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    EXPECT_EQ(posix_spawn(&pid, WEFTD_BINARY, &actions, nullptr, argv.data(), environ), 0);
+    posix_spawn_file_actions_destroy(&actions);
+    spawned_.push_back(pid);
+    return pid;
+  }
+
+  fs::path cluster_;
+  std::vector<pid_t> spawned_;
+};
+
+// A DAG of real commands: `a` leaves a marker per task; `b` (pipelined on a)
+// fails unless its own a-marker exists; `c` (barrier on b) fails unless all
+// of b's markers exist. Each task also appends one line to runs.log.
+std::string OrderedDag(const fs::path& dir) {
+  return fmt::format(R"({{"weft": 1, "cluster": {{"machines": [{{"name": "x", "capacity": {{"cpu": 1, "mem": 1}}}}]}},
+  "jobs": [{{"name": "ordered", "stages": [
+    {{"name": "a", "tasks": 4, "duration": 0.1, "demand": {{"cpu": 1, "mem": 0.1}},
+      "command": "echo {{stage}} {{task}} >> {0}/runs.log; touch {0}/a-{{task}}"}},
+    {{"name": "b", "tasks": 4, "duration": 0.1, "demand": {{"cpu": 1, "mem": 0.1}},
+      "after": [{{"stage": "a", "kind": "pipelined"}}],
+      "command": "test -f {0}/a-{{task}} || exit 9; echo {{stage}} {{task}} >> {0}/runs.log; touch {0}/b-{{task}}"}},
+    {{"name": "c", "tasks": 1, "duration": 0.1, "demand": {{"cpu": 1, "mem": 0.1}}, "after": ["b"],
+      "command": "test $(ls {0} | grep -c '^b-') -eq 4 || exit 9; echo {{stage}} {{task}} >> {0}/runs.log"}}]}}]}})",
+                     dir.string());
+}
+
+TEST_F(RuntimeTest, DagOfCommandsRunsInDependencyOrderWithEachTaskOnce) {
+  const std::string address = Up(3);
+  const fs::path work = dir_ / "work";
+  fs::create_directories(work);
+  const auto ids = SubmitIds(address, OrderedDag(work));
+  ASSERT_EQ(ids, std::vector<std::string>{"0"});
+  const Result r = Wait(address, "0");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(CountFileLines(work / "runs.log"), 9);
+  const auto rows = TaskRows(address);
+  ASSERT_EQ(rows.size(), 9u);
+  std::set<std::string> tasks;
+  for (const std::string& row : rows) {
+    EXPECT_THAT(row, HasSubstr(",ok,"));
+    tasks.insert(row.substr(0, row.find(",0,node")));  // job,stage,task
+  }
+  EXPECT_EQ(tasks.size(), 9u);
+  const std::string summary = Slurp(dir_ / "results" / "summary.json");
+  EXPECT_THAT(summary, HasSubstr(R"("model": "real")"));
+  EXPECT_THAT(summary, HasSubstr(R"("jobs": 1)"));
+}
+
+TEST_F(RuntimeTest, FailingCommandIsRetriedThenTheJobFails) {
+  const std::string address = Up(2);
+  const fs::path work = dir_ / "work";
+  fs::create_directories(work);
+  SubmitIds(address, fmt::format(R"({{"weft": 1, "cluster": {{"machines": [{{"name": "x", "capacity": {{"cpu": 1, "mem": 1}}}}]}},
+    "jobs": [{{"name": "bad", "stages": [{{"name": "s", "tasks": 1, "duration": 1, "demand": {{"cpu": 1, "mem": 0.1}},
+      "command": "echo try >> {}/tries.log; exit 3"}}]}}]}})", work.string()));
+  const Result r = Wait(address, "0");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("failed"));
+  EXPECT_EQ(CountFileLines(work / "tries.log"), 4);  // --max-attempts default
+  const auto rows = TaskRows(address);
+  ASSERT_EQ(rows.size(), 4u);
+  for (const std::string& row : rows) EXPECT_THAT(row, HasSubstr(",failed,"));
+}
+
+TEST_F(RuntimeTest, JobSurvivesANodeKilledMidTask) {
+  const std::string address = Up(3);
+  const fs::path work = dir_ / "work";
+  fs::create_directories(work);
+  SubmitIds(address, fmt::format(R"({{"weft": 1, "cluster": {{"machines": [{{"name": "x", "capacity": {{"cpu": 1, "mem": 1}}}}]}},
+    "jobs": [{{"name": "slow", "stages": [{{"name": "s", "tasks": 3, "duration": 1, "demand": {{"cpu": 1, "mem": 0.1}},
+      "command": "touch {0}/started-{{task}}; sleep 1; echo {{task}} >> {0}/done.log"}}]}}]}})", work.string()));
+  ASSERT_TRUE(Until([&] { return fs::exists(work / "started-0") && fs::exists(work / "started-1") &&
+                                 fs::exists(work / "started-2"); }));
+  ASSERT_EQ(kill(PidOf("node-1"), SIGKILL), 0);
+  const Result r = Wait(address, "0");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(CountFileLines(work / "done.log"), 3);
+  const auto rows = TaskRows(address);
+  int killed = 0, ok = 0;
+  for (const std::string& row : rows) {
+    killed += row.find(",killed,") != std::string::npos;
+    ok += row.find(",ok,") != std::string::npos;
+  }
+  EXPECT_EQ(killed, 1);
+  EXPECT_EQ(ok, 3);
+}
+
+TEST_F(RuntimeTest, SchedulerKilledAndRestartedOnItsStateFinishesTheJobWithoutRerunningDoneTasks) {
+  const std::string address = Up(2);
+  const fs::path work = dir_ / "work";
+  fs::create_directories(work);
+  SubmitIds(address, fmt::format(R"({{"weft": 1, "cluster": {{"machines": [{{"name": "x", "capacity": {{"cpu": 1, "mem": 1}}}}]}},
+    "jobs": [{{"name": "two-phase", "stages": [
+      {{"name": "a", "tasks": 4, "duration": 0.1, "demand": {{"cpu": 1, "mem": 0.1}},
+        "command": "echo {{task}} >> {0}/a.log"}},
+      {{"name": "b", "tasks": 2, "duration": 2, "demand": {{"cpu": 1, "mem": 0.1}}, "after": ["a"],
+        "command": "touch {0}/b-started-{{task}}; sleep 1.5; echo {{task}} >> {0}/b.log"}}]}}]}})", work.string()));
+  ASSERT_TRUE(Until([&] { return fs::exists(work / "b-started-0") || fs::exists(work / "b-started-1"); }));
+  const pid_t scheduler = PidOf("scheduler");
+  ASSERT_EQ(kill(scheduler, SIGKILL), 0);
+  // Restart on the same state dir and address; the nodes reconnect by themselves.
+  const pid_t restarted = SpawnWeftd({"scheduler", "--listen", address, "--state", (cluster_ / "scheduler").string(),
+                                      "--nodes", "2"},
+                                     cluster_ / "restarted.out");
+  std::ofstream(cluster_ / "scheduler.pid") << restarted << "\n";
+  const Result r = Wait(address, "0");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err << Slurp(cluster_ / "restarted.out");
+  EXPECT_EQ(CountFileLines(work / "a.log"), 4);  // stage a was journaled as done: not rerun
+  EXPECT_EQ(CountFileLines(work / "b.log"), 2);
+  std::map<std::string, int> ok_per_task;
+  for (const std::string& row : TaskRows(address)) {
+    if (row.find(",ok,") != std::string::npos) ++ok_per_task[row.substr(0, row.find(',', row.find(',', row.find(',') + 1) + 1))];
+  }
+  EXPECT_EQ(ok_per_task.size(), 6u);
+  for (const auto& [task, n] : ok_per_task) EXPECT_EQ(n, 1) << task << " reported ok twice";
+}
+
+TEST_F(RuntimeTest, MalformedJobIsRefusedAndNothingIsRecorded) {
+  const std::string address = Up(1);
+  const Result r = Run({"submit", "--scheduler", address,
+                        Write("bad.json", R"({"weft": 1, "cluster": {"machines": [{"name": "x", "capacity": {"cpu": 1, "mem": 1}}]},
+                          "jobs": [{"name": "j", "stages": [{"name": "s", "tasks": 1, "duration": -1}]}]})")});
+  ExpectBadInput(r);
+  const Result status = Run({"status", "--scheduler", address});
+  EXPECT_EQ(status.exit_code, 0);
+  EXPECT_THAT(status.out, ::testing::Not(HasSubstr(" j ")));
+  // A job that fits no node (the live nodes have 1 core) is refused by the scheduler itself.
+  const Result too_big = Run({"submit", "--scheduler", address,
+                              Write("big.json", R"({"weft": 1, "cluster": {"machines": [{"name": "x", "capacity": {"cpu": 8, "mem": 1}}]},
+                                "jobs": [{"name": "big", "stages": [{"name": "s", "tasks": 1, "duration": 1, "demand": {"cpu": 8}}]}]})")});
+  ExpectBadInput(too_big);
+  EXPECT_THAT(Run({"status", "--scheduler", address}).out, ::testing::Not(HasSubstr("big")));
+}
+
+TEST_F(RuntimeTest, NonLoopbackListenWithoutTokenIsRefused) {
+  const Result r = RunProgram(WEFTD_BINARY, {"scheduler", "--listen", "0.0.0.0:0", "--state", (dir_ / "s").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("--token-file"));
+}
+
+TEST_F(RuntimeTest, RpcWithoutTheTokenIsRejected) {
+  const std::string token = Write("token", "s3cret-token\n");
+  const fs::path state = dir_ / "s";
+  SpawnWeftd({"scheduler", "--listen", "0.0.0.0:0", "--state", state.string(), "--token-file", token}, dir_ / "d.out");
+  ASSERT_TRUE(Until([&] { return fs::exists(state / "address"); }));
+  const std::string port = Slurp(state / "address").substr(Slurp(state / "address").rfind(':'));
+  const std::string address = "127.0.0.1" + port.substr(0, port.size() - 1);
+  const Result without = Run({"status", "--scheduler", address});
+  EXPECT_EQ(without.exit_code, 2);
+  EXPECT_THAT(without.err, HasSubstr("token"));
+  const Result wrong = Run({"status", "--scheduler", address, "--token-file", Write("wrong", "s3cret-tokeN")});
+  EXPECT_EQ(wrong.exit_code, 2);
+  const Result with = Run({"status", "--scheduler", address, "--token-file", token});
+  EXPECT_EQ(with.exit_code, 0) << with.err;
+}
+
+bool GroupAlive(pid_t pgid) { return kill(-pgid, 0) == 0; }
+
+TEST_F(RuntimeTest, ClusterDownLeavesNoProcessBehindEvenAfterANodeWasKilled) {
+  const std::string address = Up(2);
+  const fs::path work = dir_ / "work";
+  fs::create_directories(work);
+  // Each task records its process group, then leaves a grandchild running.
+  SubmitIds(address, fmt::format(R"({{"weft": 1, "cluster": {{"machines": [{{"name": "x", "capacity": {{"cpu": 1, "mem": 1}}}}]}},
+    "jobs": [{{"name": "forever", "stages": [{{"name": "s", "tasks": 2, "duration": 30, "demand": {{"cpu": 1, "mem": 0.1}},
+      "command": "sleep 30 & echo $$ > {0}/pgid-{{task}}.tmp; mv {0}/pgid-{{task}}.tmp {0}/pgid-{{task}}; sleep 30"}}]}}]}})",
+                                 work.string()));
+  ASSERT_TRUE(Until([&] { return fs::exists(work / "pgid-0") && fs::exists(work / "pgid-1"); }));
+  pid_t groups[2];
+  std::ifstream(work / "pgid-0") >> groups[0];
+  std::ifstream(work / "pgid-1") >> groups[1];
+  ASSERT_TRUE(GroupAlive(groups[0]));
+  ASSERT_TRUE(GroupAlive(groups[1]));
+  const pid_t node0 = PidOf("node-0"), node1 = PidOf("node-1"), scheduler = PidOf("scheduler");
+  ASSERT_EQ(kill(node0, SIGKILL), 0);  // its task is orphaned until cluster down
+  const Result down = Run({"cluster", "down", "--dir", cluster_.string()});
+  EXPECT_EQ(down.exit_code, 0) << down.err;
+  EXPECT_TRUE(Until([&] { return !GroupAlive(groups[0]) && !GroupAlive(groups[1]); }));
+  for (pid_t daemon : {node0, node1, scheduler}) {
+    EXPECT_TRUE(Until([&] {
+      std::ifstream stat(fmt::format("/proc/{}/stat", daemon));
+      std::string pid, comm, state;
+      return !(stat >> pid >> comm >> state) || state == "Z";
+    })) << "daemon " << daemon << " still runs";
+  }
+}
+
+TEST_F(RuntimeTest, EveryPolicyRunsASmallDag) {
+  const Result list = Run({"policies"});
+  ASSERT_EQ(list.exit_code, 0);
+  std::vector<std::string> policies;
+  std::istringstream lines(list.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line[0] != ' ') policies.push_back(line.substr(0, line.find(' ')));
+  }
+  ASSERT_GE(policies.size(), 10u);
+  const std::string dag = R"({"weft": 1, "cluster": {"machines": [{"name": "x", "capacity": {"cpu": 1, "mem": 1}}]},
+    "jobs": [{"name": "small", "stages": [
+      {"name": "a", "tasks": 3, "duration": 0.02, "demand": {"cpu": 1, "mem": 0.2}},
+      {"name": "b", "tasks": 3, "duration": 0.02, "demand": {"cpu": 1, "mem": 0.2}, "after": [{"stage": "a", "kind": "pipelined"}]},
+      {"name": "c", "tasks": 1, "duration": 0.02, "demand": {"cpu": 1, "mem": 0.2}, "after": ["b"]}]}]})";
+  for (const std::string& policy : policies) {
+    SCOPED_TRACE(policy);
+    const std::string address = Up(2, {"--policy", policy}, "cluster-" + policy);
+    const auto ids = SubmitIds(address, dag);
+    ASSERT_EQ(ids.size(), 1u);
+    const Result r = Wait(address, ids[0], 30);
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_EQ(Run({"cluster", "down", "--dir", cluster_.string()}).exit_code, 0);
+  }
+}
+
+}  // namespace
+}  // namespace weft
