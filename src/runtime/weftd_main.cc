@@ -165,6 +165,9 @@ int main(int argc, char** argv) {
   s->add_option("--heartbeat", heartbeat_s, "seconds between node heartbeats")->capture_default_str()->check(CLI::Range(0.01, 60.0));
   s->add_option("--node-timeout", timeout_s, "seconds of silence before a node is lost")->capture_default_str()->check(CLI::Range(0.05, 3600.0));
   s->add_option("--token-file", token_file, "shared token clients and nodes must present");
+  std::string sync = "normal";
+  s->add_option("--sync", sync, "journal durability: normal (survives kill -9) or full (also power loss; an fsync per commit)")
+      ->capture_default_str()->check(CLI::IsMember({"normal", "full"}));
 
   NodeConfig node;
   std::string schedulers;
@@ -190,6 +193,7 @@ int main(int argc, char** argv) {
   if (s->parsed()) {
     sched.heartbeat_us = static_cast<weft::TimeUs>(heartbeat_s * 1e6);
     sched.node_timeout_us = static_cast<weft::TimeUs>(timeout_s * 1e6);
+    sched.sync = sync == "full" ? JournalSync::kFull : JournalSync::kNormal;
     return RunScheduler(listen, sched, token_file);
   }
   return RunNodeDaemon(node, schedulers, cpu, mem, disk, net, node_token_file);

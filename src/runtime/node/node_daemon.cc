@@ -20,6 +20,7 @@ namespace weft::runtime {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+constexpr TimeUs kInstantBuiltinUs = 1000;
 
 // Inbox: what the stream reader thread hands to the main thread.
 class Inbox {
@@ -119,7 +120,9 @@ bool Session(const NodeConfig& config, const std::string& address, TaskRunner& r
     for (v1::SchedulerMessage& m : inbox.Take(closed)) {
       if (m.has_launches()) {
         for (const v1::Launch& l : m.launches().launches()) {
-          TaskSpec spec{l.attempt(), l.label(), std::nullopt, l.duration_us()};
+          // A built-in task shorter than a process spawn ends at once, without one.
+          const TimeUs burn = l.duration_us() < kInstantBuiltinUs ? 0 : l.duration_us();
+          TaskSpec spec{l.attempt(), l.label(), std::nullopt, burn};
           if (l.has_command()) spec.command = l.command();
           if (absl::Status s = runner.Start(spec); !s.ok()) {
             v1::NodeMessage failed;

@@ -249,10 +249,14 @@ absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
   ASSIGN_OR_RETURN(Recovered r, journal_->Load());
   v1::ExportChunk chunk;
   chunk.set_policy(built_.info->name);
+  // Names repeat across submissions; the results format needs them unique.
+  absl::flat_hash_map<std::string, int> uses;
+  for (const JobInfo& info : jobs_) ++uses[info.name];
   nlohmann::json jobs = nlohmann::json::array();
-  for (const JobInfo& info : jobs_) {
-    nlohmann::json spec = nlohmann::json::parse(info.spec_json, nullptr, false);
+  for (uint32_t j = 0; j < jobs_.size(); ++j) {
+    nlohmann::json spec = nlohmann::json::parse(jobs_[j].spec_json, nullptr, false);
     spec["arrival"] = 0;  // arrivals are in the job rows
+    if (uses[jobs_[j].name] > 1) spec["name"] = fmt::format("{}#{}", jobs_[j].name, j);
     jobs.push_back(std::move(spec));
   }
   const nlohmann::json doc = {{"weft", 1}, {"cluster", ClusterJson(live_.cluster)}, {"jobs", jobs}};

@@ -1,0 +1,212 @@
+// SchedulerCore without gRPC: requests are validated before any state
+// changes, launches reach the node's link, ends drive the DAG, and a core
+// reopened on the same state dir resumes without rerunning finished tasks.
+#include "runtime/scheduler/scheduler_core.h"
+
+#include <filesystem>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "trace/workload_reader.h"
+
+namespace weft::runtime {
+namespace {
+
+class FakeLink : public NodeLink {
+ public:
+  void Send(v1::SchedulerMessage message) override { sent.push_back(std::move(message)); }
+  void Close() override { closed = true; }
+  // Launched attempts, in order, across every Launches message so far.
+  std::vector<v1::Launch> Launches() const {
+    std::vector<v1::Launch> out;
+    for (const auto& m : sent) {
+      for (const auto& l : m.launches().launches()) out.push_back(l);
+    }
+    return out;
+  }
+  std::vector<v1::SchedulerMessage> sent;
+  bool closed = false;
+};
+
+v1::Register Node(const std::string& name, double cpu = 1, double mem = 2) {
+  v1::Register r;
+  r.set_name(name);
+  r.mutable_capacity()->set_cpu(cpu);
+  r.mutable_capacity()->set_mem(mem);
+  return r;
+}
+
+v1::NodeMessage Ends(std::initializer_list<uint64_t> attempts, int exit_code = 0) {
+  v1::NodeMessage m;
+  for (uint64_t a : attempts) {
+    v1::TaskEnd* e = m.mutable_ends()->add_ends();
+    e->set_attempt(a);
+    e->set_exit_code(exit_code);
+  }
+  return m;
+}
+
+constexpr char kTwoStages[] = R"({"weft": 1, "cluster": {"machines": [{"name": "m", "capacity": {"cpu": 4, "mem": 4}}]},
+  "jobs": [{"name": "j", "stages": [
+    {"name": "a", "tasks": 2, "duration": 1, "demand": {"cpu": 1, "mem": 1}, "command": "echo {job} {stage} {task}"},
+    {"name": "b", "tasks": 1, "duration": 1, "demand": {"cpu": 1, "mem": 1}, "after": ["a"]}]}]})";
+
+class SchedulerCoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = ::testing::TempDir() + "weft_core_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    config_.state_dir = tmpl;
+    config_.policy = "fifo";
+  }
+  void TearDown() override { std::filesystem::remove_all(config_.state_dir); }
+
+  std::unique_ptr<SchedulerCore> Open() {
+    auto core = SchedulerCore::Open(config_);
+    EXPECT_TRUE(core.ok()) << core.status();
+    return core.ok() ? std::move(*core) : nullptr;
+  }
+  static size_t Jobs(SchedulerCore& core) {
+    v1::StatusRequest all;
+    all.set_all(true);
+    return core.Status(all).jobs_size();
+  }
+  static std::string State(SchedulerCore& core, uint32_t job) {
+    v1::StatusRequest one;
+    one.set_job(job);
+    return core.Status(one).jobs(0).state();
+  }
+
+  SchedulerConfig config_;
+};
+
+TEST_F(SchedulerCoreTest, RefusesJobsUntilTheClusterIsComplete) {
+  auto core = Open();
+  EXPECT_TRUE(absl::IsUnavailable(core->Submit(kTwoStages).status()));
+  EXPECT_EQ(Jobs(*core), 0u);
+}
+
+TEST_F(SchedulerCoreTest, ValidatesRegistrations) {
+  auto core = Open();
+  FakeLink link;
+  EXPECT_TRUE(absl::IsInvalidArgument(core->RegisterNode(Node("no spaces"), &link).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(core->RegisterNode(Node("n", 0), &link).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(core->RegisterNode(Node("n", -1), &link).status()));
+  EXPECT_TRUE(link.sent.empty());
+  ASSERT_TRUE(core->RegisterNode(Node("n"), &link).ok());
+  ASSERT_EQ(link.sent.size(), 1u);
+  EXPECT_TRUE(link.sent[0].has_registered());
+  FakeLink other;
+  EXPECT_TRUE(absl::IsFailedPrecondition(core->RegisterNode(Node("another"), &other).status()));  // full
+  EXPECT_TRUE(absl::IsFailedPrecondition(core->RegisterNode(Node("n", 2), &other).status()));     // new capacity
+}
+
+TEST_F(SchedulerCoreTest, MalformedSubmissionsChangeNothing) {
+  auto core = Open();
+  FakeLink link;
+  ASSERT_TRUE(core->RegisterNode(Node("n"), &link).ok());
+  for (const char* bad : {"not json", "{}", R"({"weft": 1, "cluster": {"machines": []}, "jobs": [{"name": "x"}]})",
+                          R"({"weft": 1, "cluster": {"machines": [{"name": "m", "capacity": {"cpu": 9}}]},
+                              "jobs": [{"name": "big", "stages": [{"name": "s", "tasks": 1, "duration": 1,
+                                        "demand": {"cpu": 9}}]}]})"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_TRUE(absl::IsInvalidArgument(core->Submit(bad).status()));
+  }
+  EXPECT_EQ(Jobs(*core), 0u);
+  EXPECT_TRUE(link.Launches().empty());
+  core.reset();
+  auto reopened = Open();
+  EXPECT_EQ(Jobs(*reopened), 0u);  // nothing was journaled either
+}
+
+TEST_F(SchedulerCoreTest, RunsTheDagAsNodesReportEnds) {
+  auto core = Open();
+  FakeLink link;
+  auto session = core->RegisterNode(Node("n"), &link);
+  ASSERT_TRUE(session.ok());
+  auto ids = core->Submit(kTwoStages);
+  ASSERT_TRUE(ids.ok()) << ids.status();
+  EXPECT_EQ(*ids, std::vector<uint32_t>{0});
+  ASSERT_EQ(link.Launches().size(), 1u);  // one core: one task at a time
+  EXPECT_TRUE(link.Launches()[0].has_command());
+  EXPECT_EQ(link.Launches()[0].command(), "echo j a 0");
+  core->OnNodeMessage(*session, Ends({link.Launches()[0].attempt()}));
+  ASSERT_EQ(link.Launches().size(), 2u);
+  core->OnNodeMessage(*session, Ends({link.Launches()[0].attempt()}));  // a duplicate report: ignored
+  core->OnNodeMessage(*session, Ends({12345678}));                      // an unknown attempt: ignored
+  EXPECT_EQ(link.Launches().size(), 2u);
+  core->OnNodeMessage(*session, Ends({link.Launches()[1].attempt()}));
+  ASSERT_EQ(link.Launches().size(), 3u);
+  EXPECT_FALSE(link.Launches()[2].has_command());  // the built-in task
+  EXPECT_EQ(link.Launches()[2].duration_us(), 1'000'000);
+  core->OnNodeMessage(*session, Ends({link.Launches()[2].attempt()}));
+  EXPECT_EQ(State(*core, 0), "succeeded");
+  EXPECT_TRUE(absl::IsFailedPrecondition(core->Cancel(0)));
+  EXPECT_TRUE(absl::IsNotFound(core->Cancel(7)));
+}
+
+TEST_F(SchedulerCoreTest, ReopenedCoreResumesWithoutRerunningFinishedTasks) {
+  {
+    auto core = Open();
+    FakeLink link;
+    auto session = core->RegisterNode(Node("n"), &link);
+    ASSERT_TRUE(core->Submit(kTwoStages).ok());
+    core->OnNodeMessage(*session, Ends({link.Launches()[0].attempt()}));  // a/0 done
+    ASSERT_EQ(link.Launches().size(), 2u);                               // a/1 running when we "crash"
+  }
+  auto core = Open();
+  EXPECT_EQ(State(*core, 0), "running");
+  FakeLink link;
+  auto session = core->RegisterNode(Node("n"), &link);
+  ASSERT_TRUE(session.ok());
+  ASSERT_EQ(link.Launches().size(), 1u);
+  EXPECT_EQ(link.Launches()[0].label(), "0-a-1-0");  // only a/1 runs again
+  core->OnNodeMessage(*session, Ends({link.Launches()[0].attempt()}));
+  ASSERT_EQ(link.Launches().size(), 2u);
+  EXPECT_EQ(link.Launches()[1].label(), "0-b-0-0");
+  core->OnNodeMessage(*session, Ends({link.Launches()[1].attempt()}));
+  EXPECT_EQ(State(*core, 0), "succeeded");
+}
+
+TEST_F(SchedulerCoreTest, AStateDirKeepsItsPolicy) {
+  Open().reset();
+  config_.policy = "fair";
+  auto core = SchedulerCore::Open(config_);
+  ASSERT_FALSE(core.ok());
+  EXPECT_TRUE(absl::IsInvalidArgument(core.status()));
+  EXPECT_THAT(std::string(core.status().message()), ::testing::HasSubstr("policy fifo"));
+}
+
+TEST_F(SchedulerCoreTest, CancelKillsWhatTheJobRuns) {
+  auto core = Open();
+  FakeLink link;
+  auto session = core->RegisterNode(Node("n"), &link);
+  ASSERT_TRUE(core->Submit(kTwoStages).ok());
+  ASSERT_EQ(link.Launches().size(), 1u);
+  ASSERT_TRUE(core->Cancel(0).ok());
+  EXPECT_EQ(State(*core, 0), "cancelled");
+  bool killed = false;
+  for (const auto& m : link.sent) {
+    for (uint64_t a : m.kills().attempts()) killed |= a == link.Launches()[0].attempt();
+  }
+  EXPECT_TRUE(killed);
+}
+
+TEST_F(SchedulerCoreTest, ExportNamesJobsSubmittedTwiceApart) {
+  auto core = Open();
+  FakeLink link;
+  ASSERT_TRUE(core->RegisterNode(Node("n"), &link).ok());
+  ASSERT_TRUE(core->Submit(kTwoStages).ok());
+  ASSERT_TRUE(core->Submit(kTwoStages).ok());
+  auto chunk = core->Export();
+  ASSERT_TRUE(chunk.ok()) << chunk.status();
+  auto workload = ParseWorkload(chunk->workload_json());
+  ASSERT_TRUE(workload.ok()) << workload.status();
+  ASSERT_EQ(workload->jobs.size(), 2u);
+  EXPECT_EQ(workload->jobs[0].name, "j#0");
+  EXPECT_EQ(workload->jobs[1].name, "j#1");
+  EXPECT_EQ(chunk->jobs_size(), 2);
+}
+
+}  // namespace
+}  // namespace weft::runtime
