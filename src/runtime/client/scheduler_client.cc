@@ -16,6 +16,7 @@ absl::Status FromGrpc(const grpc::Status& status) {
   const std::string& m = status.error_message();
   switch (status.error_code()) {
     case grpc::StatusCode::INVALID_ARGUMENT: return absl::InvalidArgumentError(m);
+    case grpc::StatusCode::RESOURCE_EXHAUSTED: return absl::InvalidArgumentError(m);  // over the size limit
     case grpc::StatusCode::NOT_FOUND: return absl::NotFoundError(m);
     case grpc::StatusCode::FAILED_PRECONDITION: return absl::FailedPreconditionError(m);
     case grpc::StatusCode::UNAVAILABLE: return absl::UnavailableError(m);
