@@ -2,14 +2,23 @@
 
 #include <sqlite3.h>
 
-#include <limits>
 #include <system_error>
 #include <utility>
 
 #include "core/status.h"
 #include "fmt/format.h"
+#include "runtime/sqlite_statement.h"
 
 namespace weft::runtime {
+
+using sqlite::Exec;
+using sqlite::ForEachRow;
+using sqlite::QueryInt;
+using sqlite::QueryText;
+using sqlite::RowReader;
+using sqlite::SqlStatus;
+using sqlite::Statement;
+
 namespace {
 
 // Schema version 1. Resources are one INTEGER column per resource, in the
@@ -70,156 +79,6 @@ std::string Placeholders(std::string_view columns) {
   return out;
 }
 
-// SqlStatus turns an SQLite result code into weft's error convention.
-absl::Status SqlStatus(sqlite3* db, int rc, std::string_view what) {
-  const char* file = db ? sqlite3_db_filename(db, "main") : nullptr;
-  const std::string msg = fmt::format("journal {}: {} (in \"{}\")", file ? file : "",
-                                      db ? sqlite3_errmsg(db) : sqlite3_errstr(rc), what);
-  switch (rc & 0xff) {
-    case SQLITE_NOTADB:
-    case SQLITE_CORRUPT:
-      return absl::DataLossError(msg);
-    case SQLITE_BUSY:
-    case SQLITE_LOCKED:
-      return absl::FailedPreconditionError(msg + " (is another scheduler using this state dir?)");
-    case SQLITE_CONSTRAINT:
-      return absl::AlreadyExistsError(msg);
-    case SQLITE_FULL:
-    case SQLITE_IOERR:
-    case SQLITE_CANTOPEN:
-      return absl::UnavailableError(msg);
-    default:
-      return absl::InternalError(msg);
-  }
-}
-
-// Statement owns one prepared statement. Bind() fills the parameters in
-// order; Step() resets the statement when it is done or fails, so it is ready
-// for the next use.
-class Statement {
- public:
-  Statement() = default;
-  Statement(Statement&& o) noexcept : stmt_(std::exchange(o.stmt_, nullptr)) {}
-  Statement& operator=(Statement&& o) noexcept {
-    std::swap(stmt_, o.stmt_);
-    return *this;
-  }
-  ~Statement() { sqlite3_finalize(stmt_); }
-
-  static absl::StatusOr<Statement> Prepare(sqlite3* db, const std::string& sql) {
-    Statement s;
-    const int rc = sqlite3_prepare_v3(db, sql.c_str(), static_cast<int>(sql.size()),
-                                      SQLITE_PREPARE_PERSISTENT, &s.stmt_, nullptr);
-    if (rc != SQLITE_OK) return SqlStatus(db, rc, sql);
-    return s;
-  }
-
-  Statement& Bind(int64_t v) { return Check(sqlite3_bind_int64(stmt_, ++bound_, v)); }
-  Statement& Bind(std::string_view v) {
-    return Check(
-        sqlite3_bind_text(stmt_, ++bound_, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
-  }
-  Statement& Bind(const Resources& r) {
-    for (int i = 0; i < kNumResources; ++i) Bind(r.micro(static_cast<Resource>(i)));
-    return *this;
-  }
-
-  // Step returns true when a row is available, false when done.
-  absl::StatusOr<bool> Step() {
-    const int rc = bind_rc_ == SQLITE_OK ? sqlite3_step(stmt_) : bind_rc_;
-    if (rc == SQLITE_ROW) return true;
-    absl::Status status;
-    if (rc != SQLITE_DONE) status = SqlStatus(sqlite3_db_handle(stmt_), rc, sqlite3_sql(stmt_));
-    sqlite3_reset(stmt_);
-    sqlite3_clear_bindings(stmt_);
-    bound_ = 0;
-    bind_rc_ = SQLITE_OK;
-    if (!status.ok()) return status;
-    return false;
-  }
-  // Run steps a statement that returns no rows.
-  absl::Status Run() { return Step().status(); }
-
-  sqlite3_stmt* get() const { return stmt_; }
-
- private:
-  Statement& Check(int rc) {
-    if (bind_rc_ == SQLITE_OK) bind_rc_ = rc;
-    return *this;
-  }
-  sqlite3_stmt* stmt_ = nullptr;
-  int bound_ = 0;
-  int bind_rc_ = SQLITE_OK;
-};
-
-// RowReader reads the columns of the current row in order, checking ranges: a
-// journal that SQLite reads fine may still hold values no weft wrote.
-class RowReader {
- public:
-  explicit RowReader(const Statement& s) : stmt_(s.get()) {}
-
-  int64_t I64() { return sqlite3_column_int64(stmt_, col_++); }
-  int64_t Range(int64_t lo, int64_t hi) {
-    const int64_t v = I64();
-    if (v < lo || v > hi) bad_ = true;
-    return v;
-  }
-  uint32_t U32() { return static_cast<uint32_t>(Range(0, std::numeric_limits<uint32_t>::max())); }
-  template <typename Enum>
-  Enum As(Enum last) {
-    return static_cast<Enum>(Range(0, static_cast<int64_t>(last)));
-  }
-  std::string Text() {
-    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col_));
-    const int n = sqlite3_column_bytes(stmt_, col_++);
-    return p ? std::string(p, n) : std::string();
-  }
-  Resources Res() {
-    Resources r;
-    for (int i = 0; i < kNumResources; ++i) {
-      r.set_micro(static_cast<Resource>(i), Range(0, std::numeric_limits<int64_t>::max()));
-    }
-    return r;
-  }
-  absl::Status Done(std::string_view table) const {
-    if (!bad_) return absl::OkStatus();
-    return absl::DataLossError(fmt::format(
-        "journal: a row of table {} holds a value out of range (corrupt journal?)", table));
-  }
-
- private:
-  sqlite3_stmt* stmt_;
-  int col_ = 0;
-  bool bad_ = false;
-};
-
-// ForEachRow runs `query` and calls `read(RowReader&)` for each row.
-template <typename Read>
-absl::Status ForEachRow(sqlite3* db, const std::string& query, std::string_view table,
-                        Read&& read) {
-  ASSIGN_OR_RETURN(Statement s, Statement::Prepare(db, query));
-  for (;;) {
-    ASSIGN_OR_RETURN(const bool row, s.Step());
-    if (!row) return absl::OkStatus();
-    RowReader r(s);
-    read(r);
-    RETURN_IF_ERROR(r.Done(table));
-  }
-}
-
-absl::StatusOr<int64_t> QueryInt(sqlite3* db, const std::string& sql) {
-  ASSIGN_OR_RETURN(Statement s, Statement::Prepare(db, sql));
-  ASSIGN_OR_RETURN(const bool row, s.Step());
-  const int64_t v = row ? sqlite3_column_int64(s.get(), 0) : 0;
-  if (row) RETURN_IF_ERROR(s.Step().status());
-  return v;
-}
-
-absl::Status Exec(sqlite3* db, const std::string& sql) {
-  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr);
-  return rc == SQLITE_OK ? absl::OkStatus() : SqlStatus(db, rc, sql);
-}
-
 }  // namespace
 
 struct JournalDb {
@@ -270,12 +129,7 @@ absl::Status Configure(JournalDb& d, JournalOptions options) {
   RETURN_IF_ERROR(Exec(db, "PRAGMA locking_mode = EXCLUSIVE"));
   ASSIGN_OR_RETURN(const bool fresh, CheckVersion(db, d.path));
   RETURN_IF_ERROR(Exec(db, "PRAGMA journal_mode = WAL"));
-  ASSIGN_OR_RETURN(Statement mode, Statement::Prepare(db, "PRAGMA journal_mode"));
-  ASSIGN_OR_RETURN(const bool row, mode.Step());
-  const auto* text =
-      row ? reinterpret_cast<const char*>(sqlite3_column_text(mode.get(), 0)) : nullptr;
-  const std::string journal_mode = text ? text : "";
-  if (row) RETURN_IF_ERROR(mode.Step().status());
+  ASSIGN_OR_RETURN(const std::string journal_mode, QueryText(db, "PRAGMA journal_mode"));
   if (journal_mode != "wal") {
     return absl::FailedPreconditionError(fmt::format(
         "{}: cannot switch to WAL mode (journal_mode is \"{}\")", d.path, journal_mode));
@@ -301,8 +155,9 @@ absl::Status PrepareAll(JournalDb& d) {
   RETURN_IF_ERROR(
       prepare(d.add_attempt, fmt::format("INSERT INTO attempts({}) VALUES({})", kAttemptColumns,
                                          Placeholders(kAttemptColumns))));
-  RETURN_IF_ERROR(
-      prepare(d.end_job, "UPDATE jobs SET state = ?, end_us = ? WHERE id = ? AND state = 0"));
+  RETURN_IF_ERROR(prepare(
+      d.end_job, fmt::format("UPDATE jobs SET state = ?, end_us = ? WHERE id = ? AND state = {}",
+                             static_cast<int>(JournalJob::State::kActive))));
   RETURN_IF_ERROR(prepare(d.job_state, "SELECT state FROM jobs WHERE id = ?"));
   // One savepoint name for every level: SQLite resolves a name to the most
   // recent savepoint that has it, which is exactly the innermost batch.

@@ -125,12 +125,14 @@ class Journal {
   absl::Status EndJob(JobId id, JournalJob::State state, TimeUs end_us);
 
   // Begin opens a batch (or a nested one inside the current batch). Commit
-  // closes the innermost; the outermost Commit makes the batch durable, and
-  // if it fails the whole batch is rolled back. Rollback undoes the innermost
-  // batch (outermost: everything since Begin) and does nothing outside one.
-  // After a failed commit or an I/O error SQLite may have abandoned the whole
-  // transaction: every call then fails with Aborted until the outermost
-  // Rollback().
+  // closes the innermost; the outermost Commit makes the batch durable.
+  // FailedPrecondition for a Commit outside any batch. If the outermost
+  // Commit fails, the batch is rolled back and no batch is open any more;
+  // acknowledge nothing of it (after an fsync error it may or may not be in a
+  // later Load()). Rollback undoes the innermost batch (the outermost: all
+  // since Begin) and does nothing outside one. If an I/O error inside a batch
+  // makes SQLite abandon the whole transaction, every further call fails with
+  // Aborted until the caller has rolled back every open batch.
   absl::Status Begin();
   absl::Status Commit();
   void Rollback();

@@ -3,6 +3,7 @@
 // journal_crash_test.cc.
 #include "runtime/journal.h"
 
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -248,6 +249,26 @@ TEST_F(JournalTest, CorruptPagesAreAnErrorNotACrash) {
   const auto r = (*journal)->Load();
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(absl::IsDataLoss(r.status())) << r.status();
+}
+
+TEST_F(JournalTest, OutOfRangeValueIsDataLossNamingTheTable) {
+  {
+    auto journal = OpenOrDie();
+    const AttemptRecord a[] = {MakeAttempt(1, 0, 0, Outcome::kOk)};
+    ASSERT_TRUE(journal->RecordAttempts(a).ok());
+  }
+  // A value SQLite stores fine but no weft writes: outcome 7.
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((dir() / "journal.db").c_str(), &db), SQLITE_OK);
+  EXPECT_EQ(sqlite3_exec(db, "UPDATE attempts SET outcome = 7", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+
+  auto journal = OpenOrDie();
+  const auto r = journal->Load();
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(absl::IsDataLoss(r.status())) << r.status();
+  EXPECT_NE(StatusMessage(r.status()).find("attempts"), std::string_view::npos) << r.status();
 }
 
 TEST_F(JournalTest, ForeignSqliteDatabaseIsRefused) {
