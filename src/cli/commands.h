@@ -20,6 +20,7 @@ void AddPoliciesCommand(CLI::App& app, CommandRun& run);
 void AddSimCommand(CLI::App& app, CommandRun& run);
 void AddCompareCommand(CLI::App& app, CommandRun& run);
 void AddBoundsCommand(CLI::App& app, CommandRun& run);
+void AddConvertCommand(CLI::App& app, CommandRun& run);
 
 // Exit codes shared by every command (FORMATS.md section 3).
 inline constexpr int kExitOk = 0;
