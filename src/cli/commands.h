@@ -20,6 +20,7 @@ void AddPoliciesCommand(CLI::App& app, CommandRun& run);
 void AddSimCommand(CLI::App& app, CommandRun& run);
 void AddCompareCommand(CLI::App& app, CommandRun& run);
 void AddBoundsCommand(CLI::App& app, CommandRun& run);
+void AddConvertCommand(CLI::App& app, CommandRun& run);
 void AddJobCommands(CLI::App& app, CommandRun& run);     // submit, status, wait, cancel
 void AddClusterCommand(CLI::App& app, CommandRun& run);  // cluster up, cluster down
 

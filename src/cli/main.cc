@@ -25,6 +25,7 @@ int Main(int argc, char** argv) {
   AddSimCommand(app, run);
   AddCompareCommand(app, run);
   AddBoundsCommand(app, run);
+  AddConvertCommand(app, run);
   AddJobCommands(app, run);
   AddClusterCommand(app, run);
   try {
