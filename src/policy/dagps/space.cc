@@ -1,6 +1,8 @@
 #include "policy/dagps/space.h"
 
 #include <algorithm>
+#include <bit>
+#include <tuple>
 #include <utility>
 
 namespace weft::policy::dagps {
@@ -34,6 +36,13 @@ TimeUs ResourceTimeSpace::Length(const Run& r) {
   return r.a == MachineProfile::kNeverLow || r.b == MachineProfile::kNever ? MachineProfile::kNever : r.b - r.a;
 }
 
+int ResourceTimeSpace::LengthClass(TimeUs length) { return std::bit_width(static_cast<uint64_t>(length)); }
+
+void ResourceTimeSpace::Insert(FitIndex& index, uint32_t m, const Run& r) {
+  const TimeUs length = Length(r);
+  index.by_length[LengthClass(length)].emplace(Key(index, m, r), length);
+}
+
 void ResourceTimeSpace::Apply(FitIndex& index, const Placed& placed) const {
   std::vector<Run>& runs = index.runs[placed.machine];
   // The runs overlapping [start, end): they are disjoint and in time order.
@@ -43,10 +52,10 @@ void ResourceTimeSpace::Apply(FitIndex& index, const Placed& placed) const {
   std::vector<Run>& fresh = scratch_;
   fresh.clear();
   for (auto it = first; it != last; ++it) {
-    index.by_key.erase(Key(index, placed.machine, *it));
+    index.by_length[LengthClass(Length(*it))].erase(Key(index, placed.machine, *it));
     machines_[placed.machine].FitRuns(index.demand, it->a, it->b, fresh);
   }
-  for (const Run& r : fresh) index.by_key.emplace(Key(index, placed.machine, r), Length(r));
+  for (const Run& r : fresh) Insert(index, placed.machine, r);
   const auto at = runs.erase(first, last);
   runs.insert(at, fresh.begin(), fresh.end());
 }
@@ -71,16 +80,18 @@ ResourceTimeSpace::FitIndex& ResourceTimeSpace::IndexFor(bool forward, const Res
     it->edge = edge;
     it->seen = log_.size();
     it->runs.resize(m);
-    std::vector<std::pair<std::pair<TimeUs, uint32_t>, TimeUs>> sorted;
+    // Sorted first, so that each class's map is built in one pass.
+    std::vector<std::tuple<int, std::pair<TimeUs, uint32_t>, TimeUs>> entries;
     for (uint32_t k = 0; k < m; ++k) {
       it->runs[k].clear();
       if (!demand.FitsIn(machines_[k].capacity())) continue;
       machines_[k].FitRuns(demand, forward ? edge : MachineProfile::kNeverLow, forward ? MachineProfile::kNever : edge,
                            it->runs[k]);
-      for (const Run& r : it->runs[k]) sorted.push_back({Key(*it, k, r), Length(r)});
+      for (const Run& r : it->runs[k]) entries.emplace_back(LengthClass(Length(r)), Key(*it, k, r), Length(r));
     }
-    std::sort(sorted.begin(), sorted.end());
-    it->by_key = absl::btree_map<std::pair<TimeUs, uint32_t>, TimeUs>(sorted.begin(), sorted.end());
+    std::sort(entries.begin(), entries.end());
+    for (auto& runs : it->by_length) runs.clear();
+    for (const auto& [w, key, length] : entries) it->by_length[w].emplace_hint(it->by_length[w].end(), key, length);
   } else {
     for (size_t i = it->seen; i < log_.size(); ++i) Apply(*it, log_[i]);
     it->seen = log_.size();
@@ -99,21 +110,34 @@ ResourceTimeSpace::FitIndex& ResourceTimeSpace::IndexFor(bool forward, const Res
 std::optional<ResourceTimeSpace::Slot> ResourceTimeSpace::Search(const FitIndex& index, TimeUs duration,
                                                                  uint32_t hint) const {
   const uint32_t m = static_cast<uint32_t>(machines_.size());
-  // The first run long enough has the best key; among runs with that key,
-  // the machine first in scan order (from the hint) wins.
+  // The best key: the first entry of every class longer than d (all are
+  // long enough), and the first long enough one of d's own class.
+  const int own = LengthClass(duration);
   bool found = false;
   TimeUs best = 0;
-  uint32_t best_machine = 0;
-  uint32_t best_rank = m;
-  for (const auto& [key, length] : index.by_key) {
-    if (found && key.first > best) break;
-    if (length < duration) continue;
-    const uint32_t rank = (key.second + m - hint) % m;
-    if (!found || rank < best_rank) {
+  for (int w = own; w < static_cast<int>(index.by_length.size()); ++w) {
+    for (const auto& [key, length] : index.by_length[w]) {
+      if (found && key.first >= best) break;
+      if (length < duration) continue;
       found = true;
       best = key.first;
-      best_machine = key.second;
-      best_rank = rank;
+      break;
+    }
+  }
+  // Among the runs with that key, the machine first in scan order.
+  uint32_t best_machine = 0;
+  uint32_t best_rank = m;
+  if (found) {
+    for (int w = own; w < static_cast<int>(index.by_length.size()); ++w) {
+      const auto& runs = index.by_length[w];
+      for (auto it = runs.lower_bound({best, 0}); it != runs.end() && it->first.first == best; ++it) {
+        if (it->second < duration) continue;
+        const uint32_t rank = (it->first.second + m - hint) % m;
+        if (rank < best_rank) {
+          best_rank = rank;
+          best_machine = it->first.second;
+        }
+      }
     }
   }
   if (!found) return std::nullopt;

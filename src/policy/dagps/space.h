@@ -35,6 +35,7 @@
 // that) but not the fit indexes, which are rebuilt on demand.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -87,10 +88,12 @@ class ResourceTimeSpace {
   using Run = MachineProfile::Run;
   // FitIndex: for one kind of query (direction, demand, bound), every
   // machine's fit runs on the bound's side (machine_profile.h), and all of
-  // them in one ordered map by key = start forwards, minus end backwards
-  // (smaller is better either way), with their length. The answer to a query
-  // of duration d is the first entry of length >= d (ties: the machine first
-  // in scan order among equal keys).
+  // them ordered by key = start forwards, minus end backwards (smaller is
+  // better either way), with their length. The answer to a query of
+  // duration d is the first run of length >= d (ties: the machine first in
+  // scan order among equal keys). Runs are kept in one ordered map per
+  // length class (bit width of the length), so that a query reads only the
+  // first entry of each class longer than d and scans only d's own class.
   struct FitIndex {
     bool forward = true;
     Resources demand;
@@ -98,7 +101,8 @@ class ResourceTimeSpace {
     size_t seen = 0;         // entries of log_ already applied
     uint64_t last_used = 0;  // for least-recently-used replacement
     std::vector<std::vector<Run>> runs;  // per machine, in time order
-    absl::btree_map<std::pair<TimeUs, uint32_t>, TimeUs> by_key;  // (key, machine) -> length
+    // by_length[w]: runs whose length has bit width w, (key, machine) -> length.
+    std::array<absl::btree_map<std::pair<TimeUs, uint32_t>, TimeUs>, 64> by_length;
   };
   struct Placed {
     uint32_t machine;
@@ -109,6 +113,8 @@ class ResourceTimeSpace {
 
   static std::pair<TimeUs, uint32_t> Key(const FitIndex& index, uint32_t m, const Run& r);
   static TimeUs Length(const Run& r);
+  static int LengthClass(TimeUs length);
+  static void Insert(FitIndex& index, uint32_t m, const Run& r);
   // Apply updates the index for a box placed on one machine: only that
   // machine's runs overlapping the box can shrink or split.
   void Apply(FitIndex& index, const Placed& placed) const;
