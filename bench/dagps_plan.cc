@@ -10,12 +10,13 @@
 // previous 8 stages; demands up to half a machine) on identical 16-core,
 // 64 GB machines, plans it `reps` times and prints one line: tasks, stages,
 // machines, candidates, parts, planned makespan, tasks placed while
-// searching and the best wall time. With --workload it plans job `job` of
+// searching and the best wall and CPU times. With --workload it plans job `job` of
 // the file on the file's cluster. --print N prints the plan (FormatSchedule:
 // the chosen division and order per part, then the first N tasks by start):
 // this is how a person inspects a DAGPS plan.
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <string>
 
@@ -99,13 +100,19 @@ int main(int argc, char** argv) {
     input = RandomDag(tasks, stages, machines, seed);
   }
 
+  // Wall time and this process's CPU time: the machine is shared, and CPU
+  // time is what other sessions' load disturbs least.
   double best_ms = 1e300;
+  double best_cpu_ms = 1e300;
   absl::StatusOr<dagps::Schedule> schedule;
   for (uint32_t r = 0; r < std::max<uint32_t>(1, reps); ++r) {
     const auto t0 = std::chrono::steady_clock::now();
+    const std::clock_t c0 = std::clock();
     schedule = dagps::BuildSchedule(input, options);
+    const std::clock_t c1 = std::clock();
     const auto t1 = std::chrono::steady_clock::now();
     best_ms = std::min(best_ms, std::chrono::duration<double, std::milli>(t1 - t0).count());
+    best_cpu_ms = std::min(best_cpu_ms, 1000.0 * static_cast<double>(c1 - c0) / CLOCKS_PER_SEC);
   }
   if (!schedule.ok()) {
     std::fprintf(stderr, "plan failed\n");
@@ -115,9 +122,9 @@ int main(int argc, char** argv) {
   for (const auto& part : schedule->parts) candidates += part.candidates;
   const bool valid = dagps::CheckSchedule(input, *schedule).ok();
   fmt::print("tasks={} stages={} machines={} candidates={} parts={} makespan_s={:.3f} placements={} valid={} "
-             "best_ms={:.1f}\n",
+             "best_ms={:.1f} best_cpu_ms={:.1f}\n",
              input.num_tasks(), input.stages.size(), input.machines.size(), candidates, schedule->parts.size(),
-             static_cast<double>(schedule->makespan) / 1e6, schedule->placements, valid, best_ms);
+             static_cast<double>(schedule->makespan) / 1e6, schedule->placements, valid, best_ms, best_cpu_ms);
   if (print > 0) fmt::print("{}", dagps::FormatSchedule(input, *schedule, print));
   return valid ? 0 : 1;
 }

@@ -1,116 +1,161 @@
 #include "policy/dagps/space.h"
 
 #include <algorithm>
+#include <bit>
+#include <tuple>
 #include <utility>
 
 namespace weft::policy::dagps {
 
 ResourceTimeSpace::ResourceTimeSpace(std::vector<Resources> capacities) {
   machines_.reserve(capacities.size());
-  for (Resources& c : capacities) machines_.push_back(MachineSpace{c, {}});
+  for (const Resources& c : capacities) machines_.emplace_back(c);
 }
 
-namespace {
+// Copies take the placements, not the cache (it would be rebuilt anyway as
+// the copy diverges, and copying it costs more than it saves).
+ResourceTimeSpace::ResourceTimeSpace(const ResourceTimeSpace& other)
+    : machines_(other.machines_), boxes_(other.boxes_), min_start_(other.min_start_), max_end_(other.max_end_) {}
 
-const Resources kZero;
-
-}  // namespace
-
-// Segments of a machine: segment k (0..n) covers [steps[k-1].t, steps[k].t),
-// with segment 0 starting at -infinity (usage 0) and segment n running to
-// +infinity (usage of the last step, 0 once every box has ended).
-TimeUs ResourceTimeSpace::Earliest(const MachineSpace& ms, const Resources& demand, TimeUs d, TimeUs t0,
-                                   TimeUs limit) {
-  const std::vector<Step>& st = ms.steps;
-  const size_t n = st.size();
-  TimeUs s = t0;
-  size_t k = std::upper_bound(st.begin(), st.end(), s, [](TimeUs t, const Step& x) { return t < x.t; }) - st.begin();
-  while (s < limit) {
-    size_t q = k;
-    bool ok = true;
-    while (true) {
-      const Resources& used = q == 0 ? kZero : st[q - 1].used;
-      if (!FitsWith(used, demand, ms.capacity)) {
-        if (q == n) return kNever;  // cannot happen when the demand fits the machine
-        s = st[q].t;
-        k = q + 1;
-        ok = false;
-        break;
-      }
-      if (q == n || st[q].t >= s + d) break;
-      ++q;
-    }
-    if (ok) return s;
-  }
-  return kNever;
+ResourceTimeSpace& ResourceTimeSpace::operator=(const ResourceTimeSpace& other) {
+  if (this == &other) return *this;
+  machines_ = other.machines_;
+  boxes_ = other.boxes_;
+  min_start_ = other.min_start_;
+  max_end_ = other.max_end_;
+  indexes_.clear();
+  log_.clear();
+  return *this;
 }
 
-TimeUs ResourceTimeSpace::LatestEnd(const MachineSpace& ms, const Resources& demand, TimeUs d, TimeUs t1,
-                                    TimeUs limit) {
-  const std::vector<Step>& st = ms.steps;
-  TimeUs e = t1;
-  // Segment holding the instant just before e: the number of steps with t < e.
-  size_t k = std::lower_bound(st.begin(), st.end(), e, [](const Step& x, TimeUs t) { return x.t < t; }) - st.begin();
-  while (e > limit) {
-    size_t q = k;
-    bool ok = true;
-    while (true) {
-      const Resources& used = q == 0 ? kZero : st[q - 1].used;
-      if (!FitsWith(used, demand, ms.capacity)) {
-        if (q == 0) return kNeverLow;
-        e = st[q - 1].t;
-        k = q - 1;
-        ok = false;
-        break;
-      }
-      if (q == 0 || st[q - 1].t <= e - d) break;
-      --q;
-    }
-    if (ok) return e;
+std::pair<TimeUs, uint32_t> ResourceTimeSpace::Key(const FitIndex& index, uint32_t m, const Run& r) {
+  return {index.forward ? r.a : -r.b, m};  // the runs are cut at the edge: both finite
+}
+
+TimeUs ResourceTimeSpace::Length(const Run& r) {
+  return r.a == MachineProfile::kNeverLow || r.b == MachineProfile::kNever ? MachineProfile::kNever : r.b - r.a;
+}
+
+int ResourceTimeSpace::LengthClass(TimeUs length) { return std::bit_width(static_cast<uint64_t>(length)); }
+
+void ResourceTimeSpace::Insert(FitIndex& index, uint32_t m, const Run& r) {
+  const TimeUs length = Length(r);
+  index.by_length[LengthClass(length)].emplace(Key(index, m, r), length);
+}
+
+void ResourceTimeSpace::Apply(FitIndex& index, const Placed& placed) const {
+  std::vector<Run>& runs = index.runs[placed.machine];
+  // The runs overlapping [start, end): they are disjoint and in time order.
+  const auto first = std::partition_point(runs.begin(), runs.end(), [&](const Run& r) { return r.b <= placed.start; });
+  const auto last = std::partition_point(first, runs.end(), [&](const Run& r) { return r.a < placed.end; });
+  if (first == last) return;
+  std::vector<Run>& fresh = scratch_;
+  fresh.clear();
+  for (auto it = first; it != last; ++it) {
+    index.by_length[LengthClass(Length(*it))].erase(Key(index, placed.machine, *it));
+    machines_[placed.machine].FitRuns(index.demand, it->a, it->b, fresh);
   }
-  return kNeverLow;
+  for (const Run& r : fresh) Insert(index, placed.machine, r);
+  const auto at = runs.erase(first, last);
+  runs.insert(at, fresh.begin(), fresh.end());
+}
+
+ResourceTimeSpace::FitIndex& ResourceTimeSpace::IndexFor(bool forward, const Resources& demand,
+                                                         TimeUs edge) const {
+  const size_t m = machines_.size();
+  ++queries_;
+  auto it = std::find_if(indexes_.begin(), indexes_.end(), [&](const FitIndex& x) {
+    return x.forward == forward && x.edge == edge && x.demand == demand;
+  });
+  if (it == indexes_.end()) {
+    // Make one (replacing the least recently used) from every machine's runs.
+    if (indexes_.size() < kMaxIndexes) {
+      it = indexes_.emplace(indexes_.end());
+    } else {
+      it = std::min_element(indexes_.begin(), indexes_.end(),
+                            [](const FitIndex& a, const FitIndex& b) { return a.last_used < b.last_used; });
+    }
+    it->forward = forward;
+    it->demand = demand;
+    it->edge = edge;
+    it->seen = log_.size();
+    it->runs.resize(m);
+    // Sorted first, so that each class's map is built in one pass.
+    std::vector<std::tuple<int, std::pair<TimeUs, uint32_t>, TimeUs>> entries;
+    for (uint32_t k = 0; k < m; ++k) {
+      it->runs[k].clear();
+      if (!demand.FitsIn(machines_[k].capacity())) continue;
+      machines_[k].FitRuns(demand, forward ? edge : MachineProfile::kNeverLow, forward ? MachineProfile::kNever : edge,
+                           it->runs[k]);
+      for (const Run& r : it->runs[k]) entries.emplace_back(LengthClass(Length(r)), Key(*it, k, r), Length(r));
+    }
+    std::sort(entries.begin(), entries.end());
+    for (auto& runs : it->by_length) runs.clear();
+    for (const auto& [w, key, length] : entries) it->by_length[w].emplace_hint(it->by_length[w].end(), key, length);
+  } else {
+    for (size_t i = it->seen; i < log_.size(); ++i) Apply(*it, log_[i]);
+    it->seen = log_.size();
+  }
+  it->last_used = queries_;
+  // Drop the part of the log every index has applied.
+  size_t oldest = log_.size();
+  for (const FitIndex& x : indexes_) oldest = std::min(oldest, x.seen);
+  if (oldest > 4096 && oldest * 2 > log_.size()) {
+    log_.erase(log_.begin(), log_.begin() + static_cast<std::ptrdiff_t>(oldest));
+    for (FitIndex& x : indexes_) x.seen -= oldest;
+  }
+  return *it;
+}
+
+std::optional<ResourceTimeSpace::Slot> ResourceTimeSpace::Search(const FitIndex& index, TimeUs duration,
+                                                                 uint32_t hint) const {
+  const uint32_t m = static_cast<uint32_t>(machines_.size());
+  // The best key: the first entry of every class longer than d (all are
+  // long enough), and the first long enough one of d's own class.
+  const int own = LengthClass(duration);
+  bool found = false;
+  TimeUs best = 0;
+  for (int w = own; w < static_cast<int>(index.by_length.size()); ++w) {
+    for (const auto& [key, length] : index.by_length[w]) {
+      if (found && key.first >= best) break;
+      if (length < duration) continue;
+      found = true;
+      best = key.first;
+      break;
+    }
+  }
+  // Among the runs with that key, the machine first in scan order.
+  uint32_t best_machine = 0;
+  uint32_t best_rank = m;
+  if (found) {
+    for (int w = own; w < static_cast<int>(index.by_length.size()); ++w) {
+      const auto& runs = index.by_length[w];
+      for (auto it = runs.lower_bound({best, 0}); it != runs.end() && it->first.first == best; ++it) {
+        if (it->second < duration) continue;
+        const uint32_t rank = (it->first.second + m - hint) % m;
+        if (rank < best_rank) {
+          best_rank = rank;
+          best_machine = it->first.second;
+        }
+      }
+    }
+  }
+  if (!found) return std::nullopt;
+  return Slot{best_machine, index.forward ? best : -best - duration};
 }
 
 std::optional<ResourceTimeSpace::Slot> ResourceTimeSpace::EarliestFit(const Resources& demand, TimeUs duration,
                                                                       TimeUs not_before, uint32_t hint) const {
   const size_t m = machines_.size();
   if (m == 0) return std::nullopt;
-  // The scan starts at the hint: when the hint itself fits at once, nothing
-  // can be earlier and it is first in scan order.
+  // The hint first: when it fits at once, nothing can be earlier and it is
+  // first in scan order.
   hint %= m;
-  if (demand.FitsIn(machines_[hint].capacity) &&
-      Earliest(machines_[hint], demand, duration, not_before, not_before + 1) == not_before) {
+  const MachineProfile& h = machines_[hint];
+  if (demand.FitsIn(h.capacity()) && h.Earliest(demand, duration, not_before, not_before + 1) == not_before) {
     return Slot{hint, not_before};
   }
-  // A machine is empty after its last box ends: the earliest such time is an
-  // answer, and bounds every scan (one past it, so that scan order still
-  // breaks ties).
-  TimeUs best = kNever;
-  uint32_t best_machine = 0;
-  for (size_t k = 0; k < m; ++k) {
-    const MachineSpace& ms = machines_[k];
-    if (!demand.FitsIn(ms.capacity)) continue;
-    const TimeUs empty_from = ms.steps.empty() ? not_before : std::max(not_before, ms.steps.back().t);
-    if (empty_from < best) {
-      best = empty_from;
-      best_machine = static_cast<uint32_t>(k);
-    }
-  }
-  if (best == kNever) return std::nullopt;
-  const TimeUs tail = best;
-  best = tail + 1;
-  for (size_t i = 0; i < m; ++i) {
-    const uint32_t k = static_cast<uint32_t>((hint + i) % m);
-    if (!demand.FitsIn(machines_[k].capacity)) continue;
-    const TimeUs s = Earliest(machines_[k], demand, duration, not_before, best);
-    if (s < best) {
-      best = s;
-      best_machine = k;
-      if (best == not_before) break;
-    }
-  }
-  if (best > tail) best = tail;  // no scan beat the empty machine
-  return Slot{best_machine, best};
+  return Search(IndexFor(true, demand, not_before), duration, hint);
 }
 
 std::optional<ResourceTimeSpace::Slot> ResourceTimeSpace::LatestFit(const Resources& demand, TimeUs duration,
@@ -118,63 +163,17 @@ std::optional<ResourceTimeSpace::Slot> ResourceTimeSpace::LatestFit(const Resour
   const size_t m = machines_.size();
   if (m == 0) return std::nullopt;
   hint %= m;
-  if (demand.FitsIn(machines_[hint].capacity) &&
-      LatestEnd(machines_[hint], demand, duration, not_after, not_after - 1) == not_after) {
+  const MachineProfile& h = machines_[hint];
+  if (demand.FitsIn(h.capacity()) && h.LatestEnd(demand, duration, not_after, not_after - 1) == not_after) {
     return Slot{hint, not_after - duration};
   }
-  // Mirror image of EarliestFit: a machine is empty before its first box.
-  TimeUs best = kNeverLow;
-  uint32_t best_machine = 0;
-  for (size_t k = 0; k < m; ++k) {
-    const MachineSpace& ms = machines_[k];
-    if (!demand.FitsIn(ms.capacity)) continue;
-    const TimeUs empty_until = ms.steps.empty() ? not_after : std::min(not_after, ms.steps.front().t);
-    if (empty_until > best) {
-      best = empty_until;
-      best_machine = static_cast<uint32_t>(k);
-    }
-  }
-  if (best == kNeverLow) return std::nullopt;
-  const TimeUs head = best;
-  best = head - 1;
-  for (size_t i = 0; i < m; ++i) {
-    const uint32_t k = static_cast<uint32_t>((hint + i) % m);
-    if (!demand.FitsIn(machines_[k].capacity)) continue;
-    const TimeUs e = LatestEnd(machines_[k], demand, duration, not_after, best);
-    if (e > best) {
-      best = e;
-      best_machine = k;
-      if (best == not_after) break;
-    }
-  }
-  if (best < head) best = head;  // no scan beat the empty machine
-  return Slot{best_machine, best - duration};
-}
-
-size_t ResourceTimeSpace::Breakpoint(MachineSpace& ms, TimeUs t) {
-  std::vector<Step>& st = ms.steps;
-  auto it = std::lower_bound(st.begin(), st.end(), t, [](const Step& x, TimeUs v) { return x.t < v; });
-  if (it != st.end() && it->t == t) return it - st.begin();
-  const Resources used = it == st.begin() ? kZero : std::prev(it)->used;
-  // Two statements: insert may reallocate, and the operands of '-' are unsequenced.
-  const auto inserted = st.insert(it, Step{t, used});
-  return static_cast<size_t>(inserted - st.begin());
+  return Search(IndexFor(false, demand, not_after), duration, hint);
 }
 
 void ResourceTimeSpace::Place(uint32_t machine, TimeUs start, TimeUs duration, const Resources& demand) {
-  MachineSpace& ms = machines_[machine];
+  machines_[machine].Place(start, duration, demand);
+  if (!indexes_.empty()) log_.push_back(Placed{machine, start, start + duration});
   const TimeUs end = start + duration;
-  const size_t first = Breakpoint(ms, start);
-  const size_t last = Breakpoint(ms, end);
-  for (size_t k = first; k < last; ++k) ms.steps[k].used += demand;
-  // Coalesce: a step whose usage equals the previous one's adds nothing
-  // (tasks placed back to back leave such steps), and every scan walks them.
-  std::vector<Step>& st = ms.steps;
-  auto same_as_before = [&](size_t k) {
-    return k < st.size() && (k == 0 ? st[k].used.IsZero() : st[k].used == st[k - 1].used);
-  };
-  if (same_as_before(last)) st.erase(st.begin() + static_cast<std::ptrdiff_t>(last));
-  if (same_as_before(first)) st.erase(st.begin() + static_cast<std::ptrdiff_t>(first));
   if (boxes_ == 0) {
     min_start_ = start;
     max_end_ = end;
@@ -185,19 +184,10 @@ void ResourceTimeSpace::Place(uint32_t machine, TimeUs start, TimeUs duration, c
   ++boxes_;
 }
 
-Resources ResourceTimeSpace::UsageAt(uint32_t machine, TimeUs t) const {
-  const std::vector<Step>& st = machines_[machine].steps;
-  auto it = std::upper_bound(st.begin(), st.end(), t, [](TimeUs v, const Step& x) { return v < x.t; });
-  return it == st.begin() ? kZero : std::prev(it)->used;
-}
+Resources ResourceTimeSpace::UsageAt(uint32_t machine, TimeUs t) const { return machines_[machine].UsageAt(t); }
 
 bool ResourceTimeSpace::WithinCapacity() const {
-  for (const MachineSpace& ms : machines_) {
-    for (const Step& s : ms.steps) {
-      if (!s.used.FitsIn(ms.capacity)) return false;
-    }
-  }
-  return true;
+  return std::all_of(machines_.begin(), machines_.end(), [](const MachineProfile& p) { return p.WithinCapacity(); });
 }
 
 }  // namespace weft::policy::dagps

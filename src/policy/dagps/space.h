@@ -9,26 +9,41 @@
 // parents before children that are already placed, so a schedule's extent is
 // [min_start, max_end) and its makespan the difference.
 //
-// Each machine keeps a step function of its usage (a sorted vector of
-// breakpoints). EarliestFit first tries the hint machine (where the previous
-// task went: in a filling space it usually still has room at once), then
-// bounds the search by the earliest time some machine is empty (after its
-// last box), then scans the machines' step functions from the hint, each scan
-// stopping at the best time found so far. LatestFit is the mirror image.
-// Ties go to the first machine in scan order (deterministic).
+// Each machine keeps a step function of its usage (machine_profile.h). The
+// answer of EarliestFit is defined as: the earliest start over all machines
+// big enough for the demand, ties to the first machine in scan order, which
+// starts at the hint (where the previous task went) and wraps around.
+// LatestFit is the mirror image (latest end). How it is found quickly:
+//   1. the hint machine at once, when it has room at not_before (the common
+//      case in a filling space; nothing can be earlier);
+//   2. otherwise a fit index for the query's (direction, demand, bound):
+//      the runs of time during which the demand fits, of every machine, on
+//      the bound's side of it, ordered by start (by end backwards) with their
+//      lengths. A box fits exactly inside a run at least as long as it, so
+//      the answer is the first such run in that order. A placement can only
+//      shrink or split its own machine's runs under the box, so an index is
+//      brought up to date from the log of placements since it was last used,
+//      not rebuilt. The tasks of a stage share demand and bound, so one index
+//      serves a stage's whole wave; a few indexes are kept, least recently
+//      used dropped first.
+// The result is the same as scanning every machine (the first version did;
+// tests/policy/dagps/space_oracle_test.cc compares the two on random spaces).
 // Departure from the paper's "time and resource indexed hash map of free
-// regions" (4.4): a per-machine skyline, simpler and fast enough (see
-// BENCHMARKS.md).
-// Plain value type: copying it clones the space (TrySubsetOrders needs that).
+// regions" (4.4): per-machine step functions and an index of their
+// fit runs, per query kind.
+// Plain value type: copying it clones the placements (TrySubsetOrders needs
+// that) but not the fit indexes, which are rebuilt on demand.
 #pragma once
 
+#include <array>
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <vector>
 
+#include "absl/container/btree_map.h"
 #include "core/time.h"
 #include "model/resources.h"
+#include "policy/dagps/machine_profile.h"
 
 namespace weft::policy::dagps {
 
@@ -40,9 +55,13 @@ class ResourceTimeSpace {
   };
 
   explicit ResourceTimeSpace(std::vector<Resources> capacities);
+  ResourceTimeSpace(const ResourceTimeSpace& other);
+  ResourceTimeSpace& operator=(const ResourceTimeSpace& other);
+  ResourceTimeSpace(ResourceTimeSpace&&) = default;
+  ResourceTimeSpace& operator=(ResourceTimeSpace&&) = default;
 
   size_t num_machines() const { return machines_.size(); }
-  const Resources& capacity(uint32_t m) const { return machines_[m].capacity; }
+  const Resources& capacity(uint32_t m) const { return machines_[m].capacity(); }
   bool empty() const { return boxes_ == 0; }
   uint64_t boxes() const { return boxes_; }
   // Extent of what is placed; both 0 when empty.
@@ -66,37 +85,54 @@ class ResourceTimeSpace {
   bool WithinCapacity() const;
 
  private:
-  struct Step {
-    TimeUs t;
-    Resources used;  // from t until the next step's t
+  using Run = MachineProfile::Run;
+  // FitIndex: for one kind of query (direction, demand, bound), every
+  // machine's fit runs on the bound's side (machine_profile.h), and all of
+  // them ordered by key = start forwards, minus end backwards (smaller is
+  // better either way), with their length. The answer to a query of
+  // duration d is the first run of length >= d (ties: the machine first in
+  // scan order among equal keys). Runs are kept in one ordered map per
+  // length class (bit width of the length), so that a query reads only the
+  // first entry of each class longer than d and scans only d's own class.
+  struct FitIndex {
+    bool forward = true;
+    Resources demand;
+    TimeUs edge = 0;         // not_before (forwards) or not_after (backwards)
+    size_t seen = 0;         // entries of log_ already applied
+    uint64_t last_used = 0;  // for least-recently-used replacement
+    std::vector<std::vector<Run>> runs;  // per machine, in time order
+    // by_length[w]: runs whose length has bit width w, (key, machine) -> length.
+    std::array<absl::btree_map<std::pair<TimeUs, uint32_t>, TimeUs>, 64> by_length;
   };
-  struct MachineSpace {
-    Resources capacity;
-    std::vector<Step> steps;  // sorted by t; usage before the first is 0
+  struct Placed {
+    uint32_t machine;
+    TimeUs start;
+    TimeUs end;
   };
-  static constexpr TimeUs kNever = std::numeric_limits<TimeUs>::max();
-  static constexpr TimeUs kNeverLow = std::numeric_limits<TimeUs>::min();
+  static constexpr size_t kMaxIndexes = 16;
 
-  // Earliest on one machine; kNever when the start would be >= limit.
-  static TimeUs Earliest(const MachineSpace& ms, const Resources& demand, TimeUs d, TimeUs t0, TimeUs limit);
-  // Latest end on one machine; kNeverLow when the end would be <= limit.
-  static TimeUs LatestEnd(const MachineSpace& ms, const Resources& demand, TimeUs d, TimeUs t1, TimeUs limit);
-  // Breakpoint makes sure a step starts exactly at t; returns its index.
-  static size_t Breakpoint(MachineSpace& ms, TimeUs t);
+  static std::pair<TimeUs, uint32_t> Key(const FitIndex& index, uint32_t m, const Run& r);
+  static TimeUs Length(const Run& r);
+  static int LengthClass(TimeUs length);
+  static void Insert(FitIndex& index, uint32_t m, const Run& r);
+  // Apply updates the index for a box placed on one machine: only that
+  // machine's runs overlapping the box can shrink or split.
+  void Apply(FitIndex& index, const Placed& placed) const;
+  // IndexFor returns the up-to-date index for the query, made if needed.
+  FitIndex& IndexFor(bool forward, const Resources& demand, TimeUs edge) const;
+  // Search: the best slot over all machines given the index.
+  std::optional<Slot> Search(const FitIndex& index, TimeUs duration, uint32_t hint) const;
 
-  std::vector<MachineSpace> machines_;
+  std::vector<MachineProfile> machines_;
   uint64_t boxes_ = 0;
   TimeUs min_start_ = 0;
   TimeUs max_end_ = 0;
+  // Fit indexes, and every placement some index has not applied yet. A
+  // cache: not copied.
+  mutable std::vector<FitIndex> indexes_;
+  mutable std::vector<Placed> log_;
+  mutable std::vector<Run> scratch_;  // Apply's new runs
+  mutable uint64_t queries_ = 0;
 };
-
-// FitsWith: used + demand <= capacity in every resource.
-inline bool FitsWith(const Resources& used, const Resources& demand, const Resources& capacity) {
-  for (int r = 0; r < kNumResources; ++r) {
-    const Resource res = static_cast<Resource>(r);
-    if (used.micro(res) + demand.micro(res) > capacity.micro(res)) return false;
-  }
-  return true;
-}
 
 }  // namespace weft::policy::dagps

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <string>
 
 #include "policy/dagps/placement.h"
 
@@ -119,8 +120,10 @@ std::vector<std::vector<uint8_t>> CandidateDivisions(const PlanInput& input, con
   const int steps = std::max(1, static_cast<int>(std::lround(1.0 / delta)));
   constexpr double kSlack = 1e-9;  // so that 3 x 0.1 still reaches a score of 0.3
   std::vector<std::vector<uint8_t>> out;
-  std::set<std::vector<uint8_t>> seen_raw;
-  std::set<std::vector<uint8_t>> seen;
+  // Seen sets keyed by the bytes as strings: GCC 12 at -O3 warns (falsely,
+  // -Wstringop-overread) on std::set<std::vector<uint8_t>>'s comparison.
+  std::set<std::string> seen_raw;
+  std::set<std::string> seen;
   std::vector<uint8_t> raw(input.stages.size());
   for (int li = 1; li <= steps; ++li) {
     const double l = li == steps ? 1.0 : li * delta;
@@ -131,9 +134,9 @@ std::vector<std::vector<uint8_t>> CandidateDivisions(const PlanInput& input, con
         raw[s] = input.stages[s].num_tasks() > 0 && (lscore[s] >= l - kSlack || fscore[s] <= f + kSlack);
         any = any || raw[s];
       }
-      if (!any || !seen_raw.insert(raw).second) continue;
+      if (!any || !seen_raw.insert(std::string(raw.begin(), raw.end())).second) continue;
       std::vector<uint8_t> division = Divide(reach, raw);
-      if (!seen.insert(division).second) continue;
+      if (!seen.insert(std::string(division.begin(), division.end())).second) continue;
       out.push_back(std::move(division));
       if (max_candidates > 0 && out.size() >= max_candidates) return out;
     }

@@ -5,15 +5,19 @@
 // and finishes in OPT = 102 s where cp and tetris take 199 and 296 s; a
 // stage's tasks start in the plan's order (longest first); with kappa = 0
 // two users share a machine evenly from the first instant, while without
-// the fairness bound the better-packing user takes it all; overbooking is
+// the fairness bound the better-packing user takes it all; while two users
+// are backlogged neither falls more than kappa behind (in launches);
+// overbooking is
 // declared only when asked for; the bundled examples complete validly in
 // both execution models.
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "../fair_share_test_util.h"
+#include "fmt/format.h"
 #include "gtest/gtest.h"
 #include "test_inputs.h"
 
@@ -83,6 +87,56 @@ TEST(DagpsPolicyTest, KappaZeroSharesEvenlyAndLargeKappaPacks) {
   ASSERT_TRUE(packing.status.ok()) << packing.status;
   EXPECT_EQ(packing.Running("a", 0), 4);
   EXPECT_EQ(packing.Running("b", 0), 0);
+}
+
+// Two users, 40 tasks each, all ready at 0 on one machine (4 cpu, 4 GB),
+// durations 5-15 s so that launches fall at many instants; a's tasks (1 cpu,
+// 1 GB) pack better than b's (1 cpu, 0.25 GB), both have dominant share a =
+// 0.25, and whenever a cpu is free either user's task fits. While both users
+// have tasks waiting, their deficit counters are (n_b - n_a) x a / 2 and
+// minus that, so the bound "no user more than kappa (+ one launch) behind"
+// reads |n_a - n_b| <= 2 kappa / a + 1 in launches started so far.
+std::string TwoBackloggedUsers() {
+  std::string durations;
+  for (int i = 0; i < 40; ++i) durations += fmt::format("{}{}", i ? "," : "", 5 + (i * 7) % 11);
+  return fmt::format(R"({{"weft": 1,
+  "cluster": {{"machines": [{{"name": "m", "capacity": {{"cpu": 4, "mem": 4}}}}]}},
+  "jobs": [
+    {{"name": "ja", "user": "a", "stages": [{{"name": "s", "tasks": 40, "duration": 10, "durations": [{0}],
+      "demand": {{"cpu": 1, "mem": 1}}}}]}},
+    {{"name": "jb", "user": "b", "stages": [{{"name": "s", "tasks": 40, "duration": 10, "durations": [{0}],
+      "demand": {{"cpu": 1, "mem": 0.25}}}}]}}]}})",
+                     durations);
+}
+
+// MaxLaunchGap: the largest |n_a - n_b| after all launches of an instant,
+// while both users still had tasks to launch.
+int MaxLaunchGap(const Run& run) {
+  std::vector<std::pair<TimeUs, bool>> launches;  // (start, is user a)
+  for (const AttemptRecord& a : run.attempts) launches.emplace_back(a.start_us, a.task.job.value() == 0);
+  std::sort(launches.begin(), launches.end());
+  int na = 0, nb = 0, gap = 0;
+  for (size_t i = 0; i < launches.size(); ++i) {
+    (launches[i].second ? na : nb) += 1;
+    const bool instant_done = i + 1 == launches.size() || launches[i + 1].first != launches[i].first;
+    if (instant_done && na < 40 && nb < 40) gap = std::max(gap, std::abs(na - nb));
+  }
+  return gap;
+}
+
+TEST(DagpsPolicyTest, DeficitBoundHoldsWhileBothUsersAreBacklogged) {
+  const std::string workload = TwoBackloggedUsers();
+  for (const double kappa : {0.0, 0.25, 0.5, 1.0}) {
+    const auto run = RunPolicy(workload, "dagps", {fmt::format("kappa={}", kappa), "eta=0"});
+    ASSERT_TRUE(run.status.ok()) << run.status;
+    ASSERT_EQ(run.attempts.size(), 80u);
+    EXPECT_LE(MaxLaunchGap(run), 2 * kappa / 0.25 + 1) << "kappa " << kappa;
+  }
+  // Without the bound the better-packing user runs far ahead (so the check
+  // above can fail).
+  const auto unfair = RunPolicy(workload, "dagps", {"kappa=1000", "eta=0"});
+  ASSERT_TRUE(unfair.status.ok()) << unfair.status;
+  EXPECT_GE(MaxLaunchGap(unfair), 20);
 }
 
 TEST(DagpsPolicyTest, DeclaresOverbookingOnlyWhenAskedFor) {
