@@ -242,46 +242,31 @@ void EngineCore::RecoverDone(JobId id, std::span<const TaskRef> done) {
     }
   }
   if (p.tasks_done == job.num_tasks) return FinishJob(id, true);
-  // Offer the tasks that are runnable and not done, in maximal runs.
   for (uint32_t s = 0; s < job.stages.size(); ++s) {
-    if (p.stages[s].barrier_parents_left != 0) continue;
-    jobs_[id.value()].stage_ready_us[s] = queue_.now();
-    const uint64_t offset = p.stage_offset[s];
-    const uint32_t n = job.stages[s].num_tasks;
-    uint32_t run_begin = 0;
-    bool in_run = false;
-    for (uint32_t i = 0; i <= n; ++i) {
-      const bool ready = i < n && p.tasks[offset + i] != TaskState::kDone &&
-                         (p.pipelined_left.empty() || p.pipelined_left[offset + i] == 0);
-      if (ready) {
-        MakeReady(TaskRef{id, s, i}, false);
-        if (!in_run) run_begin = i;
-        in_run = true;
-      } else if (in_run) {
-        NotifyReady(id, s, run_begin, i);
-        in_run = false;
-      }
-    }
+    if (p.stages[s].barrier_parents_left == 0) ReleaseStage(id, s);
   }
 }
 
 // ReleaseStage: every barrier parent of `stage` is done; its tasks whose
-// pipelined parents are done too become ready.
+// pipelined parents are done too become ready (but for tasks recovered as
+// done by RecoverDone).
 void EngineCore::ReleaseStage(JobId id, uint32_t stage) {
   JobRun& jr = jobs_[id.value()];
+  const policy::JobProgress& p = *jr.progress;
   const Stage& st = w_.jobs[id.value()].stages[stage];
   jr.stage_ready_us[stage] = queue_.now();
-  if (!st.HasPipelinedParent()) {
+  if (!st.HasPipelinedParent() && p.stages[stage].done == 0) {
     for (uint32_t i = 0; i < st.num_tasks; ++i) MakeReady(TaskRef{id, stage, i}, false);
     NotifyReady(id, stage, 0, st.num_tasks);
     return;
   }
   // Notify maximal runs of consecutive ready tasks.
-  const uint64_t offset = jr.progress->stage_offset[stage];
+  const uint64_t offset = p.stage_offset[stage];
   uint32_t run_begin = 0;
   bool in_run = false;
   for (uint32_t i = 0; i <= st.num_tasks; ++i) {
-    const bool ready = i < st.num_tasks && jr.progress->pipelined_left[offset + i] == 0;
+    const bool ready = i < st.num_tasks && p.tasks[offset + i] != TaskState::kDone &&
+                       (p.pipelined_left.empty() || p.pipelined_left[offset + i] == 0);
     if (ready) {
       MakeReady(TaskRef{id, stage, i}, false);
       if (!in_run) run_begin = i;
