@@ -259,6 +259,38 @@ TEST_F(RuntimeTest, RpcWithoutTheTokenIsRejected) {
   EXPECT_EQ(with.exit_code, 0) << with.err;
 }
 
+TEST_F(RuntimeTest, ASilentNodeIsLostAfterItsHeartbeatsStopAndRegistersAgainWhenItWakes) {
+  const std::string address = Up(2);
+  const fs::path work = dir_ / "work";
+  fs::create_directories(work);
+  SubmitIds(address, fmt::format(R"({{"weft": 1, "cluster": {{"machines": [{{"name": "x", "capacity": {{"cpu": 1, "mem": 1}}}}]}},
+    "jobs": [{{"name": "two", "stages": [{{"name": "s", "tasks": 2, "duration": 0.5, "demand": {{"cpu": 1, "mem": 0.1}},
+      "command": "touch {0}/started-{{task}}; sleep 0.5"}}]}}]}})", work.string()));
+  ASSERT_TRUE(Until([&] { return fs::exists(work / "started-0") && fs::exists(work / "started-1"); }));
+  const pid_t frozen = PidOf("node-0");
+  ASSERT_EQ(kill(frozen, SIGSTOP), 0);  // its stream stays open, its heartbeats stop
+  const Result r = Wait(address, "0");  // the scheduler's --node-timeout is 5 s
+  kill(frozen, SIGCONT);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  int killed = 0;
+  for (const std::string& row : TaskRows(address)) killed += row.find(",node-0,") != std::string::npos &&
+                                                             row.find(",killed,") != std::string::npos;
+  EXPECT_EQ(killed, 1);
+  EXPECT_TRUE(Until([&] { return Run({"status", "--scheduler", address}).out.find("nodes 2/2 up") != std::string::npos; }));
+}
+
+TEST_F(RuntimeTest, ClientsFailOverToTheNextSchedulerAddress) {
+  const std::string address = Up(1);
+  const std::string both = "127.0.0.1:1," + address;  // nothing listens on port 1
+  const auto ids = SubmitIds(both, R"({"weft": 1, "cluster": {"machines": [{"name": "x", "capacity": {"cpu": 1, "mem": 1}}]},
+    "jobs": [{"name": "one", "stages": [{"name": "s", "tasks": 1, "duration": 0.01, "demand": {"cpu": 1, "mem": 0.1}}]}]})");
+  ASSERT_EQ(ids, std::vector<std::string>{"0"});
+  EXPECT_EQ(Wait(both, "0").exit_code, 0);
+  const Result none = Run({"status", "--scheduler", "127.0.0.1:1"});
+  EXPECT_EQ(none.exit_code, 1);  // unreachable: not bad input
+  EXPECT_EQ(CountLines(none.err), 1) << none.err;
+}
+
 bool GroupAlive(pid_t pgid) { return kill(-pgid, 0) == 0; }
 
 TEST_F(RuntimeTest, ClusterDownLeavesNoProcessBehindEvenAfterANodeWasKilled) {
