@@ -187,7 +187,7 @@ TimeUs EngineCore::DelayTo(const Address& from, const Address& to) const {
   return from == to ? 0 : opt_.latency_us;
 }
 
-void EngineCore::ArriveJob(JobId id, std::span<const TaskRef> done) {
+void EngineCore::ArriveJob(JobId id, std::span<const AttemptRecord> history) {
   events_since_progress_ = 0;
   // Schedule the next arrival first, so arrivals stay in file order at ties.
   if (++next_arrival_ < arrival_order_.size()) {
@@ -213,20 +213,23 @@ void EngineCore::ArriveJob(JobId id, std::span<const TaskRef> done) {
     jr.manager = policy_.MakeJobManager(*jr.jm_context, id);
     PostMail(Mail{.kind = MailKind::kStart, .to = Address::JobManager(id)}, 0);
   }
-  if (!done.empty()) return RecoverDone(id, done);
+  if (!history.empty()) return RecoverHistory(id, history);
   for (uint32_t s = 0; s < job.stages.size(); ++s) {
     if (job.stages[s].parents.empty()) ReleaseStage(id, s);
   }
 }
 
-void EngineCore::RecoverDone(JobId id, std::span<const TaskRef> done) {
+void EngineCore::RecoverHistory(JobId id, std::span<const AttemptRecord> history) {
   const Job& job = w_.jobs[id.value()];
-  policy::JobProgress& p = *jobs_[id.value()].progress;
-  for (const TaskRef& t : done) {
-    if (t.job != id || t.stage >= job.stages.size() || t.index >= job.stages[t.stage].num_tasks ||
-        p.state(t) == TaskState::kDone) {
-      continue;
-    }
+  JobRun& jr = jobs_[id.value()];
+  policy::JobProgress& p = *jr.progress;
+  for (const AttemptRecord& a : history) {
+    const TaskRef& t = a.task;
+    if (t.job != id || t.stage >= job.stages.size() || t.index >= job.stages[t.stage].num_tasks) continue;
+    const uint64_t k = p.stage_offset[t.stage] + t.index;
+    jr.attempts[k] = static_cast<uint8_t>(std::clamp<uint32_t>(a.attempt + 1, jr.attempts[k], 255));
+    if (a.outcome == Outcome::kFailed && jr.failures[k] < 255) ++jr.failures[k];
+    if (a.outcome != Outcome::kOk || p.state(t) == TaskState::kDone) continue;
     p.state(t) = TaskState::kDone;
     ++p.tasks_done;
     ++p.stages[t.stage].done;
@@ -249,7 +252,7 @@ void EngineCore::RecoverDone(JobId id, std::span<const TaskRef> done) {
 
 // ReleaseStage: every barrier parent of `stage` is done; its tasks whose
 // pipelined parents are done too become ready (but for tasks recovered as
-// done by RecoverDone).
+// done by RecoverHistory).
 void EngineCore::ReleaseStage(JobId id, uint32_t stage) {
   JobRun& jr = jobs_[id.value()];
   const policy::JobProgress& p = *jr.progress;

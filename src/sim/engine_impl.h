@@ -131,10 +131,11 @@ class EngineCore {
   // machines that are up; machines not in `up` start down.
   void CreateRoles(const std::vector<bool>& up);
   void Dispatch(const Event& e);
-  // ArriveJob: `done` lists tasks that finished before (the runtime's journal
-  // recovery); they are marked done first and never offered.
-  void ArriveJob(JobId job, std::span<const TaskRef> done = {});
-  void RecoverDone(JobId job, std::span<const TaskRef> done);
+  // ArriveJob: `history` holds the job's attempts that ended before (the
+  // runtime's journal recovery): its ok tasks are marked done first and never
+  // offered, and attempt numbers and failures carry on from it.
+  void ArriveJob(JobId job, std::span<const AttemptRecord> history = {});
+  void RecoverHistory(JobId job, std::span<const AttemptRecord> history);
   void FinishJob(JobId job, bool succeeded);
   void TaskDone(const TaskRef& t);
   void ReleaseStage(JobId job, uint32_t stage);

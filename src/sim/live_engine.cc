@@ -48,14 +48,14 @@ void LiveEngine::Advance(TimeUs now) {
 
 TimeUs LiveEngine::NextEventTime() const { return core_->queue_.NextTime(); }
 
-void LiveEngine::JobAdded(JobId id, TimeUs now, TimeUs arrival, std::span<const TaskRef> done) {
+void LiveEngine::JobAdded(JobId id, TimeUs now, TimeUs arrival, std::span<const AttemptRecord> history) {
   Advance(now);
   core_->jobs_.resize(core_->w_.jobs.size());
   ++core_->unfinished_jobs_;
-  if (arrival > now && done.empty()) {
+  if (arrival > now && history.empty()) {
     core_->queue_.Push(Event{.time = arrival, .type = EventType::kJobArrival, .a = id.value()});
   } else {
-    core_->ArriveJob(id, done);
+    core_->ArriveJob(id, history);
   }
   Advance(now);
 }

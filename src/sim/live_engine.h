@@ -13,7 +13,7 @@
 //     reports AttemptEnded; an attempt the engine ends itself (a Kill by the
 //     policy, a failed job, a lost machine) is killed through the executor;
 //   - jobs are added while it runs (JobAdded), and may come back from the
-//     journal with some tasks already done, which are not run again.
+//     journal with the attempts they had, whose done tasks are not run again.
 // The cluster is fixed when the engine starts (one slot per node); machines
 // that are not up yet are down until MachineUp.
 // Not thread-safe: the daemon calls it under one lock.
@@ -67,9 +67,11 @@ class LiveEngine {
   absl::Status Start(TimeUs now, const std::vector<bool>& up);
 
   // JobAdded: job `id` (the last of workload.jobs) arrives at `arrival`
-  // (>= now; later for a replayed trace); the tasks in `done` finished
-  // before (journal recovery) and are neither offered nor run again.
-  void JobAdded(JobId id, TimeUs now, TimeUs arrival, std::span<const TaskRef> done = {});
+  // (>= now; later for a replayed trace). `history`: the job's attempts that
+  // ended before (journal recovery): tasks with an ok attempt are neither
+  // offered nor run again, and attempt numbers and failure counts go on
+  // from where they were.
+  void JobAdded(JobId id, TimeUs now, TimeUs arrival, std::span<const AttemptRecord> history = {});
 
   // AttemptEnded: the executor reports that attempt `id` ended. Ends the
   // engine already caused (kills) and unknown ids are ignored: returns false.

@@ -48,10 +48,13 @@ struct Fixture {
     engine = std::make_unique<LiveEngine>(live, *policy, SimOptions{}, executor);
     engine->AddObserver(&observer);
   }
+  // Add adds the job; the tasks in `done` ended ok before (recovery).
   JobId Add(TimeUs now, std::span<const TaskRef> done = {}) {
+    std::vector<AttemptRecord> history;
+    for (const TaskRef& t : done) history.push_back(AttemptRecord{.task = t, .outcome = Outcome::kOk});
     live.jobs.push_back(spec.jobs[0]);
     const JobId id(static_cast<uint32_t>(live.jobs.size() - 1));
-    engine->JobAdded(id, now, now, done);
+    engine->JobAdded(id, now, now, history);
     return id;
   }
   Workload spec;
@@ -117,6 +120,26 @@ TEST(LiveEngineTest, AJobRecoveredWhollyDoneFinishesAtOnce) {
   EXPECT_TRUE(f.executor.started.empty());
   ASSERT_EQ(f.observer.jobs.size(), 1u);
   EXPECT_TRUE(f.observer.jobs[0].succeeded);
+}
+
+TEST(LiveEngineTest, RecoveredAttemptsKeepTheirNumbersAndFailures) {
+  Fixture f;
+  ASSERT_TRUE(f.engine->Start(0, {true, false}).ok());
+  f.live.jobs.push_back(f.spec.jobs[0]);
+  const TaskRef a0{JobId(0), 0, 0};
+  const AttemptRecord history[] = {{.task = a0, .attempt = 0, .outcome = Outcome::kFailed},
+                                   {.task = a0, .attempt = 1, .outcome = Outcome::kFailed},
+                                   {.task = a0, .attempt = 2, .outcome = Outcome::kKilled}};
+  f.engine->JobAdded(JobId(0), 0, 0, history);
+  ASSERT_EQ(f.executor.started.size(), 1u);
+  EXPECT_EQ(f.executor.started[0].task, a0);
+  EXPECT_EQ(f.executor.started[0].attempt, 3u);  // numbering goes on
+  // Two failures before the crash, the default max_attempts is 4: two more fail the job.
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[0].id, Outcome::kFailed, Resources(), 1));
+  ASSERT_EQ(f.executor.started.size(), 2u);
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[1].id, Outcome::kFailed, Resources(), 2));
+  ASSERT_EQ(f.observer.jobs.size(), 1u);
+  EXPECT_FALSE(f.observer.jobs[0].succeeded);
 }
 
 TEST(LiveEngineTest, CancelKillsRunningAttemptsThroughTheExecutor) {

@@ -104,10 +104,8 @@ absl::Status SchedulerCore::Recover() {
   }
   // Nodes come back by registering again; until then they are down.
   RETURN_IF_ERROR(StartEngine(std::vector<bool>(slots_.size(), false)));
-  absl::flat_hash_map<uint32_t, std::vector<TaskRef>> done;
-  for (const AttemptRecord& a : r.attempts) {
-    if (a.outcome == Outcome::kOk) done[a.task.job.value()].push_back(a.task);
-  }
+  absl::flat_hash_map<uint32_t, std::vector<AttemptRecord>> history;
+  for (const AttemptRecord& a : r.attempts) history[a.task.job.value()].push_back(a);
   const TimeUs now = NowUs();
   for (const JournalJob& j : r.jobs) {
     if (j.id.value() != jobs_.size()) return absl::DataLossError("the journal's job ids are not consecutive");
@@ -115,7 +113,7 @@ absl::Status SchedulerCore::Recover() {
     ASSIGN_OR_RETURN(LiveJob built, BuildJob(spec, live_.cluster));
     jobs_.push_back(JobInfo{built.job.name, j.spec_json, j.submitted_us, j.state, j.end_us, built.job.num_tasks});
     if (j.state == JournalJob::State::kActive) {
-      RETURN_IF_ERROR(AddLiveJob(j.id, built, now, done[j.id.value()]));
+      RETURN_IF_ERROR(AddLiveJob(j.id, built, now, history[j.id.value()]));
     } else {
       live_.jobs.push_back(std::move(built.job));  // keeps JobId = index; never run
     }
@@ -139,7 +137,8 @@ absl::Status SchedulerCore::StartEngine(const std::vector<bool>& up) {
   return engine_->Start(NowUs(), up);
 }
 
-absl::Status SchedulerCore::AddLiveJob(JobId id, const LiveJob& built, TimeUs now, std::span<const TaskRef> done) {
+absl::Status SchedulerCore::AddLiveJob(JobId id, const LiveJob& built, TimeUs now,
+                                       std::span<const AttemptRecord> history) {
   Job job = built.job;
   auto [it, inserted] = users_.try_emplace(built.user, UserId(static_cast<uint32_t>(live_.users.size())));
   if (inserted) live_.users.push_back(built.user);
@@ -147,7 +146,7 @@ absl::Status SchedulerCore::AddLiveJob(JobId id, const LiveJob& built, TimeUs no
   const TimeUs arrival = jobs_[id.value()].submitted_us + job.arrival_us;
   job.arrival_us = std::max(arrival, jobs_[id.value()].submitted_us);
   live_.jobs.push_back(std::move(job));
-  engine_->JobAdded(id, now, std::max(now, arrival), done);
+  engine_->JobAdded(id, now, std::max(now, arrival), history);
   return absl::OkStatus();
 }
 

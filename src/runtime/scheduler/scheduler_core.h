@@ -119,7 +119,7 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   explicit SchedulerCore(const SchedulerConfig& config);
   absl::Status Recover();
   absl::Status StartEngine(const std::vector<bool>& up);
-  absl::Status AddLiveJob(JobId id, const LiveJob& built, TimeUs now, std::span<const TaskRef> done);
+  absl::Status AddLiveJob(JobId id, const LiveJob& built, TimeUs now, std::span<const AttemptRecord> history);
   TimeUs NowUs() const;
   // Flush journals what the engine reported, then sends what it decided.
   void Flush();
