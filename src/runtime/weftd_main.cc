@@ -21,6 +21,7 @@
 #include "runtime/node/node_daemon.h"
 #include "runtime/scheduler/scheduler_core.h"
 #include "runtime/scheduler/service.h"
+#include "runtime/wire.h"
 #include "spdlog/sinks/basic_file_sink.h"
 #include "spdlog/spdlog.h"
 
@@ -117,11 +118,7 @@ int RunNodeDaemon(NodeConfig config, const std::string& schedulers, double cpu, 
   absl::StatusOr<std::string> token = TokenFrom(token_file);
   if (!token.ok()) return Fail(2, StatusMessage(token.status()));
   config.token = *token;
-  for (size_t begin = 0; begin <= schedulers.size();) {
-    const size_t end = std::min(schedulers.find(',', begin), schedulers.size());
-    if (end > begin) config.schedulers.push_back(schedulers.substr(begin, end - begin));
-    begin = end + 1;
-  }
+  config.schedulers = SplitAddresses(schedulers);
   if (config.schedulers.empty()) return Fail(2, "--scheduler needs an address");
   if (cpu <= 0) cpu = std::thread::hardware_concurrency();
   if (mem <= 0) mem = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1e9;

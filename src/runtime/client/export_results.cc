@@ -6,20 +6,12 @@
 #include "core/status.h"
 #include "metrics/results_writer.h"
 #include "metrics/run_metrics.h"
+#include "runtime/wire.h"
 #include "trace/workload_reader.h"
 
 namespace weft::runtime {
 
 namespace {
-
-Resources FromProto(const v1::ResourceVector& v) {
-  Resources r;
-  r.set_micro(kCpu, static_cast<int64_t>(v.cpu() * kMicroUnits + 0.5));
-  r.set_micro(kMem, static_cast<int64_t>(v.mem() * kMicroUnits + 0.5));
-  r.set_micro(kDisk, static_cast<int64_t>(v.disk() * kMicroUnits + 0.5));
-  r.set_micro(kNet, static_cast<int64_t>(v.net() * kMicroUnits + 0.5));
-  return r;
-}
 
 Outcome OutcomeFrom(const std::string& name) {
   return name == "ok" ? Outcome::kOk : name == "killed" ? Outcome::kKilled : Outcome::kFailed;
@@ -45,6 +37,8 @@ absl::Status WriteExportedResults(const std::vector<v1::ExportChunk>& chunks, co
           row.machine() >= workload.cluster.size()) {
         return absl::InternalError("the export names a job, stage or machine it does not describe");
       }
+      ASSIGN_OR_RETURN(const Resources demand, FromProto(row.demand()));
+      ASSIGN_OR_RETURN(const Resources usage, FromProto(row.usage()));
       const AttemptRecord r{TaskRef{JobId(row.job()), row.stage(), row.task()},
                             row.attempt(),
                             MachineId(row.machine()),
@@ -52,8 +46,8 @@ absl::Status WriteExportedResults(const std::vector<v1::ExportChunk>& chunks, co
                             row.start_us(),
                             row.end_us(),
                             OutcomeFrom(row.outcome()),
-                            FromProto(row.demand()),
-                            FromProto(row.usage()),
+                            demand,
+                            usage,
                             LocalityFrom(row.locality()),
                             false};
       writer->OnAttemptEnd(r);

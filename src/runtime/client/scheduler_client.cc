@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "runtime/auth.h"
+#include "runtime/wire.h"
 
 namespace weft::runtime {
 
@@ -26,13 +27,8 @@ absl::Status FromGrpc(const grpc::Status& status) {
   }
 }
 
-SchedulerClient::SchedulerClient(const std::string& addresses, std::string token) : token_(std::move(token)) {
-  for (size_t begin = 0; begin <= addresses.size();) {
-    const size_t end = std::min(addresses.find(',', begin), addresses.size());
-    if (end > begin) addresses_.push_back(addresses.substr(begin, end - begin));
-    begin = end + 1;
-  }
-}
+SchedulerClient::SchedulerClient(const std::string& addresses, std::string token)
+    : addresses_(SplitAddresses(addresses)), token_(std::move(token)) {}
 
 template <typename Call>
 absl::Status SchedulerClient::WithFailover(Call&& call) {

@@ -12,6 +12,7 @@
 #include "grpcpp/grpcpp.h"
 #include "runtime/auth.h"
 #include "runtime/node/task_runner.h"
+#include "runtime/wire.h"
 #include "spdlog/spdlog.h"
 #include "weft/v1/weft.grpc.pb.h"
 
@@ -57,15 +58,6 @@ class Inbox {
   std::deque<v1::SchedulerMessage> queue_;
   bool closed_ = false;
 };
-
-v1::ResourceVector ToProto(const Resources& r) {
-  v1::ResourceVector v;
-  v.set_cpu(r.units(kCpu));
-  v.set_mem(r.units(kMem));
-  v.set_disk(r.units(kDisk));
-  v.set_net(r.units(kNet));
-  return v;
-}
 
 void AddEnd(v1::TaskEnds& ends, const TaskExit& exit) {
   v1::TaskEnd* e = ends.add_ends();

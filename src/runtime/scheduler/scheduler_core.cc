@@ -6,6 +6,7 @@
 #include "absl/strings/numbers.h"
 #include "core/status.h"
 #include "fmt/format.h"
+#include "runtime/wire.h"
 #include "spdlog/spdlog.h"
 
 namespace weft::runtime {
@@ -23,10 +24,6 @@ const char* StateName(JournalJob::State s) {
     case JournalJob::State::kCancelled: return "cancelled";
   }
   return "?";
-}
-
-absl::StatusOr<Resources> CapacityOf(const v1::ResourceVector& v) {
-  return Resources::FromUnits({v.cpu(), v.mem(), v.disk(), v.net()});
 }
 
 bool ValidNodeName(const std::string& name) {
@@ -273,12 +270,8 @@ absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
     row->set_end_us(a.end_us);
     row->set_outcome(OutcomeName(a.outcome));
     row->set_locality(LocalityName(a.locality));
-    for (auto [vec, res] : {std::pair{row->mutable_demand(), &a.demand}, std::pair{row->mutable_usage(), &a.usage}}) {
-      vec->set_cpu(res->units(kCpu));
-      vec->set_mem(res->units(kMem));
-      vec->set_disk(res->units(kDisk));
-      vec->set_net(res->units(kNet));
-    }
+    *row->mutable_demand() = ToProto(a.demand);
+    *row->mutable_usage() = ToProto(a.usage);
     auto [it, inserted] = first_start.try_emplace(a.task.job.value(), a.start_us);
     if (!inserted) it->second = std::min(it->second, a.start_us);
   }
@@ -299,7 +292,7 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
   if (!ValidNodeName(request.name())) {
     return absl::InvalidArgumentError("a node name is 1 to 128 characters of [A-Za-z0-9._-]");
   }
-  ASSIGN_OR_RETURN(const Resources capacity, CapacityOf(request.capacity()));
+  ASSIGN_OR_RETURN(const Resources capacity, FromProto(request.capacity()));
   if (capacity.micro(kCpu) <= 0 || capacity.micro(kMem) <= 0) {
     return absl::InvalidArgumentError("a node needs some cpu and memory");
   }
