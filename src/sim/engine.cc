@@ -45,6 +45,7 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
       cluster_(workload.cluster),
       root_rng_(opt_.seed),
       failure_rng_(root_rng_.Fork(kFailureStream)) {
+  queue_.SetLaneDelay(opt_.latency_us);  // messages and notifications between roles skip the heap
   opt_.knowledge.seed = opt_.seed;
   jobs_.resize(w_.jobs.size());
   arrival_order_.reserve(w_.jobs.size());

@@ -4,11 +4,20 @@
 
 namespace weft::sim {
 
+void EventRing::Grow() {
+  std::vector<Event> bigger(std::max<size_t>(64, 2 * buf_.size()));
+  for (size_t i = 0; i < size_; ++i) bigger[i] = buf_[(head_ + i) & (buf_.size() - 1)];
+  buf_.swap(bigger);
+  head_ = 0;
+}
+
 void EventQueue::Push(Event e) {
   e.seq = next_seq_++;
   if (e.time <= now_) {
     e.time = now_;
     immediate_.push_back(e);
+  } else if (e.time - now_ == lane_delay_) {
+    lane_.push_back(e);
   } else {
     HeapPush(e);
   }
@@ -50,17 +59,20 @@ Event EventQueue::HeapPop() {
 }
 
 bool EventQueue::Pop(Event& out) {
-  if (!heap_.empty() && heap_.front().time == now_) {
-    out = HeapPop();
+  // The earliest scheduled event: the heap's top or the lane's front.
+  const bool has_heap = !heap_.empty();
+  const bool from_lane = !lane_.empty() && (!has_heap || Before(lane_.front(), heap_.front()));
+  const Event* next = from_lane ? &lane_.front() : has_heap ? &heap_.front() : nullptr;
+  if (next != nullptr && next->time == now_) {
+    out = from_lane ? lane_.pop_front() : HeapPop();
     return true;
   }
   if (!immediate_.empty()) {
-    out = immediate_.front();
-    immediate_.pop_front();
+    out = immediate_.pop_front();
     return true;
   }
-  if (heap_.empty()) return false;
-  out = HeapPop();
+  if (next == nullptr) return false;
+  out = from_lane ? lane_.pop_front() : HeapPop();
   now_ = out.time;
   return true;
 }

@@ -5,15 +5,21 @@
 // same instant run in the order they were scheduled, on every machine and
 // every run (never by pointer or hash order).
 //
-// Events due "now" (zero delay) go to a FIFO instead of the heap: they all
-// carry a larger sequence number than any heap event due at the same instant
-// (those were scheduled earlier), so draining heap events at `now` first and
-// then the FIFO reproduces exact (time, seq) order at a fraction of the cost.
-// Not thread-safe.
+// Two kinds of event bypass the heap, because their order is known when they
+// are pushed:
+//   - events due "now" (zero delay) go to a FIFO: they all carry a larger
+//     sequence number than any other event due at the same instant (those
+//     were scheduled earlier), so draining the heap's and the lane's events
+//     at `now` first and then the FIFO is exact (time, seq) order;
+//   - events due exactly `lane delay` after now (SetLaneDelay: the run's
+//     message latency, i.e. most of a message-passing policy's events) go to
+//     a second FIFO, the lane: now never decreases, so they arrive in
+//     (time, seq) order and the lane's front is its earliest; Pop takes the
+//     earlier of the heap's top and the lane's front.
+// Both are far cheaper than the heap. Not thread-safe.
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "core/time.h"
@@ -39,8 +45,36 @@ struct Event {
   uint32_t c = 0;
 };
 
+// EventRing: a FIFO of events in a power-of-two ring buffer that grows as
+// needed (cheaper than std::deque for a hot push/pop pair).
+class EventRing {
+ public:
+  bool empty() const { return size_ == 0; }
+  const Event& front() const { return buf_[head_]; }
+  void push_back(const Event& e) {
+    if (size_ == buf_.size()) Grow();
+    buf_[(head_ + size_) & (buf_.size() - 1)] = e;
+    ++size_;
+  }
+  Event pop_front() {
+    const Event e = buf_[head_];
+    head_ = (head_ + 1) & (buf_.size() - 1);
+    --size_;
+    return e;
+  }
+
+ private:
+  void Grow();
+  std::vector<Event> buf_;
+  size_t head_ = 0;
+  size_t size_ = 0;
+};
+
 class EventQueue {
  public:
+  // SetLaneDelay: events pushed exactly `delay` (> 0) after now() skip the
+  // heap (see above); 0 turns the lane off. Call before the first Push.
+  void SetLaneDelay(TimeUs delay) { lane_delay_ = delay; }
   // Push schedules `e` at e.time >= now(); its seq is assigned here.
   void Push(Event e);
   // Pop removes the next event in (time, seq) order and advances now().
@@ -54,7 +88,7 @@ class EventQueue {
   // NextTime: when the next event is due; -1 when the queue is empty.
   TimeUs NextTime() const;
   TimeUs now() const { return now_; }
-  bool empty() const { return heap_.empty() && immediate_.empty(); }
+  bool empty() const { return heap_.empty() && lane_.empty() && immediate_.empty(); }
   uint64_t pushed() const { return next_seq_; }
 
  private:
@@ -67,7 +101,9 @@ class EventQueue {
   // A 4-ary min-heap: shallower than a binary heap, and a node's children
   // share a cache line or two, which makes pops markedly cheaper.
   std::vector<Event> heap_;
-  std::deque<Event> immediate_;
+  EventRing lane_;
+  EventRing immediate_;
+  TimeUs lane_delay_ = 0;
   TimeUs now_ = 0;
   uint64_t next_seq_ = 0;
 };
