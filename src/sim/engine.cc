@@ -403,10 +403,8 @@ void EngineCore::MachineDown(MachineId m) {
     cluster_.Deallocate(m, info.size);
     containers_.erase(cid);
     ReportContainerEnd(info);
-    PostMail(Mail{.kind = MailKind::kContainerLost, .to = Address::JobManager(info.job), .container = info},
-             opt_.latency_us);
-    PostMail(Mail{.kind = MailKind::kContainerReleased, .to = info.granted_by, .container = info},
-             opt_.latency_us);
+    PostContainerMail(MailKind::kContainerLost, Address::JobManager(info.job), info, opt_.latency_us);
+    PostContainerMail(MailKind::kContainerReleased, info.granted_by, info, opt_.latency_us);
   }
   cluster_.SetUp(m, false);
   if (!nodes_.empty()) {
