@@ -16,36 +16,32 @@ void NodeQueue::Push(const QueueEntry& e, int priority, uint32_t user, double we
   ++size_;
 }
 
-int64_t NodeQueue::FrontKey() const {
-  if (kind_ != QueueKind::kFair) return queues_.begin()->first;
-  auto best = queues_.begin();
-  for (auto it = std::next(queues_.begin()); it != queues_.end(); ++it) {
-    if (it->second.front().start < best->second.front().start) best = it;
+template <typename Self>
+auto NodeQueue::FrontQueue(Self& self) -> decltype(self.queues_.begin()) {
+  auto best = self.queues_.end();
+  for (auto it = self.queues_.begin(); it != self.queues_.end(); ++it) {
+    if (it->second.empty()) continue;
+    if (self.kind_ != QueueKind::kFair) return it;  // the first non-empty: fifo's one queue, or the highest priority
+    if (best == self.queues_.end() || it->second.front().start < best->second.front().start) best = it;
   }
-  return best->first;
+  return best;
 }
 
-const QueueEntry& NodeQueue::Front() const {
-  if (kind_ != QueueKind::kFair) return queues_.begin()->second.front().entry;
-  return queues_.at(FrontKey()).front().entry;
-}
+const QueueEntry& NodeQueue::Front() const { return FrontQueue(*this)->second.front().entry; }
 
 void NodeQueue::Pop() {
-  auto it = kind_ != QueueKind::kFair ? queues_.begin() : queues_.find(FrontKey());
-  vtime_ = std::max(vtime_, it->second.front().start);
-  it->second.pop_front();
+  auto& entries = FrontQueue(*this)->second;
+  vtime_ = std::max(vtime_, entries.front().start);
+  entries.pop_front();
   --size_;
-  if (it->second.empty()) queues_.erase(it);
 }
 
 size_t NodeQueue::RemoveIf(const std::function<bool(const QueueEntry&)>& pred) {
   size_t removed = 0;
-  for (auto it = queues_.begin(); it != queues_.end();) {
-    auto& entries = it->second;
+  for (auto& [key, entries] : queues_) {
     const auto end = std::remove_if(entries.begin(), entries.end(), [&](const Tagged& t) { return pred(t.entry); });
     removed += static_cast<size_t>(entries.end() - end);
     entries.erase(end, entries.end());
-    it = entries.empty() ? queues_.erase(it) : std::next(it);
   }
   size_ -= removed;
   return removed;

@@ -52,12 +52,17 @@ class NodeQueue {
     QueueEntry entry;
     double start = 0;  // fair: start tag
   };
-  // The key of the queue Front() reads: priority (negated, so the map's
-  // first is the highest) or user; always 0 for fifo.
-  int64_t FrontKey() const;
+  // Queues by key: priority (negated, so the map's first is the highest) or
+  // user; one queue, key 0, for fifo. A queue that empties stays (a node's
+  // queue empties and fills again all the time; recreating it would cost an
+  // allocation each time), so readers skip empty ones.
+  using Queues = std::map<int64_t, std::deque<Tagged>>;
+  // The queue Front() reads (const or not). Precondition: !empty().
+  template <typename Self>
+  static auto FrontQueue(Self& self) -> decltype(self.queues_.begin());
 
   QueueKind kind_;
-  std::map<int64_t, std::deque<Tagged>> queues_;  // non-empty queues only
+  Queues queues_;
   std::map<int64_t, double> last_finish_;         // fair: per user
   double vtime_ = 0;                              // fair: V
   size_t size_ = 0;
