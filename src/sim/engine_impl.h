@@ -197,6 +197,7 @@ class EngineCore {
   // mailbox.cc
   void PostMail(const Mail& mail, TimeUs delay);
   void PostPacked(const PackedMail& mail, TimeUs delay);
+  void Schedule(uint32_t mail_slot, TimeUs delay);  // stamps the incarnation, queues the delivery
   void PostMessage(const policy::Address& from, const policy::Address& to, policy::Message& message);  // takes its list
   void PostContainerMail(MailKind kind, const policy::Address& to, const policy::ContainerInfo& info,
                          TimeUs delay);

@@ -4,13 +4,6 @@
 
 namespace weft::sim {
 
-void EventRing::Grow() {
-  std::vector<Event> bigger(std::max<size_t>(64, 2 * buf_.size()));
-  for (size_t i = 0; i < size_; ++i) bigger[i] = buf_[(head_ + i) & (buf_.size() - 1)];
-  buf_.swap(bigger);
-  head_ = 0;
-}
-
 void EventQueue::Push(Event e) {
   e.seq = next_seq_++;
   if (e.time <= now_) {

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/ring_queue.h"
 #include "core/time.h"
 
 namespace weft::sim {
@@ -43,31 +44,6 @@ struct Event {
   uint32_t a = 0;
   uint32_t b = 0;
   uint32_t c = 0;
-};
-
-// EventRing: a FIFO of events in a power-of-two ring buffer that grows as
-// needed (cheaper than std::deque for a hot push/pop pair).
-class EventRing {
- public:
-  bool empty() const { return size_ == 0; }
-  const Event& front() const { return buf_[head_]; }
-  void push_back(const Event& e) {
-    if (size_ == buf_.size()) Grow();
-    buf_[(head_ + size_) & (buf_.size() - 1)] = e;
-    ++size_;
-  }
-  Event pop_front() {
-    const Event e = buf_[head_];
-    head_ = (head_ + 1) & (buf_.size() - 1);
-    --size_;
-    return e;
-  }
-
- private:
-  void Grow();
-  std::vector<Event> buf_;
-  size_t head_ = 0;
-  size_t size_ = 0;
 };
 
 class EventQueue {
@@ -92,8 +68,12 @@ class EventQueue {
   uint64_t pushed() const { return next_seq_; }
 
  private:
-  static bool Before(const Event& x, const Event& y) {
-    return x.time != y.time ? x.time < y.time : x.seq < y.seq;
+  // (time, seq) order as one 128-bit comparison: no data-dependent branch,
+  // which the heap's sift-down would mispredict half the time. Times are
+  // never negative.
+  static bool Before(const Event& x, const Event& y) { return Key(x) < Key(y); }
+  static unsigned __int128 Key(const Event& e) {
+    return (static_cast<unsigned __int128>(static_cast<uint64_t>(e.time)) << 64) | e.seq;
   }
   void HeapPush(const Event& e);
   Event HeapPop();
@@ -101,8 +81,8 @@ class EventQueue {
   // A 4-ary min-heap: shallower than a binary heap, and a node's children
   // share a cache line or two, which makes pops markedly cheaper.
   std::vector<Event> heap_;
-  EventRing lane_;
-  EventRing immediate_;
+  RingQueue<Event> lane_;
+  RingQueue<Event> immediate_;
   TimeUs lane_delay_ = 0;
   TimeUs now_ = 0;
   uint64_t next_seq_ = 0;

@@ -48,10 +48,15 @@ void EngineCore::PostMail(const Mail& mail, TimeUs delay) {
 }
 
 void EngineCore::PostMessage(const Address& from, const Address& to, policy::Message& message) {
-  PackedMail p{.kind = MailKind::kMessage, .to = to, .from = from};
+  // Packed in place: the hottest path of a message-passing policy.
+  const uint32_t slot = mail_.Emplace();
+  PackedMail& p = mail_.At(slot);
+  p.kind = MailKind::kMessage;
+  p.to = to;
+  p.from = from;
   p.payload.message = {.type = message.type, .task = message.task, .a = message.a, .b = message.b, .c = message.c};
   if (!message.list.empty()) p.payload.message.list = mail_lists_.Put(std::move(message.list));
-  PostPacked(p, DelayTo(from, to));
+  Schedule(slot, DelayTo(from, to));
 }
 
 void EngineCore::PostContainerMail(MailKind kind, const Address& to, const policy::ContainerInfo& info,
@@ -61,10 +66,12 @@ void EngineCore::PostContainerMail(MailKind kind, const Address& to, const polic
   PostPacked(p, delay);
 }
 
-void EngineCore::PostPacked(const PackedMail& mail, TimeUs delay) {
-  const uint32_t slot = mail_.Put(mail);
+void EngineCore::PostPacked(const PackedMail& mail, TimeUs delay) { Schedule(mail_.Put(mail), delay); }
+
+void EngineCore::Schedule(uint32_t slot, TimeUs delay) {
+  PackedMail& mail = mail_.At(slot);
   if (mail.to.kind == RoleKind::kNode && mail.to.index < node_incarnation_.size()) {
-    mail_.At(slot).incarnation = node_incarnation_[mail.to.index];
+    mail.incarnation = node_incarnation_[mail.to.index];
   }
   queue_.Push(Event{.time = queue_.now() + delay, .type = EventType::kDeliver, .a = slot});
 }

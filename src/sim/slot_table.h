@@ -30,6 +30,9 @@ class SlotTable {
     values_[slot] = std::forward<U>(value);
     return slot;
   }
+  // Emplace parks a default value and returns its slot, to be filled in
+  // place through At.
+  uint32_t Emplace() { return Put(T()); }
   // At: the value parked at `slot`, in place (valid until the next Put).
   T& At(uint32_t slot) { return values_[slot]; }
   // Take returns the value parked at `slot` (from Put, not taken yet) and
