@@ -34,10 +34,15 @@ std::vector<double> BusyPerUser(const Workload& w, const std::vector<AttemptReco
   return busy;
 }
 
-sim::SimOptions HalfMillisecondLatency() {
+// RunWithQueue runs late-binding Sparrow with node queues `queue` and 0.5 ms
+// one-way latency, checked.
+WorkloadRun RunWithQueue(const Workload& w, const std::string& queue) {
   sim::SimOptions o;
   o.latency_us = 500;
-  return o;
+  WorkloadRun r;
+  RunOnWorkload(w, "sparrow", {"queue=" + queue}, o, r);
+  EXPECT_TRUE(r.status.ok()) << queue << ": " << r.status;
+  return r;
 }
 
 // 80 slots, 10-task jobs of 100 ms: user 0 (priority 1) offers a quarter of
@@ -46,12 +51,8 @@ TEST(SparrowSharingTest, PriorityQueuesShieldTheHighPriorityUserFromOverload) {
   SparrowUsersSpec spec{.machines = 20, .cores = 4, .tasks_per_job = 10};
   spec.users = {{.priority = 1, .steps = {{10, 0.25}}}, {.priority = 0, .steps = {{10, 1.0}}}};
   const Workload w = BuildSparrowUsersWorkload(spec);
-  WorkloadRun prio, fifo;
-  RunOnWorkload(w, "sparrow", {"queue=priority"}, HalfMillisecondLatency(), prio);
-  RunOnWorkload(w, "sparrow", {"queue=fifo"}, HalfMillisecondLatency(), fifo);
-  ASSERT_TRUE(prio.status.ok()) << prio.status;
-  ASSERT_TRUE(fifo.status.ok()) << fifo.status;
-  const std::vector<double> p = MedianPerUser(w, prio.jobs), f = MedianPerUser(w, fifo.jobs);
+  const std::vector<double> p = MedianPerUser(w, RunWithQueue(w, "priority").jobs);
+  const std::vector<double> f = MedianPerUser(w, RunWithQueue(w, "fifo").jobs);
   // Ideal: 100 ms plus two round trips. Without preemption a high-priority
   // task may wait for a running low-priority one (at most 100 ms).
   EXPECT_LT(p[0], 200'000) << "high-priority median with priority queues";
@@ -65,13 +66,8 @@ TEST(SparrowSharingTest, FairQueuesSplitTheClusterByWeight) {
   SparrowUsersSpec spec{.machines = 25, .cores = 4, .tasks_per_job = 10};
   spec.users = {{.weight = 1, .steps = {{12, 1.0}}}, {.weight = 2, .steps = {{2, 0}, {12, 1.0}}}};
   const Workload w = BuildSparrowUsersWorkload(spec);
-  WorkloadRun fair, fifo;
-  RunOnWorkload(w, "sparrow", {"queue=fair"}, HalfMillisecondLatency(), fair);
-  RunOnWorkload(w, "sparrow", {"queue=fifo"}, HalfMillisecondLatency(), fifo);
-  ASSERT_TRUE(fair.status.ok()) << fair.status;
-  ASSERT_TRUE(fifo.status.ok()) << fifo.status;
-  const std::vector<double> a = BusyPerUser(w, fair.attempts, 4'000'000, 10'000'000);
-  const std::vector<double> b = BusyPerUser(w, fifo.attempts, 4'000'000, 10'000'000);
+  const std::vector<double> a = BusyPerUser(w, RunWithQueue(w, "fair").attempts, 4'000'000, 10'000'000);
+  const std::vector<double> b = BusyPerUser(w, RunWithQueue(w, "fifo").attempts, 4'000'000, 10'000'000);
   const double slot_us = 100 * 6e6;
   EXPECT_GT((a[0] + a[1]) / slot_us, 0.9) << "the cluster stays busy";
   EXPECT_NEAR(a[1] / (a[0] + a[1]), 2.0 / 3, 0.04) << "user 1's part of what ran, due 2/3";
