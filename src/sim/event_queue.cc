@@ -70,18 +70,27 @@ bool EventQueue::Pop(Event& out) {
   return true;
 }
 
+const Event* EventQueue::EarliestScheduled() const {
+  if (lane_.empty()) return heap_.empty() ? nullptr : &heap_.front();
+  if (heap_.empty()) return &lane_.front();
+  return Before(lane_.front(), heap_.front()) ? &lane_.front() : &heap_.front();
+}
+
 bool EventQueue::PopDue(TimeUs limit, Event& out) {
-  if (immediate_.empty() && (heap_.empty() || heap_.front().time > limit)) return false;
+  const Event* next = EarliestScheduled();
+  if (immediate_.empty() && (next == nullptr || next->time > limit)) return false;
   return Pop(out);
 }
 
 void EventQueue::AdvanceTo(TimeUs t) {
-  if (t > now_ && immediate_.empty() && (heap_.empty() || heap_.front().time >= t)) now_ = t;
+  const Event* next = EarliestScheduled();
+  if (t > now_ && immediate_.empty() && (next == nullptr || next->time >= t)) now_ = t;
 }
 
 TimeUs EventQueue::NextTime() const {
   if (!immediate_.empty()) return now_;
-  return heap_.empty() ? -1 : heap_.front().time;
+  const Event* next = EarliestScheduled();
+  return next == nullptr ? -1 : next->time;
 }
 
 }  // namespace weft::sim

@@ -75,6 +75,9 @@ class EventQueue {
   static unsigned __int128 Key(const Event& e) {
     return (static_cast<unsigned __int128>(static_cast<uint64_t>(e.time)) << 64) | e.seq;
   }
+  // EarliestScheduled: the heap's top or the lane's front, whichever comes
+  // first in (time, seq) order; nullptr when both are empty.
+  const Event* EarliestScheduled() const;
   void HeapPush(const Event& e);
   Event HeapPop();
 

@@ -163,5 +163,21 @@ TEST(EventQueueTest, LaneEventsInterleaveWithHeapEventsBySequence) {
   EXPECT_EQ(Drain(q), (std::vector<uint32_t>{2, 3, 5, 1, 4}));
 }
 
+// The real runtime's calls (PopDue, NextTime, AdvanceTo) see lane events too.
+TEST(EventQueueTest, LiveCallsSeeLaneEvents) {
+  EventQueue q;
+  q.SetLaneDelay(5);
+  q.Push(At(7, 0));  // heap
+  q.Push(At(5, 1));  // lane
+  EXPECT_EQ(q.NextTime(), 5);
+  Event e;
+  EXPECT_FALSE(q.PopDue(4, e));
+  q.AdvanceTo(6);  // would skip the lane event due at 5: refused
+  EXPECT_EQ(q.now(), 0);
+  ASSERT_TRUE(q.PopDue(5, e));
+  EXPECT_EQ(e.a, 1u);
+  EXPECT_EQ(q.NextTime(), 7);
+}
+
 }  // namespace
 }  // namespace weft::sim
