@@ -45,6 +45,7 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
       cluster_(workload.cluster),
       root_rng_(opt_.seed),
       failure_rng_(root_rng_.Fork(kFailureStream)) {
+  queue_.SetLaneDelay(opt_.latency_us);  // messages and notifications between roles skip the heap
   opt_.knowledge.seed = opt_.seed;
   jobs_.resize(w_.jobs.size());
   arrival_order_.reserve(w_.jobs.size());
@@ -390,10 +391,8 @@ void EngineCore::MachineDown(MachineId m) {
     cluster_.Deallocate(m, info.size);
     containers_.erase(cid);
     ReportContainerEnd(info);
-    PostMail(Mail{.kind = MailKind::kContainerLost, .to = Address::JobManager(info.job), .container = info},
-             opt_.latency_us);
-    PostMail(Mail{.kind = MailKind::kContainerReleased, .to = info.granted_by, .container = info},
-             opt_.latency_us);
+    PostContainerMail(MailKind::kContainerLost, Address::JobManager(info.job), info, opt_.latency_us);
+    PostContainerMail(MailKind::kContainerReleased, info.granted_by, info, opt_.latency_us);
   }
   cluster_.SetUp(m, false);
   if (!nodes_.empty()) {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -23,6 +24,7 @@
 #include "sim/engine.h"
 #include "sim/event_queue.h"
 #include "sim/live_engine.h"
+#include "sim/slot_table.h"
 #include "metrics/records.h"
 
 namespace weft::sim {
@@ -105,21 +107,66 @@ enum class MailKind : uint8_t {
   kSchedulerDown,  // tag: the replica that died
 };
 
+// Mail: a notification (or a timer) as the engine posts it, by kind: tag
+// (kTimer, kSchedulerDown), range (kTasksReady), end (kTaskEnded), job and ok
+// (kJobArrived, kJobFinished), machine (kMachineUp, kMachineDown), end.task
+// and phase (kPhaseReady); container records go through PostContainerMail
+// and messages through PostMessage.
 struct Mail {
-  MailKind kind = MailKind::kMessage;
+  MailKind kind = MailKind::kTimer;
   policy::Address to;
   policy::Address from;
-  policy::Message message;
   uint64_t tag = 0;
   policy::TaskRange range;
   policy::TaskEnd end;
   JobId job;
   bool ok = true;
   MachineId machine;
-  policy::ContainerInfo container;
   uint32_t phase = 0;
-  uint32_t incarnation = 0;  // of the node agent addressed, stamped by PostMail
 };
+
+// A policy::Message as the mailbox carries it: the same fields, but a list
+// (rarely used) waits in a side table.
+struct MessageMail {
+  uint32_t type = 0;
+  uint32_t list = kNoSlot;  // slot in EngineCore::mail_lists_, if the message has a list
+  TaskRef task;
+  int64_t a = 0;
+  int64_t b = 0;
+  int64_t c = 0;
+};
+
+// PackedMail: mail as the mailbox stores it, the addresses and only the
+// payload its kind uses. Small and trivially copyable, because every
+// message and notification is copied into the mailbox and out again:
+// millions of times in a message-heavy run.
+struct PackedMail {
+  struct JobNote {
+    JobId job;
+    bool ok = true;
+  };
+  struct PhaseNote {
+    TaskRef task;
+    uint32_t phase = 0;
+  };
+  union Payload {
+    Payload() : tag(0) {}
+    uint64_t tag;             // kTimer, kSchedulerDown
+    MessageMail message;      // kMessage
+    policy::TaskRange range;  // kTasksReady
+    policy::TaskEnd end;      // kTaskEnded
+    JobNote job;              // kJobArrived, kJobFinished
+    MachineId machine;        // kMachineUp, kMachineDown
+    uint32_t container;       // kContainer*: slot in EngineCore::mail_containers_
+    PhaseNote phase;          // kPhaseReady
+  };
+  MailKind kind = MailKind::kTimer;
+  uint32_t incarnation = 0;  // of the node agent addressed, stamped when posted
+  policy::Address to;
+  policy::Address from;
+  Payload payload;
+};
+static_assert(std::is_trivially_copyable_v<PackedMail>, "mail is copied in and out of the mailbox: keep it plain");
 
 class EngineCore {
  public:
@@ -149,7 +196,12 @@ class EngineCore {
   void MachineUp(MachineId m);
 
   // mailbox.cc
-  void PostMail(Mail mail, TimeUs delay);
+  void PostMail(const Mail& mail, TimeUs delay);
+  void PostPacked(const PackedMail& mail, TimeUs delay);
+  void Schedule(uint32_t mail_slot, TimeUs delay);  // stamps the incarnation, queues the delivery
+  void PostMessage(const policy::Address& from, const policy::Address& to, policy::Message& message);  // takes its list
+  void PostContainerMail(MailKind kind, const policy::Address& to, const policy::ContainerInfo& info,
+                         TimeUs delay);
   void DeliverMail(uint32_t slot);
 
   // sim_context.cc (validation and bookkeeping of decisions)
@@ -206,8 +258,9 @@ class EngineCore {
   std::vector<std::vector<uint32_t>> machine_attempts_;  // started or launched, per machine
   uint64_t start_counter_ = 0;
 
-  std::vector<Mail> mail_;
-  std::vector<uint32_t> free_mail_;
+  SlotTable<PackedMail> mail_;                         // mail in flight, by the slot its event names
+  SlotTable<std::vector<int64_t>> mail_lists_;         // messages' lists
+  SlotTable<policy::ContainerInfo> mail_containers_;   // container records of container mail
 
   absl::flat_hash_map<uint32_t, policy::ContainerInfo> containers_;
   uint32_t next_container_ = 0;

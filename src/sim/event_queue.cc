@@ -9,6 +9,8 @@ void EventQueue::Push(Event e) {
   if (e.time <= now_) {
     e.time = now_;
     immediate_.push_back(e);
+  } else if (e.time - now_ == lane_delay_) {
+    lane_.push_back(e);
   } else {
     HeapPush(e);
   }
@@ -50,33 +52,45 @@ Event EventQueue::HeapPop() {
 }
 
 bool EventQueue::Pop(Event& out) {
-  if (!heap_.empty() && heap_.front().time == now_) {
-    out = HeapPop();
+  // The earliest scheduled event: the heap's top or the lane's front.
+  const bool has_heap = !heap_.empty();
+  const bool from_lane = !lane_.empty() && (!has_heap || Before(lane_.front(), heap_.front()));
+  const Event* next = from_lane ? &lane_.front() : has_heap ? &heap_.front() : nullptr;
+  if (next != nullptr && next->time == now_) {
+    out = from_lane ? lane_.pop_front() : HeapPop();
     return true;
   }
   if (!immediate_.empty()) {
-    out = immediate_.front();
-    immediate_.pop_front();
+    out = immediate_.pop_front();
     return true;
   }
-  if (heap_.empty()) return false;
-  out = HeapPop();
+  if (next == nullptr) return false;
+  out = from_lane ? lane_.pop_front() : HeapPop();
   now_ = out.time;
   return true;
 }
 
+const Event* EventQueue::EarliestScheduled() const {
+  if (lane_.empty()) return heap_.empty() ? nullptr : &heap_.front();
+  if (heap_.empty()) return &lane_.front();
+  return Before(lane_.front(), heap_.front()) ? &lane_.front() : &heap_.front();
+}
+
 bool EventQueue::PopDue(TimeUs limit, Event& out) {
-  if (immediate_.empty() && (heap_.empty() || heap_.front().time > limit)) return false;
+  const Event* next = EarliestScheduled();
+  if (immediate_.empty() && (next == nullptr || next->time > limit)) return false;
   return Pop(out);
 }
 
 void EventQueue::AdvanceTo(TimeUs t) {
-  if (t > now_ && immediate_.empty() && (heap_.empty() || heap_.front().time >= t)) now_ = t;
+  const Event* next = EarliestScheduled();
+  if (t > now_ && immediate_.empty() && (next == nullptr || next->time >= t)) now_ = t;
 }
 
 TimeUs EventQueue::NextTime() const {
   if (!immediate_.empty()) return now_;
-  return heap_.empty() ? -1 : heap_.front().time;
+  const Event* next = EarliestScheduled();
+  return next == nullptr ? -1 : next->time;
 }
 
 }  // namespace weft::sim

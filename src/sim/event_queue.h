@@ -5,17 +5,24 @@
 // same instant run in the order they were scheduled, on every machine and
 // every run (never by pointer or hash order).
 //
-// Events due "now" (zero delay) go to a FIFO instead of the heap: they all
-// carry a larger sequence number than any heap event due at the same instant
-// (those were scheduled earlier), so draining heap events at `now` first and
-// then the FIFO reproduces exact (time, seq) order at a fraction of the cost.
-// Not thread-safe.
+// Two kinds of event bypass the heap, because their order is known when they
+// are pushed:
+//   - events due "now" (zero delay) go to a FIFO: they all carry a larger
+//     sequence number than any other event due at the same instant (those
+//     were scheduled earlier), so draining the heap's and the lane's events
+//     at `now` first and then the FIFO is exact (time, seq) order;
+//   - events due exactly `lane delay` after now (SetLaneDelay: the run's
+//     message latency, i.e. most of a message-passing policy's events) go to
+//     a second FIFO, the lane: now never decreases, so they arrive in
+//     (time, seq) order and the lane's front is its earliest; Pop takes the
+//     earlier of the heap's top and the lane's front.
+// Both are far cheaper than the heap. Not thread-safe.
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <vector>
 
+#include "core/ring_queue.h"
 #include "core/time.h"
 
 namespace weft::sim {
@@ -41,6 +48,9 @@ struct Event {
 
 class EventQueue {
  public:
+  // SetLaneDelay: events pushed exactly `delay` (> 0) after now() skip the
+  // heap (see above); 0 turns the lane off. Call before the first Push.
+  void SetLaneDelay(TimeUs delay) { lane_delay_ = delay; }
   // Push schedules `e` at e.time >= now(); its seq is assigned here.
   void Push(Event e);
   // Pop removes the next event in (time, seq) order and advances now().
@@ -54,20 +64,29 @@ class EventQueue {
   // NextTime: when the next event is due; -1 when the queue is empty.
   TimeUs NextTime() const;
   TimeUs now() const { return now_; }
-  bool empty() const { return heap_.empty() && immediate_.empty(); }
+  bool empty() const { return heap_.empty() && lane_.empty() && immediate_.empty(); }
   uint64_t pushed() const { return next_seq_; }
 
  private:
-  static bool Before(const Event& x, const Event& y) {
-    return x.time != y.time ? x.time < y.time : x.seq < y.seq;
+  // (time, seq) order as one 128-bit comparison: no data-dependent branch,
+  // which the heap's sift-down would mispredict half the time. Times are
+  // never negative.
+  static bool Before(const Event& x, const Event& y) { return Key(x) < Key(y); }
+  static unsigned __int128 Key(const Event& e) {
+    return (static_cast<unsigned __int128>(static_cast<uint64_t>(e.time)) << 64) | e.seq;
   }
+  // EarliestScheduled: the heap's top or the lane's front, whichever comes
+  // first in (time, seq) order; nullptr when both are empty.
+  const Event* EarliestScheduled() const;
   void HeapPush(const Event& e);
   Event HeapPop();
 
   // A 4-ary min-heap: shallower than a binary heap, and a node's children
   // share a cache line or two, which makes pops markedly cheaper.
   std::vector<Event> heap_;
-  std::deque<Event> immediate_;
+  RingQueue<Event> lane_;
+  RingQueue<Event> immediate_;
+  TimeUs lane_delay_ = 0;
   TimeUs now_ = 0;
   uint64_t next_seq_ = 0;
 };

@@ -3,6 +3,8 @@
 // and delivered, in (time, sequence) order, to the role they address, if it
 // still exists: mail to a finished job's manager, or to a node agent that has
 // died since the mail was posted, is dropped.
+#include <stdexcept>
+
 #include "sim/engine_impl.h"
 
 namespace weft::sim {
@@ -10,25 +12,73 @@ namespace weft::sim {
 using policy::Address;
 using policy::RoleKind;
 
-void EngineCore::PostMail(Mail mail, TimeUs delay) {
+void EngineCore::PostMail(const Mail& mail, TimeUs delay) {
+  PackedMail p{.kind = mail.kind, .to = mail.to, .from = mail.from};
+  switch (mail.kind) {
+    case MailKind::kTimer:
+    case MailKind::kSchedulerDown:
+      p.payload.tag = mail.tag;
+      break;
+    case MailKind::kTasksReady:
+      p.payload.range = mail.range;
+      break;
+    case MailKind::kTaskEnded:
+      p.payload.end = mail.end;
+      break;
+    case MailKind::kJobArrived:
+    case MailKind::kJobFinished:
+      p.payload.job = {mail.job, mail.ok};
+      break;
+    case MailKind::kMachineUp:
+    case MailKind::kMachineDown:
+      p.payload.machine = mail.machine;
+      break;
+    case MailKind::kPhaseReady:
+      p.payload.phase = {mail.end.task, mail.phase};
+      break;
+    case MailKind::kStart:
+      break;
+    case MailKind::kMessage:           // PostMessage
+    case MailKind::kContainerGranted:  // PostContainerMail
+    case MailKind::kContainerLost:
+    case MailKind::kContainerReleased:
+      throw std::logic_error("messages and container mail have their own Post functions");
+  }
+  PostPacked(p, delay);
+}
+
+void EngineCore::PostMessage(const Address& from, const Address& to, policy::Message& message) {
+  // Packed in place: the hottest path of a message-passing policy.
+  const uint32_t slot = mail_.Emplace();
+  PackedMail& p = mail_.At(slot);
+  p.kind = MailKind::kMessage;
+  p.to = to;
+  p.from = from;
+  p.payload.message = {.type = message.type, .task = message.task, .a = message.a, .b = message.b, .c = message.c};
+  if (!message.list.empty()) p.payload.message.list = mail_lists_.Put(std::move(message.list));
+  Schedule(slot, DelayTo(from, to));
+}
+
+void EngineCore::PostContainerMail(MailKind kind, const Address& to, const policy::ContainerInfo& info,
+                                   TimeUs delay) {
+  PackedMail p{.kind = kind, .to = to};
+  p.payload.container = mail_containers_.Put(info);
+  PostPacked(p, delay);
+}
+
+void EngineCore::PostPacked(const PackedMail& mail, TimeUs delay) { Schedule(mail_.Put(mail), delay); }
+
+void EngineCore::Schedule(uint32_t slot, TimeUs delay) {
+  PackedMail& mail = mail_.At(slot);
   if (mail.to.kind == RoleKind::kNode && mail.to.index < node_incarnation_.size()) {
     mail.incarnation = node_incarnation_[mail.to.index];
-  }
-  uint32_t slot;
-  if (!free_mail_.empty()) {
-    slot = free_mail_.back();
-    free_mail_.pop_back();
-    mail_[slot] = std::move(mail);
-  } else {
-    slot = static_cast<uint32_t>(mail_.size());
-    mail_.push_back(std::move(mail));
   }
   queue_.Push(Event{.time = queue_.now() + delay, .type = EventType::kDeliver, .a = slot});
 }
 
 void EngineCore::DeliverMail(uint32_t slot) {
-  Mail m = std::move(mail_[slot]);
-  free_mail_.push_back(slot);
+  const PackedMail m = mail_.Take(slot);
+  const PackedMail::Payload& p = m.payload;
   policy::Role* role = nullptr;
   switch (m.to.kind) {
     case RoleKind::kScheduler:
@@ -45,58 +95,70 @@ void EngineCore::DeliverMail(uint32_t slot) {
   }
   if (role == nullptr) {
     if (m.kind == MailKind::kMessage) ++stats_.messages_dropped;
+    // Free the side-table parts of dropped mail too.
+    if (m.kind == MailKind::kMessage && p.message.list != kNoSlot) (void)mail_lists_.Take(p.message.list);
+    if (m.kind == MailKind::kContainerGranted || m.kind == MailKind::kContainerLost ||
+        m.kind == MailKind::kContainerReleased) {
+      (void)mail_containers_.Take(p.container);
+    }
     return;
   }
   auto* scheduler = m.to.kind == RoleKind::kScheduler ? static_cast<policy::ClusterScheduler*>(role) : nullptr;
   auto* manager = m.to.kind == RoleKind::kJobManager ? static_cast<policy::JobManager*>(role) : nullptr;
   auto* node = m.to.kind == RoleKind::kNode ? static_cast<policy::NodeAgent*>(role) : nullptr;
   switch (m.kind) {
-    case MailKind::kMessage:
-      role->OnMessage(m.from, m.message);
+    case MailKind::kMessage: {
+      policy::Message message{.type = p.message.type, .task = p.message.task, .a = p.message.a, .b = p.message.b,
+                              .c = p.message.c};
+      if (p.message.list != kNoSlot) message.list = mail_lists_.Take(p.message.list);
+      role->OnMessage(m.from, message);
       break;
+    }
     case MailKind::kTimer:
-      role->OnTimer(m.tag);
+      role->OnTimer(p.tag);
       break;
     case MailKind::kJobArrived:
-      scheduler->OnJobArrived(m.job);
+      scheduler->OnJobArrived(p.job.job);
       break;
     case MailKind::kStart:
       if (manager) manager->OnStart();
       if (node) node->OnStart();
       break;
     case MailKind::kTasksReady:
-      if (scheduler) scheduler->OnTasksReady(m.range);
-      if (manager) manager->OnTasksReady(m.range);
+      if (scheduler) scheduler->OnTasksReady(p.range);
+      if (manager) manager->OnTasksReady(p.range);
       break;
     case MailKind::kTaskEnded:
-      if (scheduler) scheduler->OnTaskEnded(m.end);
-      if (manager) manager->OnTaskEnded(m.end);
-      if (node) node->OnTaskEnded(m.end);
+      if (scheduler) scheduler->OnTaskEnded(p.end);
+      if (manager) manager->OnTaskEnded(p.end);
+      if (node) node->OnTaskEnded(p.end);
       break;
     case MailKind::kJobFinished:
-      scheduler->OnJobFinished(m.job, m.ok);
+      scheduler->OnJobFinished(p.job.job, p.job.ok);
       break;
     case MailKind::kMachineUp:
-      scheduler->OnMachineUp(m.machine);
+      scheduler->OnMachineUp(p.machine);
       break;
     case MailKind::kMachineDown:
-      scheduler->OnMachineDown(m.machine);
+      scheduler->OnMachineDown(p.machine);
       break;
     case MailKind::kContainerGranted:
-      manager->OnContainerGranted(m.container);
+      manager->OnContainerGranted(mail_containers_.Take(p.container));
       break;
     case MailKind::kContainerLost:
-      manager->OnContainerLost(m.container);
+      manager->OnContainerLost(mail_containers_.Take(p.container));
       break;
-    case MailKind::kContainerReleased:
-      if (scheduler) scheduler->OnContainerReleased(m.container);
+    case MailKind::kContainerReleased: {
+      const policy::ContainerInfo info = mail_containers_.Take(p.container);
+      if (scheduler) scheduler->OnContainerReleased(info);
       break;
+    }
     case MailKind::kSchedulerDown:
-      if (scheduler) scheduler->OnSchedulerDown(static_cast<uint32_t>(m.tag));
-      if (node) node->OnSchedulerDown(static_cast<uint32_t>(m.tag));
+      if (scheduler) scheduler->OnSchedulerDown(static_cast<uint32_t>(p.tag));
+      if (node) node->OnSchedulerDown(static_cast<uint32_t>(p.tag));
       break;
     case MailKind::kPhaseReady:
-      node->OnPhaseReady(m.end.task, m.phase);
+      node->OnPhaseReady(p.phase.task, p.phase.phase);
       break;
   }
 }

@@ -35,8 +35,7 @@ const policy::ContainerInfo* SimContext::container(ContainerId id) const {
 
 void SimContext::Send(const Address& to, policy::Message message) {
   ++engine_.stats_.messages;
-  engine_.PostMail(Mail{.kind = MailKind::kMessage, .to = to, .from = self_, .message = std::move(message)},
-                   engine_.DelayTo(self_, to));
+  engine_.PostMessage(self_, to, message);
 }
 
 void SimContext::SetTimer(TimeUs delay, uint64_t tag) {
@@ -174,8 +173,7 @@ absl::StatusOr<ContainerId> EngineCore::DoGrant(const Address& by, JobId job, Ma
   const ContainerId id(next_container_++);
   policy::ContainerInfo info{id, job, m, size, Resources(), 0, by, queue_.now()};
   containers_.emplace(id.value(), info);
-  PostMail(Mail{.kind = MailKind::kContainerGranted, .to = Address::JobManager(job), .container = info},
-           DelayTo(by, Address::JobManager(job)));
+  PostContainerMail(MailKind::kContainerGranted, Address::JobManager(job), info, DelayTo(by, Address::JobManager(job)));
   return id;
 }
 
@@ -190,8 +188,7 @@ absl::Status EngineCore::DoRelease(const Address& by, ContainerId c) {
   cluster_.Deallocate(info.machine, info.size);
   containers_.erase(it);
   ReportContainerEnd(info);
-  PostMail(Mail{.kind = MailKind::kContainerReleased, .to = info.granted_by, .container = info},
-           DelayTo(by, info.granted_by));
+  PostContainerMail(MailKind::kContainerReleased, info.granted_by, info, DelayTo(by, info.granted_by));
   return absl::OkStatus();
 }
 

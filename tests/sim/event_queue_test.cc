@@ -104,12 +104,13 @@ TEST(EventQueueTest, EmptyQueueKeepsItsClock) {
   EXPECT_TRUE(q.empty());
 }
 
-// A long random mix of pushes (some due now, some in the past, many ties)
-// and pops, checked against a reference that orders by (time, seq) with the
-// same clamping rule.
-TEST(EventQueueTest, MatchesReferenceOrderOnRandomMix) {
+// A long random mix of pushes (some due now, some in the past, many ties,
+// many exactly `lane` after now) and pops, checked against a reference that
+// orders by (time, seq) with the same clamping rule.
+void CheckRandomMixAgainstReference(TimeUs lane) {
   Rng rng(2024);
   EventQueue q;
+  q.SetLaneDelay(lane);
   std::set<std::pair<TimeUs, uint64_t>> reference;  // (effective time, seq)
   uint64_t seq = 0;
   TimeUs now = 0;
@@ -117,10 +118,11 @@ TEST(EventQueueTest, MatchesReferenceOrderOnRandomMix) {
   for (int step = 0; step < 200'000; ++step) {
     if (rng.Bernoulli(0.55) || reference.empty()) {
       TimeUs t = now;
-      const uint64_t kind = rng.UniformInt(4);
+      const uint64_t kind = rng.UniformInt(5);
       if (kind == 1) t = now + static_cast<TimeUs>(rng.UniformInt(5));  // ties in the near future
       if (kind == 2) t = now + static_cast<TimeUs>(rng.UniformInt(1000));
       if (kind == 3) t = now - static_cast<TimeUs>(rng.UniformInt(3));  // in the past: clamped
+      if (kind == 4) t = now + 3;  // the lane's delay when it is on
       const uint32_t id = static_cast<uint32_t>(seq);
       q.Push(At(t, id));
       reference.emplace(std::max(t, now), seq++);
@@ -138,6 +140,43 @@ TEST(EventQueueTest, MatchesReferenceOrderOnRandomMix) {
     }
   }
   EXPECT_GT(popped, 50'000u);
+}
+
+TEST(EventQueueTest, MatchesReferenceOrderOnRandomMix) { CheckRandomMixAgainstReference(0); }
+
+TEST(EventQueueTest, LaneKeepsReferenceOrderOnRandomMix) { CheckRandomMixAgainstReference(3); }
+
+// Lane events interleave with heap events of the same instant by sequence,
+// and come before zero-delay events pushed at that instant.
+TEST(EventQueueTest, LaneEventsInterleaveWithHeapEventsBySequence) {
+  EventQueue q;
+  q.SetLaneDelay(5);
+  q.Push(At(5, 0));  // lane, seq 0
+  q.Push(At(7, 1));  // heap
+  q.Push(At(5, 2));  // lane
+  Event e;
+  ASSERT_TRUE(q.Pop(e));
+  EXPECT_EQ(e.a, 0u);
+  q.Push(At(5, 3));   // now: after 2
+  q.Push(At(10, 4));  // lane (5 after now), after 1
+  q.Push(At(6, 5));   // heap, before 1
+  EXPECT_EQ(Drain(q), (std::vector<uint32_t>{2, 3, 5, 1, 4}));
+}
+
+// The real runtime's calls (PopDue, NextTime, AdvanceTo) see lane events too.
+TEST(EventQueueTest, LiveCallsSeeLaneEvents) {
+  EventQueue q;
+  q.SetLaneDelay(5);
+  q.Push(At(7, 0));  // heap
+  q.Push(At(5, 1));  // lane
+  EXPECT_EQ(q.NextTime(), 5);
+  Event e;
+  EXPECT_FALSE(q.PopDue(4, e));
+  q.AdvanceTo(6);  // would skip the lane event due at 5: refused
+  EXPECT_EQ(q.now(), 0);
+  ASSERT_TRUE(q.PopDue(5, e));
+  EXPECT_EQ(e.a, 1u);
+  EXPECT_EQ(q.NextTime(), 7);
 }
 
 }  // namespace

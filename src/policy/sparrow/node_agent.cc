@@ -14,12 +14,6 @@ int64_t SparrowNode::Load() const {
   return static_cast<int64_t>(queue_.size() + requests_.size() + ctx_.cluster().running(machine_));
 }
 
-Resources SparrowNode::Committed() const {
-  Resources r;
-  for (const Request& q : requests_) r += ctx_.job(q.reservation.job).demand(q.reservation.stage);
-  return r;
-}
-
 void SparrowNode::OnMessage(const Address& from, const Message& m) {
   switch (m.type) {
     case kProbe:
@@ -58,7 +52,10 @@ void SparrowNode::EndRequest(uint32_t replica, const TaskRef& reservation) {
   auto it = std::find_if(requests_.begin(), requests_.end(), [&](const Request& q) {
     return q.replica == replica && q.reservation.job == reservation.job && q.reservation.stage == reservation.stage;
   });
-  if (it != requests_.end()) requests_.erase(it);
+  if (it != requests_.end()) {
+    committed_ -= it->demand;
+    requests_.erase(it);
+  }
 }
 
 void SparrowNode::OnTaskEnded(const TaskEnd& /*end*/) { Pump(); }
@@ -66,6 +63,8 @@ void SparrowNode::OnTaskEnded(const TaskEnd& /*end*/) { Pump(); }
 void SparrowNode::OnSchedulerDown(uint32_t replica) {
   queue_.RemoveIf([&](const QueueEntry& e) { return e.replica == replica; });
   std::erase_if(requests_, [&](const Request& q) { return q.replica == replica; });
+  committed_ = Resources();
+  for (const Request& q : requests_) committed_ += q.demand;
   Pump();
 }
 
@@ -79,10 +78,11 @@ void SparrowNode::Pump() {
       continue;
     }
     const Resources& demand = job.demand(e.task.stage);
-    if (!(cluster.allocated(machine_) + Committed() + demand).FitsIn(cluster.capacity(machine_))) return;
+    if (!(cluster.allocated(machine_) + committed_ + demand).FitsIn(cluster.capacity(machine_))) return;
     queue_.Pop();
     if (e.reservation) {
-      requests_.push_back(Request{e.replica, e.task});
+      requests_.push_back(Request{e.replica, e.task, demand});
+      committed_ += demand;
       ctx_.Send(Address::Scheduler(e.replica), Message{.type = kGetTask, .task = e.task});
     } else {
       // Refused only if the task is no longer ready (launched elsewhere

@@ -36,16 +36,17 @@ class SparrowNode final : public NodeAgent {
   struct Request {
     uint32_t replica = 0;
     TaskRef reservation;
+    Resources demand;  // of the reservation's stage: held for the task to come
   };
   // Serve queue entries while a slot is free and the front fits.
   void Pump();
   void EndRequest(uint32_t replica, const TaskRef& reservation);
-  Resources Committed() const;
 
   Config config_;
   uint32_t slots_;
   NodeQueue queue_;
   std::vector<Request> requests_;  // task requests awaiting a reply (each holds a slot)
+  Resources committed_;            // the sum of requests_' demands
 };
 
 }  // namespace weft::policy::sparrow

@@ -18,9 +18,10 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <map>
+#include <vector>
 
 #include "core/ids.h"
+#include "core/ring_queue.h"
 #include "policy/sparrow/sparrow.h"
 
 namespace weft::policy::sparrow {
@@ -52,13 +53,21 @@ class NodeQueue {
     QueueEntry entry;
     double start = 0;  // fair: start tag
   };
-  // The key of the queue Front() reads: priority (negated, so the map's
-  // first is the highest) or user; always 0 for fifo.
-  int64_t FrontKey() const;
+  // One queue per key: priority (negated, so the first is the highest) or
+  // user; one queue, key 0, for fifo. Kept sorted by key in a vector (there
+  // are few), and a queue that empties stays (a node's queue empties and
+  // fills again all the time), so readers skip empty ones.
+  struct Queue {
+    int64_t key = 0;
+    double last_finish = 0;  // fair: the finish tag of its last entry
+    RingQueue<Tagged> entries;
+  };
+  // The queue Front() reads (const or not). Precondition: !empty().
+  template <typename Self>
+  static auto FrontQueue(Self& self) -> decltype(&self.queues_.front());
 
   QueueKind kind_;
-  std::map<int64_t, std::deque<Tagged>> queues_;  // non-empty queues only
-  std::map<int64_t, double> last_finish_;         // fair: per user
+  std::vector<Queue> queues_;
   double vtime_ = 0;                              // fair: V
   size_t size_ = 0;
 };

@@ -43,17 +43,27 @@ void SampleMachines(Context& ctx, const Resources& demand, std::span<const Machi
   const uint64_t n = c.size();
   if (k * 2 <= n) {
     // Distinctness: a linear scan for a few probes (per-task sampling), a
-    // hash set for a batch's d·m.
+    // bitmap over the cluster for a batch's d·m (a hash set if the cluster
+    // is huge against the batch).
+    const bool small = k <= 8;
+    const bool bitmap = !small && n <= 1024 * k;
+    std::vector<bool> seen_bits(bitmap ? n : 0);
     absl::flat_hash_set<uint32_t> seen;
     const size_t start = out.size();
-    const bool small = k <= 8;
     uint64_t tries = 0;
     while (out.size() - start < k && tries < 4 * k + 64) {
       ++tries;
       const MachineId m(static_cast<uint32_t>(ctx.rng().UniformInt(n)));
       if (!Eligible(c, m, demand)) continue;
-      const bool fresh = small ? std::find(out.begin() + static_cast<std::ptrdiff_t>(start), out.end(), m) == out.end()
-                               : seen.insert(m.value()).second;
+      bool fresh;
+      if (small) {
+        fresh = std::find(out.begin() + static_cast<std::ptrdiff_t>(start), out.end(), m) == out.end();
+      } else if (bitmap) {
+        fresh = !seen_bits[m.value()];
+        seen_bits[m.value()] = true;
+      } else {
+        fresh = seen.insert(m.value()).second;
+      }
       if (fresh) out.push_back(m);
     }
     if (out.size() - start == k) return;
