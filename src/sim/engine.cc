@@ -93,6 +93,7 @@ void EngineCore::CreateRoles(const std::vector<bool>& up) {
     nodes_.resize(w_.cluster.size());
     node_contexts_.resize(w_.cluster.size());
     node_incarnation_.assign(w_.cluster.size(), 0);
+    remote_alive_.assign(w_.cluster.size(), false);
     for (uint32_t m = 0; m < w_.cluster.size(); ++m) {
       if (up[m]) MachineUp(MachineId(m));
     }
@@ -398,6 +399,7 @@ void EngineCore::MachineDown(MachineId m) {
   if (!nodes_.empty()) {
     nodes_[m.value()].reset();
     node_contexts_[m.value()].reset();
+    remote_alive_[m.value()] = false;
     ++node_incarnation_[m.value()];
   }
   for (uint32_t r = 0; r < schedulers_.size(); ++r) {
@@ -408,7 +410,11 @@ void EngineCore::MachineDown(MachineId m) {
 void EngineCore::MachineUp(MachineId m) {
   const bool was_down = !cluster_.up(m);
   cluster_.SetUp(m, true);
-  if (policy_.has_node_agents() && !nodes_[m.value()]) {
+  if (remote_agents_ && policy_.has_node_agents() && !remote_alive_[m.value()]) {
+    remote_alive_[m.value()] = true;  // the node builds the agent when it hears kStart
+    ++node_incarnation_[m.value()];
+    PostMail(Mail{.kind = MailKind::kStart, .to = Address::Node(m)}, 0);
+  } else if (!remote_agents_ && policy_.has_node_agents() && !nodes_[m.value()]) {
     node_contexts_[m.value()] = std::make_unique<SimContext>(
         *this, Address::Node(m), root_rng_.Fork(kNodeStreamBase + m.value()).Fork(start_counter_));
     nodes_[m.value()] = policy_.MakeNodeAgent(*node_contexts_[m.value()], m);

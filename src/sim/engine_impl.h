@@ -203,6 +203,7 @@ class EngineCore {
   void PostContainerMail(MailKind kind, const policy::Address& to, const policy::ContainerInfo& info,
                          TimeUs delay);
   void DeliverMail(uint32_t slot);
+  void ForwardToNode(const PackedMail& mail);
 
   // sim_context.cc (validation and bookkeeping of decisions)
   absl::Status DoLaunch(const policy::Address& by, const TaskRef& t, MachineId m, ContainerId c);
@@ -267,6 +268,12 @@ class EngineCore {
 
   // Live mode (sim/live_engine.h): attempts run on real machines.
   AttemptExecutor* executor_ = nullptr;
+  bool remote_agents_ = false;        // node agents run on the nodes (LiveEngine)
+  std::vector<bool> remote_alive_;   // per machine, with remote_agents_: its agent is up
+  // HasAgent: machine m has a node agent now (here, or remote).
+  bool HasAgent(uint32_t m) const {
+    return m < nodes_.size() && (nodes_[m] != nullptr || (remote_agents_ && remote_alive_[m]));
+  }
   bool ending_by_executor_ = false;  // EndAttempt was called for an end the executor reported
 
   Rng root_rng_;

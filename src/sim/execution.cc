@@ -237,7 +237,7 @@ void EngineCore::EndAttempt(uint32_t slot, Outcome outcome) {
   jr.progress->state(t) = TaskState::kBlocked;  // until one of the branches below
   policy::TaskEnd end{t, m, outcome, a.attempt_no, start, now, a.container, retry};
   PostMail(Mail{.kind = MailKind::kTaskEnded, .to = HomeOf(t.job), .end = end}, opt_.latency_us);
-  if (!nodes_.empty() && nodes_[m.value()]) PostMail(Mail{.kind = MailKind::kTaskEnded, .to = Address::Node(m), .end = end}, 0);
+  if (HasAgent(m.value())) PostMail(Mail{.kind = MailKind::kTaskEnded, .to = Address::Node(m), .end = end}, 0);
 
   if (outcome == Outcome::kOk) {
     TaskDone(t);

@@ -15,9 +15,10 @@ uint32_t GenerationOf(uint64_t id) { return static_cast<uint32_t>(id >> 32); }
 }  // namespace
 
 LiveEngine::LiveEngine(const Workload& workload, policy::Policy& policy, SimOptions options,
-                       AttemptExecutor& executor)
+                       AttemptExecutor& executor, bool remote_agents)
     : core_(std::make_unique<EngineCore>(workload, policy, std::move(options))) {
   core_->executor_ = &executor;
+  core_->remote_agents_ = remote_agents && policy.has_node_agents();
   // Jobs are added one by one while the engine runs (JobAdded).
   core_->arrival_order_.clear();
   core_->unfinished_jobs_ = 0;
@@ -87,6 +88,22 @@ void LiveEngine::UpdateUsage(uint64_t id, const Resources& usage, TimeUs now) {
   core_->cluster_.RemoveUsed(a.machine, a.usage);
   a.usage = usage;
   core_->cluster_.AddUsed(a.machine, a.usage);
+}
+
+void LiveEngine::NodeSend(MachineId m, const policy::Address& to, policy::Message message, TimeUs now) {
+  Advance(now);
+  if (!core_->HasAgent(m.value())) return;  // an agent the engine already gave up
+  ++core_->stats_.messages;
+  core_->PostMessage(policy::Address::Node(m), to, message);
+  Advance(now);
+}
+
+absl::Status LiveEngine::NodeLaunch(MachineId m, const TaskRef& task, TimeUs now) {
+  Advance(now);
+  if (!core_->HasAgent(m.value())) return absl::FailedPreconditionError("the node's agent is not up");
+  absl::Status s = core_->DoLaunch(policy::Address::Node(m), task, m, ContainerId());
+  Advance(now);
+  return s;
 }
 
 void LiveEngine::MachineUp(MachineId m, TimeUs now) {

@@ -41,9 +41,23 @@ struct AttemptLaunch {
   MachineId machine;
 };
 
+// NodeMail: what a node agent hosted on its node (remote agents, below)
+// hears from the platform: its start, a message from another role, the end
+// of a task on its machine, or that a scheduler replica died (`tag`).
+struct NodeMail {
+  enum class Kind : uint8_t { kStart, kMessage, kTaskEnded, kSchedulerDown };
+  Kind kind = Kind::kStart;
+  policy::Address from;
+  policy::Message message;
+  policy::TaskEnd end;
+  uint64_t tag = 0;
+};
+
 class AttemptExecutor {
  public:
   virtual ~AttemptExecutor() = default;
+  // DeliverToNode: with remote node agents, mail for machine m's agent.
+  virtual void DeliverToNode(MachineId /*machine*/, const NodeMail& /*mail*/) {}
   virtual void StartAttempt(const AttemptLaunch& launch) = 0;
   // KillAttempt: the engine has ended the attempt (it is already recorded as
   // killed); stop the process if it still runs. Its end must not be reported.
@@ -56,7 +70,11 @@ class LiveEngine {
  public:
   // `workload` must outlive the engine; its cluster is the live cluster and
   // the caller appends a job to workload.jobs before calling JobAdded.
-  LiveEngine(const Workload& workload, policy::Policy& policy, SimOptions options, AttemptExecutor& executor);
+  // remote_agents: the policy's node agents run elsewhere (on the nodes):
+  // the engine builds none, hands their mail to executor.DeliverToNode, and
+  // takes their actions through NodeSend and NodeLaunch.
+  LiveEngine(const Workload& workload, policy::Policy& policy, SimOptions options, AttemptExecutor& executor,
+             bool remote_agents = false);
   ~LiveEngine();
   LiveEngine(const LiveEngine&) = delete;
   LiveEngine& operator=(const LiveEngine&) = delete;
@@ -78,6 +96,12 @@ class LiveEngine {
   bool AttemptEnded(uint64_t id, Outcome outcome, const Resources& usage, TimeUs now);
   // UpdateUsage: what attempt `id` really uses now (cpu cores, memory GB).
   void UpdateUsage(uint64_t id, const Resources& usage, TimeUs now);
+
+  // A remote node agent's actions (remote_agents only): a message from
+  // machine m's agent, and a launch of a ready task on m, checked as any
+  // decision is (FailedPrecondition when refused).
+  void NodeSend(MachineId m, const policy::Address& to, policy::Message message, TimeUs now);
+  absl::Status NodeLaunch(MachineId m, const TaskRef& task, TimeUs now);
 
   void MachineUp(MachineId m, TimeUs now);
   void MachineDown(MachineId m, TimeUs now);

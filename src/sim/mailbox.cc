@@ -76,6 +76,41 @@ void EngineCore::Schedule(uint32_t slot, TimeUs delay) {
   queue_.Push(Event{.time = queue_.now() + delay, .type = EventType::kDeliver, .a = slot});
 }
 
+// ForwardToNode hands mail for a remote node agent to the executor, if that
+// agent is still the one the mail was posted to.
+void EngineCore::ForwardToNode(const PackedMail& m) {
+  const PackedMail::Payload& p = m.payload;
+  std::vector<int64_t> list;
+  if (m.kind == MailKind::kMessage && p.message.list != kNoSlot) list = mail_lists_.Take(p.message.list);
+  const uint32_t index = m.to.index;
+  if (index >= remote_alive_.size() || !remote_alive_[index] || m.incarnation != node_incarnation_[index]) {
+    if (m.kind == MailKind::kMessage) ++stats_.messages_dropped;
+    return;
+  }
+  NodeMail mail{.from = m.from};
+  switch (m.kind) {
+    case MailKind::kStart:
+      mail.kind = NodeMail::Kind::kStart;
+      break;
+    case MailKind::kMessage:
+      mail.kind = NodeMail::Kind::kMessage;
+      mail.message = policy::Message{.type = p.message.type, .task = p.message.task, .a = p.message.a,
+                                     .b = p.message.b, .c = p.message.c, .list = std::move(list)};
+      break;
+    case MailKind::kTaskEnded:
+      mail.kind = NodeMail::Kind::kTaskEnded;
+      mail.end = p.end;
+      break;
+    case MailKind::kSchedulerDown:
+      mail.kind = NodeMail::Kind::kSchedulerDown;
+      mail.tag = p.tag;
+      break;
+    default:
+      return;  // timers are the remote agent's own; phases are not run remotely
+  }
+  executor_->DeliverToNode(MachineId(index), mail);
+}
+
 void EngineCore::DeliverMail(uint32_t slot) {
   const PackedMail m = mail_.Take(slot);
   const PackedMail::Payload& p = m.payload;
@@ -88,6 +123,7 @@ void EngineCore::DeliverMail(uint32_t slot) {
       role = m.to.index < jobs_.size() ? jobs_[m.to.index].manager.get() : nullptr;
       break;
     case RoleKind::kNode:
+      if (remote_agents_) return ForwardToNode(m);
       role = m.to.index < nodes_.size() && m.incarnation == node_incarnation_[m.to.index]
                  ? nodes_[m.to.index].get()
                  : nullptr;

@@ -51,7 +51,7 @@ void EngineCore::SchedulerDown(uint32_t replica) {
     }
   }
   for (uint32_t m = 0; m < nodes_.size(); ++m) {
-    if (nodes_[m]) {
+    if (HasAgent(m)) {
       PostMail(Mail{.kind = MailKind::kSchedulerDown, .to = Address::Node(MachineId(m)), .tag = replica},
                opt_.latency_us);
     }

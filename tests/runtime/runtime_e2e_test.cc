@@ -219,6 +219,28 @@ TEST_F(RuntimeTest, SchedulerKilledAndRestartedOnItsStateFinishesTheJobWithoutRe
   for (const auto& [task, n] : ok_per_task) EXPECT_EQ(n, 1) << task << " reported ok twice";
 }
 
+TEST_F(RuntimeTest, SparrowsNodeAgentsRunInTheNodeDaemonsAndSurviveANodeLoss) {
+  const std::string address = Up(3, {"--policy", "sparrow"});
+  const fs::path work = dir_ / "work";
+  fs::create_directories(work);
+  SubmitIds(address, fmt::format(R"({{"weft": 1, "cluster": {{"machines": [{{"name": "x", "capacity": {{"cpu": 1, "mem": 1}}}}]}},
+    "jobs": [{{"name": "late-binding", "stages": [
+      {{"name": "a", "tasks": 3, "duration": 1, "demand": {{"cpu": 1, "mem": 0.1}},
+        "command": "touch {0}/started-{{task}}; sleep 1; echo {{task}} >> {0}/a.log"}},
+      {{"name": "b", "tasks": 3, "duration": 0.1, "demand": {{"cpu": 1, "mem": 0.1}}, "after": ["a"],
+        "command": "echo {{task}} >> {0}/b.log"}}]}}]}})", work.string()));
+  ASSERT_TRUE(Until([&] { return fs::exists(work / "started-0") && fs::exists(work / "started-1") &&
+                                 fs::exists(work / "started-2"); }));
+  for (int n = 0; n < 3; ++n) {
+    EXPECT_THAT(Slurp(cluster_ / fmt::format("node-{}", n) / "node.log"),
+                HasSubstr("hosting the node agent of policy sparrow"));
+  }
+  ASSERT_EQ(kill(PidOf("node-2"), SIGKILL), 0);
+  const Result r = Wait(address, "0");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(CountFileLines(work / "b.log"), 3);
+}
+
 TEST_F(RuntimeTest, MalformedJobIsRefusedAndNothingIsRecorded) {
   const std::string address = Up(1);
   const Result r = Run({"submit", "--scheduler", address,

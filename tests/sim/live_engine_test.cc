@@ -17,8 +17,10 @@ class RecordingExecutor : public AttemptExecutor {
  public:
   void StartAttempt(const AttemptLaunch& launch) override { started.push_back(launch); }
   void KillAttempt(uint64_t id, MachineId) override { killed.push_back(id); }
+  void DeliverToNode(MachineId machine, const NodeMail& mail) override { node_mail.emplace_back(machine, mail); }
   std::vector<AttemptLaunch> started;
   std::vector<uint64_t> killed;
+  std::vector<std::pair<MachineId, NodeMail>> node_mail;
 };
 
 class EndCounter : public RunObserver {
@@ -37,15 +39,15 @@ constexpr char kWorkload[] = R"({"weft": 1,
     {"name": "b", "tasks": 2, "duration": 1, "demand": {"cpu": 1, "mem": 1}, "after": ["a"]}]}]})";
 
 struct Fixture {
-  Fixture() {
+  explicit Fixture(const std::string& policy_name = "fifo", bool remote_agents = false) {
     auto parsed = ParseWorkload(kWorkload);
     EXPECT_TRUE(parsed.ok()) << parsed.status();
     spec = std::move(*parsed);
     live.cluster = spec.cluster;
-    auto built = policy::BuildPolicy("fifo", {});
+    auto built = policy::BuildPolicy(policy_name, {});
     EXPECT_TRUE(built.ok());
     policy = std::move(built->policy);
-    engine = std::make_unique<LiveEngine>(live, *policy, SimOptions{}, executor);
+    engine = std::make_unique<LiveEngine>(live, *policy, SimOptions{}, executor, remote_agents);
     engine->AddObserver(&observer);
   }
   // Add adds the job; the tasks in `done` ended ok before (recovery).
@@ -176,6 +178,38 @@ TEST(LiveEngineTest, LostMachineTasksRunElsewhere) {
   f.engine->MachineUp(lost.machine, 7);  // comes back and is used again
   EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[2].id, Outcome::kOk, Resources(), 8));
   EXPECT_EQ(f.executor.started.size(), 5u);
+}
+
+TEST(LiveEngineTest, RemoteNodeAgentsGetTheirMailAndActThroughTheEngine) {
+  Fixture f("sparrow-random", /*remote_agents=*/true);
+  ASSERT_TRUE(f.engine->Start(0, {true, true}).ok());
+  ASSERT_EQ(f.executor.node_mail.size(), 2u);  // one start per machine, no local agents
+  EXPECT_EQ(f.executor.node_mail[0].second.kind, NodeMail::Kind::kStart);
+  f.executor.node_mail.clear();
+  f.Add(0);
+  ASSERT_EQ(f.executor.node_mail.size(), 2u);  // stage a's two tasks, each enqueued at a node
+  for (const auto& [machine, mail] : f.executor.node_mail) {
+    EXPECT_EQ(mail.kind, NodeMail::Kind::kMessage);
+    EXPECT_EQ(mail.from, policy::Address::Scheduler(0));
+    EXPECT_EQ(mail.message.task.stage, 0u);
+  }
+  EXPECT_TRUE(f.executor.started.empty());  // only the agents launch
+  const auto [machine, mail] = f.executor.node_mail[0];
+  ASSERT_TRUE(f.engine->NodeLaunch(machine, mail.message.task, 1).ok());
+  ASSERT_EQ(f.executor.started.size(), 1u);
+  EXPECT_EQ(f.executor.started[0].machine, machine);
+  EXPECT_FALSE(f.engine->NodeLaunch(machine, mail.message.task, 2).ok());  // already launched: refused
+  f.executor.node_mail.clear();
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[0].id, Outcome::kOk, Resources(), 3));
+  ASSERT_FALSE(f.executor.node_mail.empty());  // its agent hears the end
+  EXPECT_EQ(f.executor.node_mail[0].second.kind, NodeMail::Kind::kTaskEnded);
+  EXPECT_EQ(f.executor.node_mail[0].first, machine);
+  // After its machine goes down, an agent's actions are ignored.
+  f.engine->MachineDown(machine, 4);
+  const uint64_t messages = f.engine->stats().messages;
+  f.engine->NodeSend(machine, policy::Address::Scheduler(0), policy::Message{.type = 99}, 5);
+  EXPECT_EQ(f.engine->stats().messages, messages);
+  EXPECT_FALSE(f.engine->NodeLaunch(machine, TaskRef{JobId(0), 0, 1}, 5).ok());
 }
 
 TEST(LiveEngineTest, TimersFireWhenTheClockPassesThem) {

@@ -9,8 +9,10 @@
 #include <mutex>
 #include <thread>
 
+#include "core/status.h"
 #include "grpcpp/grpcpp.h"
 #include "runtime/auth.h"
+#include "runtime/node/agent_host.h"
 #include "runtime/node/task_runner.h"
 #include "runtime/wire.h"
 #include "spdlog/spdlog.h"
@@ -103,9 +105,12 @@ bool Session(const NodeConfig& config, const std::string& address, TaskRunner& r
   });
   auto next_heartbeat = Clock::now() + heartbeat;
   bool broken = false;
+  std::unique_ptr<AgentHost> agent;  // the policy's node agent, when it has one
   while (!stop && !broken) {
-    const int timeout_ms = static_cast<int>(
-        std::max<int64_t>(0, std::chrono::duration_cast<std::chrono::milliseconds>(next_heartbeat - Clock::now()).count()));
+    auto wake_at = next_heartbeat;
+    if (agent && agent->NextTimer()) wake_at = std::min(wake_at, *agent->NextTimer());
+    const int timeout_ms = static_cast<int>(std::max<int64_t>(
+        0, std::chrono::duration_cast<std::chrono::milliseconds>(wake_at - Clock::now()).count() + 1));
     pollfd fds[3] = {{inbox.fd(), POLLIN, 0}, {runner.wake_fd(), POLLIN, 0}, {wake_fd, POLLIN, 0}};
     poll(fds, wake_fd >= 0 ? 3 : 2, timeout_ms);
     bool closed = false;
@@ -126,6 +131,27 @@ bool Session(const NodeConfig& config, const std::string& address, TaskRunner& r
       }
       if (m.has_kills()) {
         for (uint64_t id : m.kills().attempts()) runner.Kill(id);
+      }
+      for (const v1::AgentMail& mail : m.agent_mails().mails()) {
+        if (mail.kind() == v1::AgentMail::START) {
+          absl::StatusOr<std::unique_ptr<AgentHost>> host = AgentHost::Create(mail.setup());
+          if (!host.ok()) {
+            spdlog::error("cannot host the node agent: {}", StatusMessage(host.status()));
+            continue;
+          }
+          agent = std::move(*host);
+          spdlog::info("hosting the node agent of policy {}", mail.setup().policy());
+        }
+        if (!agent) continue;
+        if (absl::Status s = agent->Deliver(mail); !s.ok()) spdlog::error("node agent: {}", StatusMessage(s));
+      }
+    }
+    if (agent) {
+      agent->FireTimers();
+      if (v1::AgentActions actions = agent->TakeActions(); actions.actions_size() > 0) {
+        v1::NodeMessage out;
+        *out.mutable_agent_actions() = std::move(actions);
+        broken |= !stream->Write(out);
       }
     }
     broken |= closed;

@@ -91,7 +91,8 @@ absl::Status SchedulerCore::Recover() {
     RETURN_IF_ERROR(journal_->Commit());
   }
   steady_start_ = std::chrono::steady_clock::now();
-  ASSIGN_OR_RETURN(built_, policy::BuildPolicy(policy, params.get<std::vector<std::string>>()));
+  params_ = params.get<std::vector<std::string>>();
+  ASSIGN_OR_RETURN(built_, policy::BuildPolicy(policy, params_));
 
   for (const JournalNode& n : r.nodes) slots_.Restore(n.name, n.capacity);
   nodes_.resize(slots_.size());
@@ -129,7 +130,8 @@ absl::Status SchedulerCore::StartEngine(const std::vector<bool>& up) {
   options.knowledge.estimate_noise = built_.params.Double("estimate_noise");
   options.knowledge.default_duration_us =
       static_cast<TimeUs>(built_.params.Double("default_duration") * static_cast<double>(kUsPerSecond));
-  engine_ = std::make_unique<sim::LiveEngine>(live_, *built_.policy, options, *this);
+  // A policy's node agents run on the nodes (runtime/node/agent_host.h).
+  engine_ = std::make_unique<sim::LiveEngine>(live_, *built_.policy, options, *this, /*remote_agents=*/true);
   engine_->AddObserver(this);
   return engine_->Start(NowUs(), up);
 }
@@ -316,6 +318,8 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
   node.last_seen_us = now;
   node.launches.Clear();
   node.kills.Clear();
+  node.agent_mails.Clear();
+  node.jobs_sent.clear();
   v1::SchedulerMessage registered;
   registered.mutable_registered()->set_slot(slot);
   registered.mutable_registered()->set_heartbeat_ms(config_.heartbeat_us / 1000);
@@ -351,6 +355,7 @@ void SchedulerCore::OnNodeMessage(const Session& session, const v1::NodeMessage&
       if (!ok) spdlog::info("attempt {} failed: exit {} {}", end.attempt(), end.exit_code(), end.error());
     }
   }
+  if (message.has_agent_actions()) OnAgentActions(session.slot, message.agent_actions(), now);
   if (message.has_heartbeat()) {
     for (const v1::TaskUsage& u : message.heartbeat().usage()) {
       Resources usage;
@@ -360,6 +365,68 @@ void SchedulerCore::OnNodeMessage(const Session& session, const v1::NodeMessage&
     }
   }
   Flush();
+}
+
+void SchedulerCore::OnAgentActions(uint32_t slot, const v1::AgentActions& actions, TimeUs now) {
+  for (const v1::AgentAction& action : actions.actions()) {
+    const policy::Message message = FromProto(action.message());
+    if (action.launch()) {
+      if (!engine_->NodeLaunch(MachineId(slot), message.task, now).ok()) {
+        // The agent holds the task's room until it hears the launch is off.
+        v1::AgentMail* refused = nodes_[slot].agent_mails.add_mails();
+        refused->set_kind(v1::AgentMail::LAUNCH_REFUSED);
+        refused->set_now_us(now);
+        *refused->mutable_end() = ToProto(policy::TaskEnd{.task = message.task, .machine = MachineId(slot)});
+      }
+      continue;
+    }
+    absl::StatusOr<policy::Address> to = FromProto(action.to());
+    if (!to.ok()) {
+      spdlog::warn("node {}: {}", slots_.name(slot), StatusMessage(to.status()));
+      continue;
+    }
+    engine_->NodeSend(MachineId(slot), *to, message, now);
+  }
+}
+
+void SchedulerCore::DescribeJob(NodeState& node, v1::AgentMail& mail, JobId job) {
+  if (!job.valid() || job.value() >= jobs_.size() || !node.jobs_sent.insert(job.value()).second) return;
+  v1::JobSpec* spec = mail.add_jobs();
+  spec->set_id(job.value());
+  spec->set_spec_json(jobs_[job.value()].spec_json);
+}
+
+void SchedulerCore::DeliverToNode(MachineId machine, const sim::NodeMail& mail) {
+  NodeState& node = nodes_[machine.value()];
+  v1::AgentMail* m = node.agent_mails.add_mails();
+  m->set_now_us(NowUs());
+  *m->mutable_from() = ToProto(mail.from);
+  switch (mail.kind) {
+    case sim::NodeMail::Kind::kStart: {
+      m->set_kind(v1::AgentMail::START);
+      v1::AgentSetup* setup = m->mutable_setup();
+      setup->set_policy(built_.info->name);
+      setup->mutable_params()->Add(params_.begin(), params_.end());
+      setup->set_machine(machine.value());
+      setup->set_cluster_json(ClusterJson(live_.cluster).dump());
+      setup->set_seed(config_.seed);
+      break;
+    }
+    case sim::NodeMail::Kind::kMessage:
+      m->set_kind(v1::AgentMail::MESSAGE);
+      *m->mutable_message() = ToProto(mail.message);
+      DescribeJob(node, *m, mail.message.task.job);
+      break;
+    case sim::NodeMail::Kind::kTaskEnded:
+      m->set_kind(v1::AgentMail::TASK_ENDED);
+      *m->mutable_end() = ToProto(mail.end);
+      DescribeJob(node, *m, mail.end.task.job);
+      break;
+    case sim::NodeMail::Kind::kSchedulerDown:
+      m->set_kind(v1::AgentMail::SCHEDULER_DOWN);
+      m->set_tag(mail.tag);
+      break;
+  }
 }
 
 void SchedulerCore::NodeGone(const Session& session) {
@@ -375,6 +442,7 @@ void SchedulerCore::NodeGone(const Session& session) {
 void SchedulerCore::LoseNode(uint32_t slot, TimeUs now) {
   nodes_[slot].launches.Clear();
   nodes_[slot].kills.Clear();
+  nodes_[slot].agent_mails.Clear();
   if (engine_) engine_->MachineDown(MachineId(slot), now);
 }
 
@@ -457,6 +525,12 @@ void SchedulerCore::Flush() {
       v1::SchedulerMessage m;
       *m.mutable_kills() = std::move(node.kills);
       node.kills.Clear();
+      node.link->Send(std::move(m));
+    }
+    if (node.agent_mails.mails_size() > 0) {
+      v1::SchedulerMessage m;
+      *m.mutable_agent_mails() = std::move(node.agent_mails);
+      node.agent_mails.Clear();
       node.link->Send(std::move(m));
     }
     if (node.launches.launches_size() > 0) {

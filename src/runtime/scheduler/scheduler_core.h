@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "model/workload.h"
 #include "policy/registry.h"
@@ -95,6 +96,7 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   // sim::AttemptExecutor (called by the engine, under the lock).
   void StartAttempt(const sim::AttemptLaunch& launch) override;
   void KillAttempt(uint64_t id, MachineId machine) override;
+  void DeliverToNode(MachineId machine, const sim::NodeMail& mail) override;
   // RunObserver (called by the engine, under the lock).
   void OnAttemptEnd(const AttemptRecord& record) override;
   void OnJobEnd(const JobRecord& record) override;
@@ -106,6 +108,8 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
     TimeUs last_seen_us = 0;
     v1::Launches launches;  // to send at the next Flush
     v1::Kills kills;
+    v1::AgentMails agent_mails;                // for the node agent it hosts
+    absl::flat_hash_set<uint32_t> jobs_sent;  // jobs described to it in this session
   };
   struct JobInfo {
     std::string name;
@@ -124,6 +128,8 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   // Flush journals what the engine reported, then sends what it decided.
   void Flush();
   void LoseNode(uint32_t slot, TimeUs now);
+  void OnAgentActions(uint32_t slot, const v1::AgentActions& actions, TimeUs now);
+  void DescribeJob(NodeState& node, v1::AgentMail& mail, JobId job);
   std::string JobState(JobId id) const;
 
   SchedulerConfig config_;
@@ -136,6 +142,7 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   std::chrono::steady_clock::time_point steady_start_;
 
   policy::BuiltPolicy built_;
+  std::vector<std::string> params_;  // as given (k=v), for the nodes' agents
   NodeSlots slots_;
   std::vector<NodeState> nodes_;
   Workload live_;  // the cluster once complete, and every job ever accepted (JobId = index)

@@ -1,0 +1,236 @@
+#include "runtime/node/agent_host.h"
+
+#include <map>
+#include <tuple>
+
+#include "core/status.h"
+#include "fmt/format.h"
+#include "nlohmann/json.hpp"
+#include "policy/cluster_state.h"
+#include "runtime/scheduler/job_intake.h"
+#include "runtime/wire.h"
+
+namespace weft::runtime {
+
+namespace {
+
+absl::StatusOr<Cluster> ClusterFromJson(const std::string& text) {
+  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+  if (!doc.is_object() || !doc.contains("machines") || !doc["machines"].is_array()) {
+    return absl::InvalidArgumentError("the agent setup's cluster is malformed");
+  }
+  Cluster cluster;
+  for (const nlohmann::json& m : doc["machines"]) {
+    if (!m.contains("name") || !m["name"].is_string() || !m.contains("capacity")) {
+      return absl::InvalidArgumentError("the agent setup's cluster has a malformed machine");
+    }
+    std::array<double, kNumResources> units{};
+    for (int r = 0; r < kNumResources; ++r) units[r] = m["capacity"].value(std::string(kResourceNames[r]), 0.0);
+    ASSIGN_OR_RETURN(const Resources capacity, Resources::FromUnits(units));
+    cluster.AddMachine(m["name"].get<std::string>(), RackId(0), capacity);
+  }
+  return cluster;
+}
+
+}  // namespace
+
+// RemoteContext: the agent's Context on the node (see agent_host.h).
+class AgentHost::RemoteContext final : public policy::Context {
+ public:
+  RemoteContext(Cluster cluster, MachineId machine, uint64_t seed, uint32_t schedulers,
+                const policy::KnowledgeOptions& knowledge_options, policy::Knowledge knowledge)
+      : cluster_def_(std::move(cluster)),
+        cluster_(cluster_def_),
+        machine_(machine),
+        rng_(Rng(seed).Fork(machine.value())),
+        schedulers_(schedulers),
+        knowledge_options_(knowledge_options),
+        knowledge_(knowledge),
+        clock_start_(Clock::now()) {}
+
+  // The scheduler's clock, as last stamped on its mail, moved on by ours.
+  void Stamp(TimeUs scheduler_now) {
+    stamp_us_ = scheduler_now;
+    stamp_at_ = Clock::now();
+  }
+
+  absl::Status AddJob(const v1::JobSpec& spec) {
+    if (jobs_.contains(spec.id())) return absl::OkStatus();
+    const nlohmann::json json = nlohmann::json::parse(spec.spec_json(), nullptr, false);
+    ASSIGN_OR_RETURN(LiveJob built, BuildJob(json, cluster_def_));
+    auto job = std::make_unique<Known>(std::move(built.job));
+    jobs_.emplace(spec.id(), std::move(job));
+    order_.push_back(JobId(spec.id()));
+    return absl::OkStatus();
+  }
+
+  // A launch this agent made has ended or was refused: give back what it held.
+  bool Forget(const TaskRef& t) {
+    auto it = launched_.find(Key(t));
+    if (it == launched_.end()) return false;
+    cluster_.Deallocate(machine_, it->second);
+    cluster_.AddRunning(machine_, -1);
+    launched_.erase(it);
+    return true;
+  }
+
+  void FireTimers(policy::NodeAgent& agent) {
+    while (!timers_.empty() && timers_.begin()->first.first <= Clock::now()) {
+      const uint64_t tag = timers_.begin()->second;
+      timers_.erase(timers_.begin());
+      agent.OnTimer(tag);
+    }
+  }
+  std::optional<Clock::time_point> NextTimer() const {
+    if (timers_.empty()) return std::nullopt;
+    return timers_.begin()->first.first;
+  }
+  v1::AgentActions TakeActions() { return std::exchange(actions_, {}); }
+
+  // policy::Context
+  policy::Address self() const override { return policy::Address::Node(machine_); }
+  TimeUs Now() const override {
+    return stamp_us_ + std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - stamp_at_).count();
+  }
+  Rng& rng() override { return rng_; }
+  uint32_t num_schedulers() const override { return schedulers_; }
+  const policy::ClusterState& cluster() const override { return cluster_; }
+  policy::JobView job(JobId id) const override {
+    auto it = jobs_.find(id.value());
+    if (it == jobs_.end()) {
+      throw std::logic_error(fmt::format("the scheduler did not describe job {} to this node", id.value()));
+    }
+    return policy::JobView(id, it->second->job, it->second->progress, knowledge_, knowledge_options_);
+  }
+  std::span<const JobId> active_jobs() const override { return order_; }
+  const policy::ContainerInfo* container(ContainerId) const override { return nullptr; }
+  void Send(const policy::Address& to, policy::Message message) override {
+    v1::AgentAction* a = actions_.add_actions();
+    *a->mutable_to() = ToProto(to);
+    *a->mutable_message() = ToProto(message);
+  }
+  void SetTimer(TimeUs delay, uint64_t tag) override {
+    timers_.emplace(std::pair{Clock::now() + std::chrono::microseconds(std::max<TimeUs>(0, delay)), next_timer_++}, tag);
+  }
+  absl::Status Launch(const TaskRef& task, MachineId machine) override {
+    if (machine != machine_) return absl::FailedPreconditionError("a hosted node agent launches only on its machine");
+    auto it = jobs_.find(task.job.value());
+    if (it == jobs_.end() || task.stage >= it->second->job.stages.size()) {
+      return absl::FailedPreconditionError("the agent does not know the task's job");
+    }
+    if (launched_.contains(Key(task))) return absl::FailedPreconditionError("the task is already launched here");
+    const Resources& demand = it->second->job.stages[task.stage].demand;
+    cluster_.Allocate(machine_, demand);
+    cluster_.AddRunning(machine_, 1);
+    launched_.emplace(Key(task), demand);
+    v1::AgentAction* a = actions_.add_actions();
+    a->set_launch(true);
+    *a->mutable_message() = ToProto(policy::Message{.task = task});
+    return absl::OkStatus();
+  }
+  absl::Status LaunchInContainer(const TaskRef&, ContainerId) override { return Unavailable(); }
+  absl::Status Kill(const TaskRef&) override { return Unavailable(); }
+  absl::StatusOr<ContainerId> GrantContainer(JobId, MachineId, const Resources&) override { return Unavailable(); }
+  absl::Status ReleaseContainer(ContainerId) override { return Unavailable(); }
+  absl::Status StartPhase(const TaskRef&) override { return Unavailable(); }
+
+ private:
+  struct Known {
+    explicit Known(Job j) : job(std::move(j)), progress(job) {}
+    Job job;
+    policy::JobProgress progress;
+  };
+  static std::tuple<uint32_t, uint32_t, uint32_t> Key(const TaskRef& t) { return {t.job.value(), t.stage, t.index}; }
+  static absl::Status Unavailable() {
+    return absl::UnimplementedError("not available to a node agent hosted on its node");
+  }
+
+  Cluster cluster_def_;
+  policy::ClusterState cluster_;
+  MachineId machine_;
+  Rng rng_;
+  uint32_t schedulers_;
+  policy::KnowledgeOptions knowledge_options_;
+  policy::Knowledge knowledge_;
+  Clock::time_point clock_start_;
+  TimeUs stamp_us_ = 0;
+  Clock::time_point stamp_at_ = Clock::now();
+  absl::flat_hash_map<uint32_t, std::unique_ptr<Known>> jobs_;
+  std::vector<JobId> order_;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Resources> launched_;  // by (job, stage, task)
+  std::map<std::pair<Clock::time_point, uint64_t>, uint64_t> timers_;  // (due, seq) -> tag
+  uint64_t next_timer_ = 0;
+  v1::AgentActions actions_;
+};
+
+AgentHost::~AgentHost() = default;
+
+absl::StatusOr<std::unique_ptr<AgentHost>> AgentHost::Create(const v1::AgentSetup& setup) {
+  std::unique_ptr<AgentHost> host(new AgentHost());
+  const std::vector<std::string> params(setup.params().begin(), setup.params().end());
+  ASSIGN_OR_RETURN(host->built_, policy::BuildPolicy(setup.policy(), params));
+  if (!host->built_.policy->has_node_agents()) {
+    return absl::InvalidArgumentError(fmt::format("policy {} has no node agents", setup.policy()));
+  }
+  ASSIGN_OR_RETURN(Cluster cluster, ClusterFromJson(setup.cluster_json()));
+  if (setup.machine() >= cluster.size()) return absl::InvalidArgumentError("the agent's machine is not in the cluster");
+  host->machine_ = MachineId(setup.machine());
+  policy::KnowledgeOptions knowledge;
+  knowledge.estimate_noise = host->built_.params.Double("estimate_noise");
+  knowledge.default_duration_us =
+      static_cast<TimeUs>(host->built_.params.Double("default_duration") * static_cast<double>(kUsPerSecond));
+  knowledge.seed = setup.seed();
+  host->context_ = std::make_unique<RemoteContext>(std::move(cluster), host->machine_, setup.seed(),
+                                                   host->built_.policy->num_schedulers(), knowledge,
+                                                   host->built_.policy->knowledge());
+  return host;
+}
+
+absl::Status AgentHost::Deliver(const v1::AgentMail& mail) {
+  context_->Stamp(mail.now_us());
+  for (const v1::JobSpec& spec : mail.jobs()) RETURN_IF_ERROR(context_->AddJob(spec));
+  try {
+    switch (mail.kind()) {
+      case v1::AgentMail::START:
+        agent_ = built_.policy->MakeNodeAgent(*context_, machine_);
+        agent_->OnStart();
+        break;
+      case v1::AgentMail::MESSAGE: {
+        ASSIGN_OR_RETURN(const policy::Address from, FromProto(mail.from()));
+        if (agent_) agent_->OnMessage(from, FromProto(mail.message()));
+        break;
+      }
+      case v1::AgentMail::TASK_ENDED: {
+        const policy::TaskEnd end = FromProto(mail.end(), machine_);
+        context_->Forget(end.task);
+        if (agent_) agent_->OnTaskEnded(end);
+        break;
+      }
+      case v1::AgentMail::SCHEDULER_DOWN:
+        if (agent_) agent_->OnSchedulerDown(static_cast<uint32_t>(mail.tag()));
+        break;
+      case v1::AgentMail::LAUNCH_REFUSED: {
+        policy::TaskEnd end = FromProto(mail.end(), machine_);
+        end.outcome = Outcome::kKilled;
+        end.will_retry = true;
+        if (context_->Forget(end.task) && agent_) agent_->OnTaskEnded(end);
+        break;
+      }
+      default:
+        return absl::InvalidArgumentError("unknown agent mail");
+    }
+  } catch (const std::logic_error& e) {
+    return absl::InternalError(e.what());
+  }
+  return absl::OkStatus();
+}
+
+void AgentHost::FireTimers() {
+  if (agent_) context_->FireTimers(*agent_);
+}
+
+std::optional<AgentHost::Clock::time_point> AgentHost::NextTimer() const { return context_->NextTimer(); }
+
+v1::AgentActions AgentHost::TakeActions() { return context_->TakeActions(); }
+
+}  // namespace weft::runtime

@@ -1,0 +1,70 @@
+// File: runtime/node/agent_host.h
+//
+// AgentHost: a policy's node agent, running in `weftd node` (the role-to-role
+// channel of docs/runtime.md). The scheduler forwards the mail its engine
+// would have delivered to the agent (start, messages, ends of tasks on this
+// machine, a dead scheduler replica), with the descriptions of the jobs the
+// mail is about; the agent answers through a Context of its own, whose
+// messages and launches go back to the scheduler as AgentActions.
+//
+// What a hosted agent can know and do (RemoteContext):
+//   - the cluster's machines and capacities; of its own machine, what the
+//     launches it made itself hold (allocated, running) until their end, or
+//     the scheduler's refusal, comes back;
+//   - each job it has heard of: description, user, priority, weight, demands
+//     (not the job's live progress: JobView::state and finished() are not
+//     kept up to date here);
+//   - Send to any role; SetTimer (local, on the node's clock); Launch on its
+//     own machine, sent to the scheduler, which checks it as any decision and
+//     answers a refusal with LAUNCH_REFUSED (the agent then hears
+//     OnTaskEnded with outcome killed, as for a task that could not run).
+//   - Containers, Kill and StartPhase are not available (Unimplemented).
+// Not thread-safe: the node daemon's main thread owns it.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/statusor.h"
+#include "policy/policy.h"
+#include "policy/registry.h"
+#include "weft/v1/weft.pb.h"
+
+namespace weft::runtime {
+
+class AgentHost {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // Create builds the policy and the agent's view of the cluster from a
+  // START mail's setup; InvalidArgument if the policy has no node agents or
+  // the setup is malformed.
+  static absl::StatusOr<std::unique_ptr<AgentHost>> Create(const v1::AgentSetup& setup);
+  ~AgentHost();
+
+  // Deliver hands one mail to the agent (START builds a fresh agent).
+  absl::Status Deliver(const v1::AgentMail& mail);
+  // FireTimers runs the agent's timers that are due.
+  void FireTimers();
+  // NextTimer: when the next timer is due, if any.
+  std::optional<Clock::time_point> NextTimer() const;
+  // TakeActions: the messages and launches the agent made since the last call.
+  v1::AgentActions TakeActions();
+
+ private:
+  class RemoteContext;
+  AgentHost() = default;
+
+  policy::BuiltPolicy built_;
+  MachineId machine_;
+  std::unique_ptr<RemoteContext> context_;
+  std::unique_ptr<policy::NodeAgent> agent_;
+};
+
+}  // namespace weft::runtime

@@ -1,0 +1,102 @@
+// AgentHost: Sparrow's node agent hosted on its node, driven by agent mail as
+// the scheduler sends it, answering with actions.
+#include "runtime/node/agent_host.h"
+
+#include "gtest/gtest.h"
+#include "policy/sparrow/sparrow.h"
+#include "runtime/scheduler/job_intake.h"
+#include "runtime/wire.h"
+
+namespace weft::runtime {
+namespace {
+
+using policy::sparrow::kEnqueue;
+using policy::sparrow::kProbe;
+using policy::sparrow::kProbeReply;
+
+constexpr char kJob[] = R"({"name": "j", "stages": [{"name": "s", "tasks": 3, "duration": 1, "demand": {"cpu": 1, "mem": 1}}]})";
+
+v1::AgentSetup AgentSetupFor(const std::string& policy = "sparrow-random") {
+  Cluster cluster;
+  cluster.AddMachine("a", RackId(0), *Resources::FromUnits({2, 4, 0, 0}));
+  cluster.AddMachine("b", RackId(0), *Resources::FromUnits({2, 4, 0, 0}));
+  v1::AgentSetup s;
+  s.set_policy(policy);
+  s.set_machine(1);
+  s.set_cluster_json(ClusterJson(cluster).dump());
+  s.set_seed(7);
+  return s;
+}
+
+v1::AgentMail Start() {
+  v1::AgentMail m;
+  m.set_kind(v1::AgentMail::START);
+  *m.mutable_setup() = AgentSetupFor();
+  return m;
+}
+
+v1::AgentMail Message(uint32_t type, uint32_t task, bool describe) {
+  v1::AgentMail m;
+  m.set_kind(v1::AgentMail::MESSAGE);
+  *m.mutable_from() = ToProto(policy::Address::Scheduler(0));
+  *m.mutable_message() = ToProto(policy::Message{.type = type, .task = TaskRef{JobId(4), 0, task}, .a = 11});
+  if (describe) {
+    v1::JobSpec* spec = m.add_jobs();
+    spec->set_id(4);
+    spec->set_spec_json(kJob);
+  }
+  return m;
+}
+
+TEST(AgentHostTest, RefusesPoliciesWithoutNodeAgentsAndBadSetups) {
+  EXPECT_FALSE(AgentHost::Create(AgentSetupFor("fifo")).ok());
+  EXPECT_FALSE(AgentHost::Create(AgentSetupFor("no-such-policy")).ok());
+  v1::AgentSetup bad = AgentSetupFor();
+  bad.set_machine(9);
+  EXPECT_FALSE(AgentHost::Create(bad).ok());
+  bad = AgentSetupFor();
+  bad.set_cluster_json("not json");
+  EXPECT_FALSE(AgentHost::Create(bad).ok());
+}
+
+TEST(AgentHostTest, AnswersProbesAndLaunchesQueuedTasksUpToItsSlots) {
+  auto host = AgentHost::Create(AgentSetupFor());
+  ASSERT_TRUE(host.ok()) << host.status();
+  AgentHost& agent = **host;
+  ASSERT_TRUE(agent.Deliver(Start()).ok());
+  ASSERT_TRUE(agent.Deliver(Message(kProbe, 0, true)).ok());
+  v1::AgentActions actions = agent.TakeActions();
+  ASSERT_EQ(actions.actions_size(), 1);
+  EXPECT_FALSE(actions.actions(0).launch());
+  EXPECT_EQ(actions.actions(0).message().type(), kProbeReply);
+  EXPECT_EQ(actions.actions(0).message().a(), 11);
+  EXPECT_EQ(actions.actions(0).message().b(), 0);  // idle: load 0
+  // Three tasks queued on a 2-core node: two launch, the third waits.
+  for (uint32_t t = 0; t < 3; ++t) ASSERT_TRUE(agent.Deliver(Message(kEnqueue, t, false)).ok());
+  actions = agent.TakeActions();
+  ASSERT_EQ(actions.actions_size(), 2);
+  EXPECT_TRUE(actions.actions(0).launch());
+  EXPECT_EQ(actions.actions(0).message().task(), 0u);
+  EXPECT_EQ(actions.actions(1).message().task(), 1u);
+  // The scheduler refuses the first launch: its slot frees and the third task goes.
+  v1::AgentMail refused;
+  refused.set_kind(v1::AgentMail::LAUNCH_REFUSED);
+  *refused.mutable_end() = ToProto(policy::TaskEnd{.task = TaskRef{JobId(4), 0, 0}});
+  ASSERT_TRUE(agent.Deliver(refused).ok());
+  actions = agent.TakeActions();
+  ASSERT_EQ(actions.actions_size(), 1);
+  EXPECT_EQ(actions.actions(0).message().task(), 2u);
+  // A refusal for a task it did not launch changes nothing.
+  ASSERT_TRUE(agent.Deliver(refused).ok());
+  EXPECT_EQ(agent.TakeActions().actions_size(), 0);
+}
+
+TEST(AgentHostTest, AMessageAboutAnUndescribedJobIsAnErrorNotACrash) {
+  auto host = AgentHost::Create(AgentSetupFor());
+  ASSERT_TRUE(host.ok());
+  ASSERT_TRUE((*host)->Deliver(Start()).ok());
+  EXPECT_FALSE((*host)->Deliver(Message(kEnqueue, 0, false)).ok());
+}
+
+}  // namespace
+}  // namespace weft::runtime
