@@ -150,6 +150,17 @@ TEST_F(RuntimeTest, DagOfCommandsRunsInDependencyOrderWithEachTaskOnce) {
   EXPECT_THAT(summary, HasSubstr(R"("jobs": 1)"));
 }
 
+// The README's "Run it for real" example, as written there.
+TEST_F(RuntimeTest, TheReadmeExampleRuns) {
+  const std::string address = Up(3, {"--policy", "fifo"});
+  const Result submit = Run({"submit", "--scheduler", address, WEFT_EXAMPLES_DIR "/real-small.json"});
+  ASSERT_EQ(submit.exit_code, 0) << submit.err;
+  EXPECT_EQ(submit.out, "0\n1\n");
+  EXPECT_EQ(Wait(address, "0").exit_code, 0);
+  EXPECT_EQ(Wait(address, "1").exit_code, 0);
+  EXPECT_THAT(Slurp(cluster_ / "node-0" / "node.log"), HasSubstr("registered"));
+}
+
 TEST_F(RuntimeTest, FailingCommandIsRetriedThenTheJobFails) {
   const std::string address = Up(2);
   const fs::path work = dir_ / "work";
