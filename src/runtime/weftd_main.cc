@@ -102,7 +102,7 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
   }
   std::filesystem::rename(config.state_dir / "address.tmp", config.state_dir / "address", ec);
   spdlog::info("listening on {} (policy {}, {} nodes)", address, (*core)->Status({}).policy(), config.nodes);
-  std::printf("weftd scheduler listening on %s\n", address.c_str());
+  std::printf("weftd scheduler listening on %s, state in %s\n", address.c_str(), config.state_dir.c_str());
   std::fflush(stdout);
   std::thread clock([&] { (*core)->RunClock(); });
   WaitForStop();
@@ -156,7 +156,9 @@ int main(int argc, char** argv) {
   s->add_option("--listen", listen, "HOST:PORT to listen on (port 0: any free port)")->capture_default_str();
   s->add_option("--policy", sched.policy, "scheduling policy (weft policies); default: the state dir's, else fifo");
   s->add_option("--param", sched.params, "policy parameter k=v (repeatable)");
-  s->add_option("--state", sched.state_dir, "state dir: journal, logs, address")->required();
+  sched.state_dir = "weft-state";
+  s->add_option("--state", sched.state_dir, "state dir: journal, logs, address (keep it: restarts resume from it)")
+      ->capture_default_str();
   s->add_option("--nodes", sched.nodes, "how many nodes the cluster has")->capture_default_str()->check(CLI::Range(1, 100000));
   s->add_option("--max-attempts", sched.max_attempts, "failed attempts before a job fails")->capture_default_str()->check(CLI::Range(1, 255));
   s->add_option("--heartbeat", heartbeat_s, "seconds between node heartbeats")->capture_default_str()->check(CLI::Range(0.01, 60.0));
