@@ -72,6 +72,12 @@ class RuntimeTest : public CliTest {
 
   int CountFileLines(const fs::path& file) { return CountLines(Slurp(file)); }
 
+  // WorkDir: where a test's task commands leave their traces.
+  fs::path WorkDir() {
+    fs::create_directories(dir_ / "work");
+    return dir_ / "work";
+  }
+
   // Rows of an exported tasks.csv (header dropped).
   std::vector<std::string> TaskRows(const std::string& address) {
     const fs::path out = dir_ / "results";
@@ -112,26 +118,31 @@ class RuntimeTest : public CliTest {
   std::vector<pid_t> spawned_;
 };
 
+// Workload: `jobs` (JSON objects, comma-separated) in a workload whose
+// cluster section the scheduler ignores.
+std::string Workload(const std::string& jobs) {
+  return R"({"weft": 1, "cluster": {"machines": [{"name": "x", "capacity": {"cpu": 1, "mem": 1}}]}, "jobs": [)" +
+         jobs + "]}";
+}
+
 // A DAG of real commands: `a` leaves a marker per task; `b` (pipelined on a)
 // fails unless its own a-marker exists; `c` (barrier on b) fails unless all
 // of b's markers exist. Each task also appends one line to runs.log.
 std::string OrderedDag(const fs::path& dir) {
-  return fmt::format(R"({{"weft": 1, "cluster": {{"machines": [{{"name": "x", "capacity": {{"cpu": 1, "mem": 1}}}}]}},
-  "jobs": [{{"name": "ordered", "stages": [
+  return Workload(fmt::format(R"({{"name": "ordered", "stages": [
     {{"name": "a", "tasks": 4, "duration": 0.1, "demand": {{"cpu": 1, "mem": 0.1}},
       "command": "echo {{stage}} {{task}} >> {0}/runs.log; touch {0}/a-{{task}}"}},
     {{"name": "b", "tasks": 4, "duration": 0.1, "demand": {{"cpu": 1, "mem": 0.1}},
       "after": [{{"stage": "a", "kind": "pipelined"}}],
       "command": "test -f {0}/a-{{task}} || exit 9; echo {{stage}} {{task}} >> {0}/runs.log; touch {0}/b-{{task}}"}},
     {{"name": "c", "tasks": 1, "duration": 0.1, "demand": {{"cpu": 1, "mem": 0.1}}, "after": ["b"],
-      "command": "test $(ls {0} | grep -c '^b-') -eq 4 || exit 9; echo {{stage}} {{task}} >> {0}/runs.log"}}]}}]}})",
-                     dir.string());
+      "command": "test $(ls {0} | grep -c '^b-') -eq 4 || exit 9; echo {{stage}} {{task}} >> {0}/runs.log"}}]}})",
+                     dir.string()));
 }
 
 TEST_F(RuntimeTest, DagOfCommandsRunsInDependencyOrderWithEachTaskOnce) {
   const std::string address = Up(3);
-  const fs::path work = dir_ / "work";
-  fs::create_directories(work);
+  const fs::path work = WorkDir();
   const auto ids = SubmitIds(address, OrderedDag(work));
   ASSERT_EQ(ids, std::vector<std::string>{"0"});
   const Result r = Wait(address, "0");
@@ -163,11 +174,9 @@ TEST_F(RuntimeTest, TheReadmeExampleRuns) {
 
 TEST_F(RuntimeTest, FailingCommandIsRetriedThenTheJobFails) {
   const std::string address = Up(2);
-  const fs::path work = dir_ / "work";
-  fs::create_directories(work);
-  SubmitIds(address, fmt::format(R"({{"weft": 1, "cluster": {{"machines": [{{"name": "x", "capacity": {{"cpu": 1, "mem": 1}}}}]}},
-    "jobs": [{{"name": "bad", "stages": [{{"name": "s", "tasks": 1, "duration": 1, "demand": {{"cpu": 1, "mem": 0.1}},
-      "command": "echo try >> {}/tries.log; exit 3"}}]}}]}})", work.string()));
+  const fs::path work = WorkDir();
+  SubmitIds(address, Workload(fmt::format(R"({{"name": "bad", "stages": [{{"name": "s", "tasks": 1, "duration": 1, "demand": {{"cpu": 1, "mem": 0.1}},
+      "command": "echo try >> {}/tries.log; exit 3"}}]}})", work.string())));
   const Result r = Wait(address, "0");
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("failed"));
@@ -179,11 +188,9 @@ TEST_F(RuntimeTest, FailingCommandIsRetriedThenTheJobFails) {
 
 TEST_F(RuntimeTest, JobSurvivesANodeKilledMidTask) {
   const std::string address = Up(3);
-  const fs::path work = dir_ / "work";
-  fs::create_directories(work);
-  SubmitIds(address, fmt::format(R"({{"weft": 1, "cluster": {{"machines": [{{"name": "x", "capacity": {{"cpu": 1, "mem": 1}}}}]}},
-    "jobs": [{{"name": "slow", "stages": [{{"name": "s", "tasks": 3, "duration": 1, "demand": {{"cpu": 1, "mem": 0.1}},
-      "command": "touch {0}/started-{{task}}; sleep 1; echo {{task}} >> {0}/done.log"}}]}}]}})", work.string()));
+  const fs::path work = WorkDir();
+  SubmitIds(address, Workload(fmt::format(R"({{"name": "slow", "stages": [{{"name": "s", "tasks": 3, "duration": 1, "demand": {{"cpu": 1, "mem": 0.1}},
+      "command": "touch {0}/started-{{task}}; sleep 1; echo {{task}} >> {0}/done.log"}}]}})", work.string())));
   ASSERT_TRUE(Until([&] { return fs::exists(work / "started-0") && fs::exists(work / "started-1") &&
                                  fs::exists(work / "started-2"); }));
   ASSERT_EQ(kill(PidOf("node-1"), SIGKILL), 0);
@@ -202,14 +209,12 @@ TEST_F(RuntimeTest, JobSurvivesANodeKilledMidTask) {
 
 TEST_F(RuntimeTest, SchedulerKilledAndRestartedOnItsStateFinishesTheJobWithoutRerunningDoneTasks) {
   const std::string address = Up(2);
-  const fs::path work = dir_ / "work";
-  fs::create_directories(work);
-  SubmitIds(address, fmt::format(R"({{"weft": 1, "cluster": {{"machines": [{{"name": "x", "capacity": {{"cpu": 1, "mem": 1}}}}]}},
-    "jobs": [{{"name": "two-phase", "stages": [
+  const fs::path work = WorkDir();
+  SubmitIds(address, Workload(fmt::format(R"({{"name": "two-phase", "stages": [
       {{"name": "a", "tasks": 4, "duration": 0.1, "demand": {{"cpu": 1, "mem": 0.1}},
         "command": "echo {{task}} >> {0}/a.log"}},
       {{"name": "b", "tasks": 2, "duration": 2, "demand": {{"cpu": 1, "mem": 0.1}}, "after": ["a"],
-        "command": "touch {0}/b-started-{{task}}; sleep 1.5; echo {{task}} >> {0}/b.log"}}]}}]}})", work.string()));
+        "command": "touch {0}/b-started-{{task}}; sleep 1.5; echo {{task}} >> {0}/b.log"}}]}})", work.string())));
   ASSERT_TRUE(Until([&] { return fs::exists(work / "b-started-0") || fs::exists(work / "b-started-1"); }));
   const pid_t scheduler = PidOf("scheduler");
   ASSERT_EQ(kill(scheduler, SIGKILL), 0);
@@ -232,14 +237,12 @@ TEST_F(RuntimeTest, SchedulerKilledAndRestartedOnItsStateFinishesTheJobWithoutRe
 
 TEST_F(RuntimeTest, SparrowsNodeAgentsRunInTheNodeDaemonsAndSurviveANodeLoss) {
   const std::string address = Up(3, {"--policy", "sparrow"});
-  const fs::path work = dir_ / "work";
-  fs::create_directories(work);
-  SubmitIds(address, fmt::format(R"({{"weft": 1, "cluster": {{"machines": [{{"name": "x", "capacity": {{"cpu": 1, "mem": 1}}}}]}},
-    "jobs": [{{"name": "late-binding", "stages": [
+  const fs::path work = WorkDir();
+  SubmitIds(address, Workload(fmt::format(R"({{"name": "late-binding", "stages": [
       {{"name": "a", "tasks": 3, "duration": 1, "demand": {{"cpu": 1, "mem": 0.1}},
         "command": "touch {0}/started-{{task}}; sleep 1; echo {{task}} >> {0}/a.log"}},
       {{"name": "b", "tasks": 3, "duration": 0.1, "demand": {{"cpu": 1, "mem": 0.1}}, "after": ["a"],
-        "command": "echo {{task}} >> {0}/b.log"}}]}}]}})", work.string()));
+        "command": "echo {{task}} >> {0}/b.log"}}]}})", work.string())));
   ASSERT_TRUE(Until([&] { return fs::exists(work / "started-0") && fs::exists(work / "started-1") &&
                                  fs::exists(work / "started-2"); }));
   for (int n = 0; n < 3; ++n) {
@@ -255,8 +258,7 @@ TEST_F(RuntimeTest, SparrowsNodeAgentsRunInTheNodeDaemonsAndSurviveANodeLoss) {
 TEST_F(RuntimeTest, MalformedJobIsRefusedAndNothingIsRecorded) {
   const std::string address = Up(1);
   const Result r = Run({"submit", "--scheduler", address,
-                        Write("bad.json", R"({"weft": 1, "cluster": {"machines": [{"name": "x", "capacity": {"cpu": 1, "mem": 1}}]},
-                          "jobs": [{"name": "j", "stages": [{"name": "s", "tasks": 1, "duration": -1}]}]})")});
+                        Write("bad.json", Workload(R"({"name": "j", "stages": [{"name": "s", "tasks": 1, "duration": -1}]})"))});
   ExpectBadInput(r);
   const Result status = Run({"status", "--scheduler", address});
   EXPECT_EQ(status.exit_code, 0);
@@ -294,11 +296,9 @@ TEST_F(RuntimeTest, RpcWithoutTheTokenIsRejected) {
 
 TEST_F(RuntimeTest, ASilentNodeIsLostAfterItsHeartbeatsStopAndRegistersAgainWhenItWakes) {
   const std::string address = Up(2);
-  const fs::path work = dir_ / "work";
-  fs::create_directories(work);
-  SubmitIds(address, fmt::format(R"({{"weft": 1, "cluster": {{"machines": [{{"name": "x", "capacity": {{"cpu": 1, "mem": 1}}}}]}},
-    "jobs": [{{"name": "two", "stages": [{{"name": "s", "tasks": 2, "duration": 0.5, "demand": {{"cpu": 1, "mem": 0.1}},
-      "command": "touch {0}/started-{{task}}; sleep 0.5"}}]}}]}})", work.string()));
+  const fs::path work = WorkDir();
+  SubmitIds(address, Workload(fmt::format(R"({{"name": "two", "stages": [{{"name": "s", "tasks": 2, "duration": 0.5, "demand": {{"cpu": 1, "mem": 0.1}},
+      "command": "touch {0}/started-{{task}}; sleep 0.5"}}]}})", work.string())));
   ASSERT_TRUE(Until([&] { return fs::exists(work / "started-0") && fs::exists(work / "started-1"); }));
   const pid_t frozen = PidOf("node-0");
   ASSERT_EQ(kill(frozen, SIGSTOP), 0);  // its stream stays open, its heartbeats stop
@@ -315,8 +315,7 @@ TEST_F(RuntimeTest, ASilentNodeIsLostAfterItsHeartbeatsStopAndRegistersAgainWhen
 TEST_F(RuntimeTest, ClientsFailOverToTheNextSchedulerAddress) {
   const std::string address = Up(1);
   const std::string both = "127.0.0.1:1," + address;  // nothing listens on port 1
-  const auto ids = SubmitIds(both, R"({"weft": 1, "cluster": {"machines": [{"name": "x", "capacity": {"cpu": 1, "mem": 1}}]},
-    "jobs": [{"name": "one", "stages": [{"name": "s", "tasks": 1, "duration": 0.01, "demand": {"cpu": 1, "mem": 0.1}}]}]})");
+  const auto ids = SubmitIds(both, Workload(R"({"name": "one", "stages": [{"name": "s", "tasks": 1, "duration": 0.01, "demand": {"cpu": 1, "mem": 0.1}}]})"));
   ASSERT_EQ(ids, std::vector<std::string>{"0"});
   EXPECT_EQ(Wait(both, "0").exit_code, 0);
   const Result none = Run({"status", "--scheduler", "127.0.0.1:1"});
@@ -328,13 +327,11 @@ bool GroupAlive(pid_t pgid) { return kill(-pgid, 0) == 0; }
 
 TEST_F(RuntimeTest, ClusterDownLeavesNoProcessBehindEvenAfterANodeWasKilled) {
   const std::string address = Up(2);
-  const fs::path work = dir_ / "work";
-  fs::create_directories(work);
+  const fs::path work = WorkDir();
   // Each task records its process group, then leaves a grandchild running.
-  SubmitIds(address, fmt::format(R"({{"weft": 1, "cluster": {{"machines": [{{"name": "x", "capacity": {{"cpu": 1, "mem": 1}}}}]}},
-    "jobs": [{{"name": "forever", "stages": [{{"name": "s", "tasks": 2, "duration": 30, "demand": {{"cpu": 1, "mem": 0.1}},
-      "command": "sleep 30 & echo $$ > {0}/pgid-{{task}}.tmp; mv {0}/pgid-{{task}}.tmp {0}/pgid-{{task}}; sleep 30"}}]}}]}})",
-                                 work.string()));
+  SubmitIds(address, Workload(fmt::format(R"({{"name": "forever", "stages": [{{"name": "s", "tasks": 2, "duration": 30, "demand": {{"cpu": 1, "mem": 0.1}},
+      "command": "sleep 30 & echo $$ > {0}/pgid-{{task}}.tmp; mv {0}/pgid-{{task}}.tmp {0}/pgid-{{task}}; sleep 30"}}]}})",
+                                 work.string())));
   ASSERT_TRUE(Until([&] { return fs::exists(work / "pgid-0") && fs::exists(work / "pgid-1"); }));
   pid_t groups[2];
   std::ifstream(work / "pgid-0") >> groups[0];
@@ -364,11 +361,10 @@ TEST_F(RuntimeTest, EveryPolicyRunsASmallDag) {
     if (!line.empty() && line[0] != ' ') policies.push_back(line.substr(0, line.find(' ')));
   }
   ASSERT_GE(policies.size(), 10u);
-  const std::string dag = R"({"weft": 1, "cluster": {"machines": [{"name": "x", "capacity": {"cpu": 1, "mem": 1}}]},
-    "jobs": [{"name": "small", "stages": [
+  const std::string dag = Workload(R"({"name": "small", "stages": [
       {"name": "a", "tasks": 3, "duration": 0.02, "demand": {"cpu": 1, "mem": 0.2}},
       {"name": "b", "tasks": 3, "duration": 0.02, "demand": {"cpu": 1, "mem": 0.2}, "after": [{"stage": "a", "kind": "pipelined"}]},
-      {"name": "c", "tasks": 1, "duration": 0.02, "demand": {"cpu": 1, "mem": 0.2}, "after": ["b"]}]}]})";
+      {"name": "c", "tasks": 1, "duration": 0.02, "demand": {"cpu": 1, "mem": 0.2}, "after": ["b"]}]})");
   for (const std::string& policy : policies) {
     SCOPED_TRACE(policy);
     const std::string address = Up(2, {"--policy", policy}, "cluster-" + policy);
