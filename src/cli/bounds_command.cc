@@ -21,11 +21,8 @@ void AddBoundsCommand(CLI::App& app, CommandRun& run) {
   cmd->add_option("--workload,-w", *path, "Workload file (weft JSON)")->required();
   cmd->callback([&run, path] {
     run = [path] {
-      auto workload = ReadWorkloadFile(*path);
-      if (!workload.ok()) {
-        std::cerr << "error: " << workload.status().message() << "\n";
-        return kExitBadInput;
-      }
+      const std::optional<Workload> workload = ReadWorkloadOrReport(*path);
+      if (!workload) return kExitBadInput;
       const BoundCapacity cap = BoundCapacity::Of(workload->cluster);
       fmt::memory_buffer out;
       fmt::format_to(std::back_inserter(out), "job,cplen,twork,modcp,newlb\n");

@@ -8,7 +8,11 @@
 
 #include <functional>
 
+#include <optional>
+#include <string>
+
 #include "CLI/CLI.hpp"
+#include "model/workload.h"
 
 namespace weft::cli {
 
@@ -25,6 +29,11 @@ void AddJobCommands(CLI::App& app, CommandRun& run);     // submit, status, wait
 void AddClusterCommand(CLI::App& app, CommandRun& run);  // cluster up, cluster down
 
 // Exit codes shared by every command (FORMATS.md section 3).
+// ReadWorkloadOrReport reads and validates a workload file; on error it
+// prints the reader's one-line message to stderr and returns nullopt (the
+// caller exits kExitBadInput).
+std::optional<Workload> ReadWorkloadOrReport(const std::string& path);
+
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitBadInput = 2;

@@ -14,7 +14,6 @@
 #include "cli/runtime_flags.h"
 #include "fmt/format.h"
 #include "runtime/client/export_results.h"
-#include "trace/workload_reader.h"
 
 namespace weft::cli {
 
@@ -25,11 +24,7 @@ constexpr int kExitTimedOut = 3;
 int Submit(const SchedulerFlags& flags, const std::string& path) {
   // Checked here first so a bad file never reaches the scheduler; the
   // scheduler checks again (it trusts no client).
-  absl::StatusOr<Workload> workload = ReadWorkloadFile(path);
-  if (!workload.ok()) {
-    std::cerr << "error: " << workload.status().message() << "\n";
-    return kExitBadInput;
-  }
+  if (!ReadWorkloadOrReport(path)) return kExitBadInput;
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();

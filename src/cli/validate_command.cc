@@ -16,11 +16,8 @@ void AddValidateCommand(CLI::App& app, CommandRun& run) {
   cmd->add_option("workload", *path, "Workload file (weft JSON)")->required();
   cmd->callback([&run, path] {
     run = [path] {
-      auto workload = ReadWorkloadFile(*path);
-      if (!workload.ok()) {
-        std::cerr << "error: " << workload.status().message() << "\n";
-        return kExitBadInput;
-      }
+      const std::optional<Workload> workload = ReadWorkloadOrReport(*path);
+      if (!workload) return kExitBadInput;
       double cpu_seconds = 0;
       for (const Job& j : workload->jobs) cpu_seconds += j.CpuSeconds();
       std::cout << fmt::format("{}: ok: {} jobs, {} stages, {} tasks, {} machines, {:.1f} cpu-seconds of work\n",
@@ -29,6 +26,13 @@ void AddValidateCommand(CLI::App& app, CommandRun& run) {
       return kExitOk;
     };
   });
+}
+
+std::optional<Workload> ReadWorkloadOrReport(const std::string& path) {
+  absl::StatusOr<Workload> workload = ReadWorkloadFile(path);
+  if (workload.ok()) return std::move(*workload);
+  std::cerr << "error: " << workload.status().message() << "\n";
+  return std::nullopt;
 }
 
 }  // namespace weft::cli

@@ -54,37 +54,17 @@ struct Candidate {
   }
 };
 
-class CoffmanGrahamScheduler final : public OfferScheduler {
- public:
-  explicit CoffmanGrahamScheduler(Context& ctx) : OfferScheduler(ctx), ranks_(Ranks) {}
-
-  void OnJobFinished(JobId job, bool succeeded) override {
-    OfferScheduler::OnJobFinished(job, succeeded);
-    ranks_.Forget(job);
-  }
-
- protected:
-  // FIFO across jobs; inside a job, decreasing label.
-  OrderKey KeyFor(const GroupId& g) override {
-    const JobView job = ctx_.job(g.job);
-    const OrderKey fifo = FifoKey(job, g.stage);
-    return {fifo[0], fifo[1], static_cast<int64_t>(g.job.value()), ranks_.Rank(job, g.stage)};
-  }
-
- private:
-  // Ranks: 0 for the stage with the highest labels, then down.
-  static std::vector<int64_t> Ranks(const JobView& job) {
-    const std::vector<uint64_t> label = CoffmanGrahamLabels(job);
-    std::vector<uint32_t> stages(label.size());
-    std::iota(stages.begin(), stages.end(), 0u);
-    std::sort(stages.begin(), stages.end(), [&](uint32_t a, uint32_t b) { return label[a] > label[b]; });
-    std::vector<int64_t> rank(label.size());
-    for (uint32_t r = 0; r < stages.size(); ++r) rank[stages[r]] = r;
-    return rank;
-  }
-
-  StageRankCache ranks_;
-};
+// LabelRanks: 0 for the stage with the highest labels, then down (the rank
+// inside a job when jobs go in FIFO order).
+std::vector<int64_t> LabelRanks(const JobView& job) {
+  const std::vector<uint64_t> label = CoffmanGrahamLabels(job);
+  std::vector<uint32_t> stages(label.size());
+  std::iota(stages.begin(), stages.end(), 0u);
+  std::sort(stages.begin(), stages.end(), [&](uint32_t a, uint32_t b) { return label[a] > label[b]; });
+  std::vector<int64_t> rank(label.size());
+  for (uint32_t r = 0; r < stages.size(); ++r) rank[stages[r]] = r;
+  return rank;
+}
 
 // NegatedLabels: for across_jobs=label, a stage's rank is minus its highest
 // label, compared across jobs as cp compares critical paths.
@@ -101,7 +81,7 @@ class CoffmanGrahamPolicy final : public Policy {
   Knowledge knowledge() const override { return Knowledge::kNonClairvoyant; }
   std::unique_ptr<ClusterScheduler> MakeScheduler(Context& ctx, uint32_t /*replica*/) override {
     if (!fifo_across_jobs_) return std::make_unique<RankedScheduler>(ctx, NegatedLabels);
-    return std::make_unique<CoffmanGrahamScheduler>(ctx);
+    return std::make_unique<RankedScheduler>(ctx, LabelRanks, RankedScheduler::Across::kFifo);
   }
 
  private:

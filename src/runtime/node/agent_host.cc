@@ -3,6 +3,8 @@
 #include <map>
 #include <tuple>
 
+#include "absl/container/flat_hash_map.h"
+
 #include "core/status.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -45,8 +47,7 @@ class AgentHost::RemoteContext final : public policy::Context {
         rng_(Rng(seed).Fork(machine.value())),
         schedulers_(schedulers),
         knowledge_options_(knowledge_options),
-        knowledge_(knowledge),
-        clock_start_(Clock::now()) {}
+        knowledge_(knowledge) {}
 
   // The scheduler's clock, as last stamped on its mail, moved on by ours.
   void Stamp(TimeUs scheduler_now) {
@@ -152,7 +153,6 @@ class AgentHost::RemoteContext final : public policy::Context {
   uint32_t schedulers_;
   policy::KnowledgeOptions knowledge_options_;
   policy::Knowledge knowledge_;
-  Clock::time_point clock_start_;
   TimeUs stamp_us_ = 0;
   Clock::time_point stamp_at_ = Clock::now();
   absl::flat_hash_map<uint32_t, std::unique_ptr<Known>> jobs_;

@@ -230,7 +230,7 @@ absl::Status SchedulerCore::Cancel(uint32_t job) {
   if (jobs_[job].state != JournalJob::State::kActive) {
     return absl::FailedPreconditionError(fmt::format("job {} has already ended ({})", job, StateName(jobs_[job].state)));
   }
-  cancelling_[job] = true;
+  cancelling_.insert(job);
   if (!engine_->CancelJob(JobId(job), NowUs())) {
     // Not arrived yet (a replayed trace's later arrival): end it here.
     cancelling_.erase(job);

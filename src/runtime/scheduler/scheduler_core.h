@@ -152,7 +152,7 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
 
   std::vector<AttemptRecord> pending_attempts_;
   std::vector<JobRecord> pending_job_ends_;
-  absl::flat_hash_map<uint32_t, bool> cancelling_;  // jobs whose end is a cancel
+  absl::flat_hash_set<uint32_t> cancelling_;  // jobs whose end is a cancel
 };
 
 }  // namespace weft::runtime
