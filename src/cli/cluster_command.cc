@@ -1,8 +1,10 @@
 // weft cluster up|down: a local cluster for trying weft for real.
-//   weft cluster up --nodes N [--policy P] [--param k=v]... --dir DIR
-//     starts `weftd scheduler` and N `weftd node`s in the background, their
+//   weft cluster up --nodes N [--policy P] [--param k=v]... [--replicas K] --dir DIR
+//     starts `weftd scheduler` (K of them, replicas sharing the nodes, for a
+//     decentralized policy) and N `weftd node`s in the background, their
 //     state, logs and task output under DIR, waits until every node has
-//     registered, and prints the scheduler's address on the last line;
+//     registered, and prints the scheduler's address (K: `a,b,...`) on the
+//     last line;
 //   weft cluster down --dir DIR
 //     stops them (SIGTERM, then SIGKILL after 5 s) and kills any task a
 //     killed node left behind, so no process outlives the cluster.
@@ -18,6 +20,7 @@
 #include <fstream>
 #include <iostream>
 #include <thread>
+#include <variant>
 
 #include "cli/commands.h"
 #include "fmt/format.h"
@@ -107,7 +110,8 @@ std::vector<fs::path> PidFiles(const fs::path& dir) {
 // kills what remains, then kills tasks a killed node left running.
 void StopAll(const fs::path& dir) {
   std::vector<fs::path> files = PidFiles(dir);
-  std::stable_partition(files.begin(), files.end(), [](const fs::path& f) { return f.stem() != "scheduler"; });
+  std::stable_partition(files.begin(), files.end(),
+                        [](const fs::path& f) { return !f.stem().string().starts_with("scheduler"); });
   for (const fs::path& f : files) {
     const pid_t pid = ReadPid(f);
     if (pid > 0 && Alive(pid)) kill(pid, SIGTERM);
@@ -135,7 +139,37 @@ struct UpOptions {
   std::string dir;
   double cpu = 0;
   double mem = 0;
+  uint32_t replicas = 1;
 };
+
+// StartScheduler starts scheduler daemon `replica` of o.replicas and returns
+// its address, or an exit code when it did not start.
+std::variant<std::string, int> StartScheduler(const UpOptions& o, const fs::path& dir, uint32_t replica,
+                                              Clock::time_point deadline) {
+  const std::string name = o.replicas == 1 ? "scheduler" : fmt::format("scheduler-{}", replica);
+  std::error_code ec;
+  fs::remove(dir / name / "address", ec);
+  std::vector<std::string> args = {WeftdPath().string(), "scheduler", "--listen", "127.0.0.1:0", "--state",
+                                   (dir / name).string(), "--nodes", std::to_string(o.nodes)};
+  if (o.replicas > 1) {
+    args.insert(args.end(), {"--replica", std::to_string(replica), "--replicas", std::to_string(o.replicas)});
+  }
+  if (!o.policy.empty()) args.insert(args.end(), {"--policy", o.policy});
+  for (const std::string& p : o.params) args.insert(args.end(), {"--param", p});
+  const pid_t scheduler = Spawn(args, dir / (name + ".out"));
+  WritePid(dir / (name + ".pid"), scheduler);
+  while (true) {
+    const std::string address = LastLine(dir / name / "address");
+    if (!address.empty()) return address;
+    if (!Running(scheduler) || Clock::now() > deadline) {
+      const std::string why = LastLine(dir / (name + ".out"));
+      std::cerr << "error: the scheduler did not start: " << (why.empty() ? "no output" : why) << "\n";
+      StopAll(dir);
+      return why.find("weftd: ") != std::string::npos ? kExitBadInput : kExitFailure;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
 
 int Up(const UpOptions& o) {
   const fs::path dir = fs::absolute(o.dir);
@@ -152,27 +186,16 @@ int Up(const UpOptions& o) {
       return kExitBadInput;
     }
   }
-  const std::string weftd = WeftdPath().string();
-  fs::remove(dir / "scheduler" / "address", ec);
-  std::vector<std::string> args = {weftd, "scheduler", "--listen", "127.0.0.1:0", "--state", (dir / "scheduler").string(),
-                                   "--nodes", std::to_string(o.nodes)};
-  if (!o.policy.empty()) args.insert(args.end(), {"--policy", o.policy});
-  for (const std::string& p : o.params) args.insert(args.end(), {"--param", p});
-  const pid_t scheduler = Spawn(args, dir / "scheduler.out");
-  WritePid(dir / "scheduler.pid", scheduler);
   const auto deadline = Clock::now() + kStartTimeout;
-  std::string address;
-  while (address.empty()) {
-    address = LastLine(dir / "scheduler" / "address");
-    if (!address.empty()) break;
-    if (!Running(scheduler) || Clock::now() > deadline) {
-      const std::string why = LastLine(dir / "scheduler.out");
-      std::cerr << "error: the scheduler did not start: " << (why.empty() ? "no output" : why) << "\n";
-      StopAll(dir);
-      return why.find("weftd: ") != std::string::npos ? kExitBadInput : kExitFailure;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::vector<std::string> addresses;
+  for (uint32_t r = 0; r < o.replicas; ++r) {
+    std::variant<std::string, int> started = StartScheduler(o, dir, r, deadline);
+    if (std::holds_alternative<int>(started)) return std::get<int>(started);
+    addresses.push_back(std::get<std::string>(started));
   }
+  std::string address = addresses[0];
+  for (size_t r = 1; r < addresses.size(); ++r) address += "," + addresses[r];
+  const std::string weftd = WeftdPath().string();
   for (uint32_t i = 0; i < o.nodes; ++i) {
     const std::string name = fmt::format("node-{}", i);
     std::vector<std::string> node = {weftd, "node", "--scheduler", address, "--name", name, "--work-dir",
@@ -183,8 +206,12 @@ int Up(const UpOptions& o) {
   }
   runtime::SchedulerClient client(address, "");
   while (true) {
-    absl::StatusOr<v1::StatusReply> status = client.Status(std::nullopt);
-    if (status.ok() && status->ready() && status->nodes_up() == o.nodes) break;
+    absl::StatusOr<std::vector<v1::StatusReply>> replies = client.StatusAll();
+    const bool ready = replies.ok() && replies->size() == o.replicas &&
+                       std::all_of(replies->begin(), replies->end(), [&](const v1::StatusReply& r) {
+                         return r.ready() && r.nodes_up() == o.nodes;
+                       });
+    if (ready) break;
     if (Clock::now() > deadline) {
       std::cerr << fmt::format("error: the nodes did not all register within {} s (see {}/node-*.out)\n",
                                kStartTimeout.count(), dir.string());
@@ -223,6 +250,9 @@ void AddClusterCommand(CLI::App& app, CommandRun& run) {
   cmd->add_option("--dir", up->dir, "Directory for state, logs and task output")->required();
   cmd->add_option("--cpu", up->cpu, "Cores each node offers (default: all)")->check(CLI::Range(0.0, 1e5));
   cmd->add_option("--mem", up->mem, "GB each node offers (default: all)")->check(CLI::Range(0.0, 1e7));
+  cmd->add_option("--replicas", up->replicas,
+                  "Scheduler daemons sharing the nodes as replicas (sparrow*); the last line lists every address")
+      ->capture_default_str()->check(CLI::Range(1, 16));
   cmd->callback([&run, up] { run = [up] { return Up(*up); }; });
   auto dir = std::make_shared<std::string>();
   CLI::App* down = cluster->add_subcommand("down", "Stop the cluster in DIR and every task it runs");

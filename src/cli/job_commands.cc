@@ -3,6 +3,8 @@
 //   weft status --scheduler ADDR [JOB] [--out DIR]
 //   weft wait   --scheduler ADDR JOB [--timeout S]   exit 0 succeeded, 1 failed or cancelled, 3 timed out
 //   weft cancel --scheduler ADDR JOB
+// ADDR is `a,b,...`: one scheduler's addresses, or its replicas' (SchedulerClient).
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -36,22 +38,42 @@ int Submit(const SchedulerFlags& flags, const std::string& path) {
   return kExitOk;
 }
 
-int Status(const SchedulerFlags& flags, std::optional<uint32_t> job, const std::string& out) {
-  auto client = flags.Client();
-  if (!client) return kExitBadInput;
-  absl::StatusOr<v1::StatusReply> reply = client->Status(job);
-  if (!reply.ok()) return ReportClientError(reply.status());
-  std::cout << fmt::format("policy {} | nodes {}/{} up | {}\n", reply->policy(), reply->nodes_up(),
-                           reply->nodes_expected(), reply->ready() ? "ready" : "waiting for nodes");
-  if (reply->jobs_size() > 0) std::cout << fmt::format("{:>5}  {:<24} {:<10} {:>15} {:>8}\n", "id", "name", "state", "done/tasks", "running");
-  for (const v1::JobStatus& j : reply->jobs()) {
+// PrintStatus: one header line per scheduler replica, then the jobs of all, by id.
+void PrintStatus(const std::vector<v1::StatusReply>& replies) {
+  std::vector<v1::JobStatus> jobs;
+  for (const v1::StatusReply& r : replies) {
+    std::string line = fmt::format("policy {} | nodes {}/{} up | {}", r.policy(), r.nodes_up(), r.nodes_expected(),
+                                   r.ready() ? "ready" : "waiting for nodes");
+    if (r.replicas() > 1) line += fmt::format(" | scheduler replica {} of {}", r.replica(), r.replicas());
+    std::cout << line << "\n";
+    jobs.insert(jobs.end(), r.jobs().begin(), r.jobs().end());
+  }
+  std::sort(jobs.begin(), jobs.end(), [](const v1::JobStatus& a, const v1::JobStatus& b) { return a.id() < b.id(); });
+  if (!jobs.empty()) {
+    std::cout << fmt::format("{:>5}  {:<24} {:<10} {:>15} {:>8}\n", "id", "name", "state", "done/tasks", "running");
+  }
+  for (const v1::JobStatus& j : jobs) {
     std::cout << fmt::format("{:>5}  {:<24} {:<10} {:>15} {:>8}\n", j.id(), j.name(), j.state(),
                              fmt::format("{}/{}", j.done(), j.tasks()), j.running());
   }
+}
+
+int Status(const SchedulerFlags& flags, std::optional<uint32_t> job, const std::string& out) {
+  auto client = flags.Client();
+  if (!client) return kExitBadInput;
+  if (job) {
+    absl::StatusOr<v1::StatusReply> reply = client->JobStatus(*job);
+    if (!reply.ok()) return ReportClientError(reply.status());
+    PrintStatus({*reply});
+  } else {
+    absl::StatusOr<std::vector<v1::StatusReply>> replies = client->StatusAll();
+    if (!replies.ok()) return ReportClientError(replies.status());
+    PrintStatus(*replies);
+  }
   if (!out.empty()) {
-    absl::StatusOr<std::vector<v1::ExportChunk>> chunks = client->Export();
-    if (!chunks.ok()) return ReportClientError(chunks.status());
-    if (absl::Status s = runtime::WriteExportedResults(*chunks, out); !s.ok()) {
+    absl::StatusOr<std::vector<std::vector<v1::ExportChunk>>> exports = client->ExportAll();
+    if (!exports.ok()) return ReportClientError(exports.status());
+    if (absl::Status s = runtime::WriteExportedResults(*exports, out); !s.ok()) {
       std::cerr << "error: " << s.message() << "\n";
       return kExitFailure;
     }
@@ -66,7 +88,7 @@ int Wait(const SchedulerFlags& flags, uint32_t job, double timeout_s) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   auto pause = std::chrono::milliseconds(10);
   while (true) {
-    absl::StatusOr<v1::StatusReply> reply = client->Status(job);
+    absl::StatusOr<v1::StatusReply> reply = client->JobStatus(job);
     if (!reply.ok() && !absl::IsUnavailable(reply.status())) return ReportClientError(reply.status());
     if (reply.ok() && reply->jobs_size() == 1) {
       const std::string& state = reply->jobs(0).state();

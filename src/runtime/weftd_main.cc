@@ -1,5 +1,6 @@
 // weftd: the real runtime's daemons (docs/runtime.md, FORMATS.md §4).
 //   weftd scheduler [--listen ADDR] [--policy P] [--param k=v]... [--state DIR] [--nodes N]
+//                   [--replica I --replicas K]
 //   weftd node --scheduler ADDR[,ADDR] [--name N] [--cpu C] [--mem GB] [--work-dir DIR]
 // Exit codes: 0 after a clean stop (SIGTERM/SIGINT), 2 bad input (flags, an
 // unsafe listen address, a state dir of another policy), 1 internal error.
@@ -164,6 +165,11 @@ int main(int argc, char** argv) {
   s->add_option("--heartbeat", heartbeat_s, "seconds between node heartbeats")->capture_default_str()->check(CLI::Range(0.01, 60.0));
   s->add_option("--node-timeout", timeout_s, "seconds of silence before a node is lost")->capture_default_str()->check(CLI::Range(0.05, 3600.0));
   s->add_option("--token-file", token_file, "shared token clients and nodes must present");
+  s->add_option("--replica", sched.replica.index, "this daemon's number among --replicas (0-based)")
+      ->capture_default_str();
+  s->add_option("--replicas", sched.replica.count,
+                "scheduler daemons sharing the nodes as replicas of one decentralized scheduler (sparrow*)")
+      ->capture_default_str()->check(CLI::Range(1, 64));
   std::string sync = "normal";
   s->add_option("--sync", sync, "journal durability: normal (survives kill -9) or full (also power loss; an fsync per commit)")
       ->capture_default_str()->check(CLI::IsMember({"normal", "full"}));
@@ -173,7 +179,9 @@ int main(int argc, char** argv) {
   double cpu = 0, mem = 0, disk = 1000, net = 1000;
   std::string node_token_file;
   auto* n = app.add_subcommand("node", "run a node daemon (runs tasks as child processes)");
-  n->add_option("--scheduler", schedulers, "scheduler address(es), comma-separated")->required();
+  n->add_option("--scheduler", schedulers,
+                "scheduler address(es), comma-separated: one scheduler's (failover) or its replicas' (all served)")
+      ->required();
   n->add_option("--name", node.name, "node name (default: host name)");
   n->add_option("--cpu", cpu, "cores to offer (default: all)")->check(CLI::Range(0.0, 1e5));
   n->add_option("--mem", mem, "memory to offer in GB (default: all)")->check(CLI::Range(0.0, 1e7));

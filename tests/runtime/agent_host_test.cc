@@ -35,14 +35,14 @@ v1::AgentMail Start() {
   return m;
 }
 
-v1::AgentMail Message(uint32_t type, uint32_t task, bool describe) {
+v1::AgentMail Message(uint32_t type, uint32_t task, bool describe, uint32_t job = 4, uint32_t replica = 0) {
   v1::AgentMail m;
   m.set_kind(v1::AgentMail::MESSAGE);
-  *m.mutable_from() = ToProto(policy::Address::Scheduler(0));
-  *m.mutable_message() = ToProto(policy::Message{.type = type, .task = TaskRef{JobId(4), 0, task}, .a = 11});
+  *m.mutable_from() = ToProto(policy::Address::Scheduler(replica));
+  *m.mutable_message() = ToProto(policy::Message{.type = type, .task = TaskRef{JobId(job), 0, task}, .a = 11});
   if (describe) {
     v1::JobSpec* spec = m.add_jobs();
-    spec->set_id(4);
+    spec->set_id(job);
     spec->set_spec_json(kJob);
   }
   return m;
@@ -96,6 +96,51 @@ TEST(AgentHostTest, AMessageAboutAnUndescribedJobIsAnErrorNotACrash) {
   ASSERT_TRUE(host.ok());
   ASSERT_TRUE((*host)->Deliver(Start()).ok());
   EXPECT_FALSE((*host)->Deliver(Message(kEnqueue, 0, false)).ok());
+}
+
+// Two scheduler daemons share the node (replica_ids.h): job 4 and replica 0
+// belong to daemon 0, job 5 and replica 1 to daemon 1. When daemon 0's
+// stream ends, only its launch and its queued reservations go.
+TEST(AgentHostTest, ASchedulerDaemonLostTakesOnlyItsOwnLaunchesAndQueueEntries) {
+  v1::AgentSetup setup = AgentSetupFor();
+  setup.set_replicas(2);
+  v1::AgentMail start = Start();
+  *start.mutable_setup() = setup;
+  auto host = AgentHost::Create(setup);
+  ASSERT_TRUE(host.ok()) << host.status();
+  AgentHost& agent = **host;
+  ASSERT_TRUE(agent.Deliver(start).ok());
+  ASSERT_TRUE(agent.Deliver(Message(kEnqueue, 0, true, 4, 0)).ok());
+  ASSERT_TRUE(agent.Deliver(Message(kEnqueue, 0, true, 5, 1)).ok());
+  ASSERT_EQ(agent.TakeActions().actions_size(), 2);  // both launched: the node's 2 cores are taken
+  ASSERT_TRUE(agent.Deliver(Message(kEnqueue, 1, false, 4, 0)).ok());
+  ASSERT_TRUE(agent.Deliver(Message(kEnqueue, 1, false, 5, 1)).ok());
+  ASSERT_EQ(agent.TakeActions().actions_size(), 0);  // queued
+
+  agent.SchedulerLost(0, 2);
+  const v1::AgentActions actions = agent.TakeActions();
+  ASSERT_EQ(actions.actions_size(), 1);
+  EXPECT_TRUE(actions.actions(0).launch());
+  EXPECT_EQ(actions.actions(0).message().job(), 5u);
+  EXPECT_EQ(actions.actions(0).message().task(), 1u);
+}
+
+TEST(AgentHostTest, AnotherDaemonsSetupIsCompatibleOnlyWithTheSamePolicyParametersAndReplicas) {
+  v1::AgentSetup setup = AgentSetupFor();
+  setup.set_replicas(2);
+  auto host = AgentHost::Create(setup);
+  ASSERT_TRUE(host.ok());
+  v1::AgentSetup other = setup;
+  other.set_machine(0);  // each daemon numbers the nodes its own way
+  EXPECT_TRUE((*host)->Compatible(other));
+  other.add_params("probe_ratio=3");
+  EXPECT_FALSE((*host)->Compatible(other));
+  other = setup;
+  other.set_replicas(3);
+  EXPECT_FALSE((*host)->Compatible(other));
+  other = setup;
+  other.set_policy("sparrow");
+  EXPECT_FALSE((*host)->Compatible(other));
 }
 
 }  // namespace

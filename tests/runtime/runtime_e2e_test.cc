@@ -25,7 +25,9 @@ namespace fs = std::filesystem;
 class RuntimeTest : public CliTest {
  protected:
   void TearDown() override {
-    if (fs::exists(cluster_ / "scheduler.pid")) Run({"cluster", "down", "--dir", cluster_.string()});
+    if (fs::exists(cluster_ / "scheduler.pid") || fs::exists(cluster_ / "scheduler-0.pid")) {
+      Run({"cluster", "down", "--dir", cluster_.string()});
+    }
     for (pid_t pid : spawned_) {
       kill(pid, SIGKILL);
       waitpid(pid, nullptr, 0);
@@ -321,6 +323,91 @@ TEST_F(RuntimeTest, ClientsFailOverToTheNextSchedulerAddress) {
   const Result none = Run({"status", "--scheduler", "127.0.0.1:1"});
   EXPECT_EQ(none.exit_code, 1);  // unreachable: not bad input
   EXPECT_EQ(CountLines(none.err), 1) << none.err;
+}
+
+// Two scheduler daemons as Sparrow replicas sharing three nodes: a client
+// gives both addresses; each replica owns the jobs submitted to it (ids
+// even at replica 0, odd at replica 1), and the nodes' agents serve both.
+class ReplicaTest : public RuntimeTest {
+ protected:
+  void SetUp() override {
+    RuntimeTest::SetUp();
+    both_ = Up(3, {"--policy", "sparrow", "--replicas", "2"});
+    const auto comma = both_.find(',');
+    ASSERT_NE(comma, std::string::npos) << both_;
+    first_ = both_.substr(0, comma);
+    second_ = both_.substr(comma + 1);
+  }
+
+  // SlowJob: `tasks` tasks that mark their start, sleep, then log once to NAME.log.
+  std::string SlowJob(const std::string& name, int tasks, double sleep_s) {
+    return Workload(fmt::format(R"({{"name": "{0}", "stages": [{{"name": "s", "tasks": {1}, "duration": 1,
+        "demand": {{"cpu": 1, "mem": 0.1}},
+        "command": "touch {3}/{0}-started-{{task}}; sleep {2}; echo {{task}} >> {3}/{0}.log"}}]}})",
+                                name, tasks, sleep_s, WorkDir().string()));
+  }
+
+  std::string both_, first_, second_;
+};
+
+TEST_F(ReplicaTest, EachReplicaRunsTheJobsSubmittedToItOnTheSharedNodes) {
+  EXPECT_EQ(SubmitIds(first_ + "," + second_, SlowJob("x", 4, 0.2)), std::vector<std::string>{"0"});
+  EXPECT_EQ(SubmitIds(second_ + "," + first_, SlowJob("y", 4, 0.2)), std::vector<std::string>{"1"});
+  EXPECT_EQ(SubmitIds(second_, SlowJob("z", 2, 0.1)), std::vector<std::string>{"3"});
+  for (const char* job : {"0", "1", "3"}) EXPECT_EQ(Wait(both_, job).exit_code, 0) << job;
+  EXPECT_EQ(CountFileLines(WorkDir() / "x.log"), 4);
+  EXPECT_EQ(CountFileLines(WorkDir() / "y.log"), 4);
+  EXPECT_EQ(CountFileLines(WorkDir() / "z.log"), 2);
+  // A job is known only to its replica; the client finds it through either order.
+  const Result elsewhere = Run({"status", "--scheduler", first_, "1"});
+  EXPECT_EQ(elsewhere.exit_code, 2);  // no such job there: bad input
+  EXPECT_THAT(elsewhere.err, HasSubstr("belongs to replica 1"));
+  EXPECT_THAT(Run({"status", "--scheduler", first_ + "," + second_, "1"}).out, HasSubstr("succeeded"));
+  const Result status = Run({"status", "--scheduler", both_});
+  EXPECT_THAT(status.out, HasSubstr("scheduler replica 0 of 2"));
+  EXPECT_THAT(status.out, HasSubstr("scheduler replica 1 of 2"));
+  // One export for the whole run: every task of the three jobs once, ok.
+  const auto rows = TaskRows(both_);
+  EXPECT_EQ(rows.size(), 10u);
+  for (const std::string& row : rows) EXPECT_THAT(row, HasSubstr(",ok,"));
+  for (int n = 0; n < 3; ++n) {
+    const std::string log = Slurp(cluster_ / fmt::format("node-{}", n) / "node.log");
+    EXPECT_THAT(log, HasSubstr("(scheduler replica 0 of 2)"));
+    EXPECT_THAT(log, HasSubstr("(scheduler replica 1 of 2)"));
+  }
+}
+
+TEST_F(ReplicaTest, AReplicaKilledLeavesTheOtherRunningAndItsJobsFinishWhenItComesBack) {
+  SubmitIds(first_, SlowJob("x", 3, 1.5));
+  SubmitIds(second_, SlowJob("y", 3, 1.5));
+  ASSERT_TRUE(Until([&] { return fs::exists(WorkDir() / "x-started-0") && fs::exists(WorkDir() / "y-started-0"); }));
+  ASSERT_EQ(kill(PidOf("scheduler-0"), SIGKILL), 0);
+  // Clients fail over: a submission through both addresses lands on replica 1.
+  EXPECT_EQ(SubmitIds(both_, SlowJob("z", 2, 0.1)), std::vector<std::string>{"3"});
+  EXPECT_EQ(Wait(both_, "1").exit_code, 0);
+  EXPECT_EQ(Wait(both_, "3").exit_code, 0);
+  EXPECT_EQ(CountFileLines(WorkDir() / "y.log"), 3);  // replica 0's death did not touch replica 1's tasks
+  // Replica 0 comes back on its state dir and address and finishes its job.
+  const pid_t restarted = SpawnWeftd({"scheduler", "--listen", first_, "--state", (cluster_ / "scheduler-0").string(),
+                                      "--nodes", "3", "--replica", "0", "--replicas", "2"},
+                                     cluster_ / "restarted.out");
+  std::ofstream(cluster_ / "scheduler-0.pid") << restarted << "\n";
+  const Result r = Wait(both_, "0");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err << Slurp(cluster_ / "restarted.out");
+  std::map<std::string, int> ok_per_task;
+  for (const std::string& row : TaskRows(both_)) {
+    if (row.find(",ok,") != std::string::npos) ++ok_per_task[row.substr(0, row.find(',', row.find(',', row.find(',') + 1) + 1))];
+  }
+  EXPECT_EQ(ok_per_task.size(), 8u);
+  for (const auto& [task, n] : ok_per_task) EXPECT_EQ(n, 1) << task << " reported ok twice";
+}
+
+TEST_F(RuntimeTest, ReplicasOfAPolicyWithoutNodeAgentsAreRefused) {
+  cluster_ = dir_ / "refused";
+  const Result r = Run({"cluster", "up", "--nodes", "1", "--policy", "fifo", "--replicas", "2", "--dir",
+                        cluster_.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_THAT(r.err, HasSubstr("node agents"));
 }
 
 bool GroupAlive(pid_t pgid) { return kill(-pgid, 0) == 0; }

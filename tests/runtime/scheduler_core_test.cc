@@ -208,5 +208,57 @@ TEST_F(SchedulerCoreTest, ExportNamesJobsSubmittedTwiceApart) {
   EXPECT_EQ(chunk->jobs_size(), 2);
 }
 
+// A daemon that is replica 1 of 2 (replica_ids.h): its job ids are odd,
+// another replica's ids are not found, the label a node sees carries the
+// global id, and its state dir cannot be reopened as another replica.
+TEST_F(SchedulerCoreTest, AReplicaHandsOutItsOwnGlobalIdsAndKeepsItsIdentity) {
+  config_.policy = "sparrow";
+  config_.replica = ReplicaIds{1, 2};
+  auto core = Open();
+  ASSERT_NE(core, nullptr);
+  FakeLink link;
+  ASSERT_TRUE(core->RegisterNode(Node("n0", 4, 4), &link).ok());
+  ASSERT_TRUE(link.sent[0].has_registered());
+  EXPECT_EQ(link.sent[0].registered().replica(), 1u);
+  EXPECT_EQ(link.sent[0].registered().replicas(), 2u);
+  auto first = core->Submit(kTwoStages);
+  auto second = core->Submit(kTwoStages);
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_EQ(*first, std::vector<uint32_t>{1});
+  EXPECT_EQ(*second, std::vector<uint32_t>{3});
+  EXPECT_EQ(State(*core, 3), "waiting");
+  v1::StatusRequest other;
+  other.set_job(2);
+  EXPECT_EQ(core->Status(other).jobs_size(), 0);
+  EXPECT_TRUE(absl::IsNotFound(core->Cancel(2)));
+  EXPECT_TRUE(core->Cancel(3).ok());
+  // The node's agent hears of job 1 under its global id.
+  bool described = false;
+  for (const v1::SchedulerMessage& m : link.sent) {
+    for (const v1::AgentMail& mail : m.agent_mails().mails()) {
+      for (const v1::JobSpec& spec : mail.jobs()) described |= spec.id() == 1;
+      if (mail.kind() == v1::AgentMail::START) {
+        EXPECT_EQ(mail.setup().replicas(), 2u);
+      }
+    }
+  }
+  EXPECT_TRUE(described);
+  core.reset();
+  config_.replica = ReplicaIds{0, 2};
+  auto wrong = SchedulerCore::Open(config_);
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_THAT(std::string(wrong.status().message()), ::testing::HasSubstr("replica 1/2"));
+}
+
+TEST_F(SchedulerCoreTest, ReplicasOfAPolicyWithoutNodeAgentsAreRefused) {
+  config_.replica = ReplicaIds{0, 2};
+  auto core = SchedulerCore::Open(config_);
+  ASSERT_FALSE(core.ok());
+  EXPECT_TRUE(absl::IsInvalidArgument(core.status()));
+  config_.replica = ReplicaIds{2, 2};
+  config_.policy = "sparrow";
+  EXPECT_TRUE(absl::IsInvalidArgument(SchedulerCore::Open(config_).status()));
+}
+
 }  // namespace
 }  // namespace weft::runtime

@@ -2,7 +2,11 @@
 
 #include <cstdio>
 #include <fstream>
+#include <limits>
+#include <map>
 
+#include "fmt/format.h"
+#include "nlohmann/json.hpp"
 #include "core/status.h"
 #include "metrics/results_writer.h"
 #include "metrics/run_metrics.h"
@@ -22,56 +26,125 @@ Locality LocalityFrom(const std::string& name) {
                                                                                                   : Locality::kNone;
 }
 
+// Merged: several replicas' exports as one run: one workload (the first
+// replica's cluster, every replica's jobs in global id order, names made
+// unique), and, per replica, where its jobs and machines went and how far
+// its clock is from the earliest one's.
+struct Merged {
+  Workload workload;
+  std::vector<std::vector<uint32_t>> job_index;      // [replica][local job] -> merged job
+  std::vector<std::vector<uint32_t>> machine_index;  // [replica][its machine] -> merged machine
+  std::vector<TimeUs> shift_us;                      // [replica] -> add to its times
+};
+
+absl::StatusOr<Merged> Merge(const std::vector<std::vector<v1::ExportChunk>>& exports) {
+  struct Entry {
+    uint32_t global;
+    size_t replica;
+    uint32_t local;
+  };
+  std::vector<nlohmann::json> docs;
+  std::vector<Entry> entries;
+  std::map<std::string, int> uses;
+  int64_t epoch = std::numeric_limits<int64_t>::max();
+  for (size_t r = 0; r < exports.size(); ++r) {
+    if (exports[r].empty()) return absl::InternalError("a scheduler sent an empty export");
+    const v1::ExportChunk& head = exports[r][0];
+    nlohmann::json doc = nlohmann::json::parse(head.workload_json(), nullptr, false);
+    if (!doc.is_object() || !doc["jobs"].is_array()) return absl::InternalError("a scheduler's export is malformed");
+    const uint32_t replicas = std::max(1u, head.replicas());
+    for (uint32_t l = 0; l < doc["jobs"].size(); ++l) {
+      entries.push_back(Entry{l * replicas + head.replica(), r, l});
+      ++uses[doc["jobs"][l].value("name", "")];
+    }
+    epoch = std::min(epoch, head.epoch_unix_us());
+    docs.push_back(std::move(doc));
+  }
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.global < b.global; });
+  Merged m;
+  m.job_index.resize(exports.size());
+  nlohmann::json jobs = nlohmann::json::array();
+  for (const Entry& e : entries) {
+    nlohmann::json spec = docs[e.replica]["jobs"][e.local];
+    const std::string name = spec.value("name", "");
+    if (uses[name] > 1) spec["name"] = fmt::format("{}#{}", name, e.global);
+    m.job_index[e.replica].resize(std::max<size_t>(m.job_index[e.replica].size(), e.local + 1));
+    m.job_index[e.replica][e.local] = static_cast<uint32_t>(jobs.size());
+    jobs.push_back(std::move(spec));
+  }
+  const nlohmann::json merged = {{"weft", 1}, {"cluster", docs[0]["cluster"]}, {"jobs", jobs}};
+  ASSIGN_OR_RETURN(m.workload, ParseWorkload(merged.dump()));
+  for (size_t r = 0; r < exports.size(); ++r) {
+    std::vector<uint32_t> machines;
+    for (const nlohmann::json& machine : docs[r]["cluster"]["machines"]) {
+      const MachineId id = m.workload.cluster.Find(machine.value("name", ""));
+      if (!id.valid()) return absl::InternalError("the schedulers' exports name different nodes");
+      machines.push_back(id.value());
+    }
+    m.machine_index.push_back(std::move(machines));
+    m.shift_us.push_back(exports[r][0].epoch_unix_us() - epoch);
+  }
+  return m;
+}
+
 }  // namespace
 
-absl::Status WriteExportedResults(const std::vector<v1::ExportChunk>& chunks, const std::string& dir) {
-  if (chunks.empty()) return absl::InternalError("the scheduler sent no export");
-  ASSIGN_OR_RETURN(Workload workload, ParseWorkload(chunks[0].workload_json()));
+absl::Status WriteExportedResults(const std::vector<std::vector<v1::ExportChunk>>& exports, const std::string& dir) {
+  if (exports.empty()) return absl::InternalError("the scheduler sent no export");
+  ASSIGN_OR_RETURN(const Merged merged, Merge(exports));
+  const Workload& workload = merged.workload;
   ASSIGN_OR_RETURN(std::unique_ptr<ResultsWriter> writer, ResultsWriter::Open(dir, workload));
   RunMetrics metrics(workload);
   TimeUs end = 0;
   uint64_t attempts = 0;
-  for (const v1::ExportChunk& chunk : chunks) {
-    for (const v1::AttemptRow& row : chunk.attempts()) {
-      if (row.job() >= workload.jobs.size() || row.stage() >= workload.jobs[row.job()].stages.size() ||
-          row.machine() >= workload.cluster.size()) {
-        return absl::InternalError("the export names a job, stage or machine it does not describe");
-      }
-      ASSIGN_OR_RETURN(const Resources demand, FromProto(row.demand()));
-      ASSIGN_OR_RETURN(const Resources usage, FromProto(row.usage()));
-      const AttemptRecord r{TaskRef{JobId(row.job()), row.stage(), row.task()},
-                            row.attempt(),
-                            MachineId(row.machine()),
-                            row.ready_us(),
-                            row.start_us(),
-                            row.end_us(),
-                            OutcomeFrom(row.outcome()),
-                            demand,
-                            usage,
-                            LocalityFrom(row.locality()),
-                            false};
-      writer->OnAttemptEnd(r);
-      metrics.OnAttemptEnd(r);
-      end = std::max(end, r.end_us);
-      ++attempts;
-    }
-  }
   uint64_t ended = 0;
-  for (const v1::JobRow& row : chunks[0].jobs()) {
-    if (row.state() == "running" || row.job() >= workload.jobs.size()) continue;  // not ended: no row yet
-    const JobRecord r{JobId(row.job()), row.arrival_us(), row.start_us(), row.end_us(), row.state() == "succeeded"};
-    writer->OnJobEnd(r);
-    metrics.OnJobEnd(r);
-    end = std::max(end, r.end_us);
-    ++ended;
+  for (size_t r = 0; r < exports.size(); ++r) {
+    const std::vector<uint32_t>& jobs = merged.job_index[r];
+    const std::vector<uint32_t>& machines = merged.machine_index[r];
+    const TimeUs shift = merged.shift_us[r];
+    for (const v1::ExportChunk& chunk : exports[r]) {
+      for (const v1::AttemptRow& row : chunk.attempts()) {
+        if (row.job() >= jobs.size() || row.machine() >= machines.size() ||
+            row.stage() >= workload.jobs[jobs[row.job()]].stages.size()) {
+          return absl::InternalError("the export names a job, stage or machine it does not describe");
+        }
+        ASSIGN_OR_RETURN(const Resources demand, FromProto(row.demand()));
+        ASSIGN_OR_RETURN(const Resources usage, FromProto(row.usage()));
+        const AttemptRecord a{TaskRef{JobId(jobs[row.job()]), row.stage(), row.task()},
+                              row.attempt(),
+                              MachineId(machines[row.machine()]),
+                              row.ready_us() + shift,
+                              row.start_us() + shift,
+                              row.end_us() + shift,
+                              OutcomeFrom(row.outcome()),
+                              demand,
+                              usage,
+                              LocalityFrom(row.locality()),
+                              false};
+        writer->OnAttemptEnd(a);
+        metrics.OnAttemptEnd(a);
+        end = std::max(end, a.end_us);
+        ++attempts;
+      }
+    }
+    for (const v1::JobRow& row : exports[r][0].jobs()) {
+      if (row.state() == "running" || row.job() >= jobs.size()) continue;  // not ended: no row yet
+      const JobRecord j{JobId(jobs[row.job()]), row.arrival_us() + shift, row.start_us() + shift,
+                        row.end_us() + shift, row.state() == "succeeded"};
+      writer->OnJobEnd(j);
+      metrics.OnJobEnd(j);
+      end = std::max(end, j.end_us);
+      ++ended;
+    }
   }
   writer->OnRunEnd(end);
   metrics.OnRunEnd(end);
   RETURN_IF_ERROR(writer->Finish());
   nlohmann::ordered_json j;
-  j["policy"] = chunks[0].policy();
+  j["policy"] = exports[0][0].policy();
   j["seed"] = 0;
   j["model"] = "real";
+  j["scheduler_replicas"] = exports.size();
   j["overbooking"] = false;
   j.update(metrics.summary().ToJson());
   j["attempts"] = attempts;

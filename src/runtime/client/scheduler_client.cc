@@ -1,6 +1,9 @@
 #include "runtime/client/scheduler_client.h"
 
 #include <chrono>
+#include <map>
+
+#include "fmt/format.h"
 
 #include "runtime/auth.h"
 #include "runtime/wire.h"
@@ -31,23 +34,49 @@ SchedulerClient::SchedulerClient(const std::string& addresses, std::string token
     : addresses_(SplitAddresses(addresses)), token_(std::move(token)) {}
 
 template <typename Call>
+grpc::Status SchedulerClient::CallAt(const std::string& address, Call&& call) {
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(kMaxMessageBytes);
+  auto stub = v1::Scheduler::NewStub(grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args));
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
+  AddToken(context, token_);
+  return call(*stub, context);
+}
+
+template <typename Call>
 absl::Status SchedulerClient::WithFailover(Call&& call) {
   if (addresses_.empty()) return absl::InvalidArgumentError("no scheduler address given");
   absl::Status last;
   for (size_t tried = 0; tried < addresses_.size(); ++tried) {
     const std::string& address = addresses_[current_];
-    grpc::ChannelArguments args;
-    args.SetMaxReceiveMessageSize(kMaxMessageBytes);
-    auto stub = v1::Scheduler::NewStub(grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args));
-    grpc::ClientContext context;
-    context.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
-    AddToken(context, token_);
-    const grpc::Status status = call(*stub, context);
+    const grpc::Status status = CallAt(address, call);
     if (status.error_code() != grpc::StatusCode::UNAVAILABLE) return FromGrpc(status);
     last = absl::UnavailableError(address + ": " + status.error_message());
     current_ = (current_ + 1) % addresses_.size();
   }
   return last;
+}
+
+template <typename Call>
+absl::Status SchedulerClient::ForJob(uint32_t job, Call&& call) {
+  if (addresses_.empty()) return absl::InvalidArgumentError("no scheduler address given");
+  absl::Status unreachable, not_found;
+  for (size_t tried = 0; tried < addresses_.size(); ++tried) {
+    const std::string& address = addresses_[current_];
+    const grpc::Status status = CallAt(address, call);
+    if (status.error_code() == grpc::StatusCode::UNAVAILABLE) {
+      unreachable = absl::UnavailableError(address + ": " + status.error_message());
+    } else if (status.error_code() == grpc::StatusCode::NOT_FOUND) {
+      not_found = FromGrpc(status);
+    } else {
+      return FromGrpc(status);
+    }
+    current_ = (current_ + 1) % addresses_.size();
+  }
+  // The job's owner may be the replica that could not be reached.
+  if (!unreachable.ok()) return unreachable;
+  return not_found.ok() ? absl::NotFoundError(fmt::format("no job {}", job)) : not_found;
 }
 
 absl::StatusOr<std::vector<uint32_t>> SchedulerClient::Submit(const std::string& workload_json) {
@@ -61,12 +90,11 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerClient::Submit(const std::string&
   return std::vector<uint32_t>(reply.job_ids().begin(), reply.job_ids().end());
 }
 
-absl::StatusOr<v1::StatusReply> SchedulerClient::Status(std::optional<uint32_t> job) {
+absl::StatusOr<v1::StatusReply> SchedulerClient::JobStatus(uint32_t job) {
   v1::StatusRequest request;
-  request.set_all(!job.has_value());
-  request.set_job(job.value_or(0));
+  request.set_job(job);
   v1::StatusReply reply;
-  absl::Status s = WithFailover([&](v1::Scheduler::Stub& stub, grpc::ClientContext& context) {
+  absl::Status s = ForJob(job, [&](v1::Scheduler::Stub& stub, grpc::ClientContext& context) {
     return stub.Status(&context, request, &reply);
   });
   if (!s.ok()) return s;
@@ -77,22 +105,59 @@ absl::Status SchedulerClient::Cancel(uint32_t job) {
   v1::CancelRequest request;
   request.set_job(job);
   v1::CancelReply reply;
-  return WithFailover([&](v1::Scheduler::Stub& stub, grpc::ClientContext& context) {
+  return ForJob(job, [&](v1::Scheduler::Stub& stub, grpc::ClientContext& context) {
     return stub.Cancel(&context, request, &reply);
   });
 }
 
-absl::StatusOr<std::vector<v1::ExportChunk>> SchedulerClient::Export() {
-  std::vector<v1::ExportChunk> chunks;
-  absl::Status s = WithFailover([&](v1::Scheduler::Stub& stub, grpc::ClientContext& context) {
-    chunks.clear();
-    auto reader = stub.Export(&context, v1::ExportRequest());
-    v1::ExportChunk chunk;
-    while (reader->Read(&chunk)) chunks.push_back(chunk);
-    return reader->Finish();
-  });
-  if (!s.ok()) return s;
-  return chunks;
+absl::StatusOr<std::vector<v1::StatusReply>> SchedulerClient::StatusAll() {
+  if (addresses_.empty()) return absl::InvalidArgumentError("no scheduler address given");
+  v1::StatusRequest request;
+  request.set_all(true);
+  std::map<uint32_t, v1::StatusReply> by_replica;
+  absl::Status last;
+  for (const std::string& address : addresses_) {
+    v1::StatusReply reply;
+    const grpc::Status status = CallAt(address, [&](v1::Scheduler::Stub& stub, grpc::ClientContext& context) {
+      return stub.Status(&context, request, &reply);
+    });
+    if (status.error_code() == grpc::StatusCode::UNAVAILABLE) {
+      last = absl::UnavailableError(address + ": " + status.error_message());
+      continue;
+    }
+    if (!status.ok()) return FromGrpc(status);
+    by_replica.try_emplace(reply.replica(), std::move(reply));
+  }
+  if (by_replica.empty()) return last;
+  std::vector<v1::StatusReply> replies;
+  for (auto& [replica, reply] : by_replica) replies.push_back(std::move(reply));
+  return replies;
+}
+
+absl::StatusOr<std::vector<std::vector<v1::ExportChunk>>> SchedulerClient::ExportAll() {
+  if (addresses_.empty()) return absl::InvalidArgumentError("no scheduler address given");
+  std::map<uint32_t, std::vector<v1::ExportChunk>> by_replica;
+  absl::Status last;
+  for (const std::string& address : addresses_) {
+    std::vector<v1::ExportChunk> chunks;
+    const grpc::Status status = CallAt(address, [&](v1::Scheduler::Stub& stub, grpc::ClientContext& context) {
+      auto reader = stub.Export(&context, v1::ExportRequest());
+      v1::ExportChunk chunk;
+      while (reader->Read(&chunk)) chunks.push_back(chunk);
+      return reader->Finish();
+    });
+    if (status.error_code() == grpc::StatusCode::UNAVAILABLE) {
+      last = absl::UnavailableError(address + ": " + status.error_message());
+      continue;
+    }
+    if (!status.ok()) return FromGrpc(status);
+    if (chunks.empty()) return absl::InternalError(address + " sent an empty export");
+    by_replica.try_emplace(chunks[0].replica(), std::move(chunks));
+  }
+  if (by_replica.empty()) return last;
+  std::vector<std::vector<v1::ExportChunk>> exports;
+  for (auto& [replica, chunks] : by_replica) exports.push_back(std::move(chunks));
+  return exports;
 }
 
 }  // namespace weft::runtime

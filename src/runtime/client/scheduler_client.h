@@ -1,15 +1,19 @@
 // File: runtime/client/scheduler_client.h
 //
-// SchedulerClient: what `weft submit|status|wait|cancel` use to talk to a
-// scheduler. Given several addresses (`--scheduler a,b`), a call that cannot
-// reach one (UNAVAILABLE) is retried on the next, and the client stays with
-// the one that answered. Errors come back as absl statuses with the server's
-// message (INVALID_ARGUMENT stays InvalidArgument, so the CLI can exit 2).
+// SchedulerClient: what `weft submit|status|wait|cancel` use to talk to the
+// scheduler. `--scheduler a,b` lists the addresses of one scheduler (a call
+// that cannot reach one is retried on the next) or of several scheduler
+// daemons that are replicas sharing the nodes (runtime/replica_ids.h):
+//   - Submit goes to the first address that answers, which owns the jobs;
+//   - a call about one job goes to each address in turn until one owns it
+//     (the others answer NOT_FOUND);
+//   - StatusAll and ExportAll ask every address and keep one answer per
+//     replica.
+// Errors come back as absl statuses with the server's message
+// (INVALID_ARGUMENT stays InvalidArgument, so the CLI can exit 2).
 // Not thread-safe.
 #pragma once
 
-#include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,15 +28,24 @@ class SchedulerClient {
   SchedulerClient(const std::string& addresses, std::string token);
 
   absl::StatusOr<std::vector<uint32_t>> Submit(const std::string& workload_json);
-  absl::StatusOr<v1::StatusReply> Status(std::optional<uint32_t> job);
+  // JobStatus: the reply of the replica that owns `job` (with that job only).
+  // Unavailable when no address owns it and some could not be reached.
+  absl::StatusOr<v1::StatusReply> JobStatus(uint32_t job);
   absl::Status Cancel(uint32_t job);
-  absl::StatusOr<std::vector<v1::ExportChunk>> Export();
+  // StatusAll: every reachable replica's reply (all its jobs), by replica.
+  absl::StatusOr<std::vector<v1::StatusReply>> StatusAll();
+  // ExportAll: every reachable replica's export (its chunks), by replica.
+  absl::StatusOr<std::vector<std::vector<v1::ExportChunk>>> ExportAll();
 
   const std::vector<std::string>& addresses() const { return addresses_; }
 
  private:
   template <typename Call>
+  grpc::Status CallAt(const std::string& address, Call&& call);
+  template <typename Call>
   absl::Status WithFailover(Call&& call);
+  template <typename Call>
+  absl::Status ForJob(uint32_t job, Call&& call);
 
   std::vector<std::string> addresses_;
   std::string token_;

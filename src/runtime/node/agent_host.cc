@@ -9,6 +9,7 @@
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 #include "policy/cluster_state.h"
+#include "runtime/replica_ids.h"
 #include "runtime/scheduler/job_intake.h"
 #include "runtime/wire.h"
 
@@ -63,6 +64,15 @@ class AgentHost::RemoteContext final : public policy::Context {
     jobs_.emplace(spec.id(), std::move(job));
     order_.push_back(JobId(spec.id()));
     return absl::OkStatus();
+  }
+
+  // LaunchedTasks: the tasks this agent launched that have not ended yet.
+  std::vector<TaskRef> LaunchedTasks() const {
+    std::vector<TaskRef> tasks;
+    for (const auto& [key, demand] : launched_) {
+      tasks.push_back(TaskRef{JobId(std::get<0>(key)), std::get<1>(key), std::get<2>(key)});
+    }
+    return tasks;
   }
 
   // A launch this agent made has ended or was refused: give back what it held.
@@ -175,19 +185,43 @@ absl::StatusOr<std::unique_ptr<AgentHost>> AgentHost::Create(const v1::AgentSetu
   ASSIGN_OR_RETURN(Cluster cluster, ClusterFromJson(setup.cluster_json()));
   if (setup.machine() >= cluster.size()) return absl::InvalidArgumentError("the agent's machine is not in the cluster");
   host->machine_ = MachineId(setup.machine());
+  host->setup_ = setup;
   policy::KnowledgeOptions knowledge;
   knowledge.estimate_noise = host->built_.params.Double("estimate_noise");
   knowledge.default_duration_us =
       static_cast<TimeUs>(host->built_.params.Double("default_duration") * static_cast<double>(kUsPerSecond));
   knowledge.seed = setup.seed();
   host->context_ = std::make_unique<RemoteContext>(std::move(cluster), host->machine_, setup.seed(),
-                                                   host->built_.policy->num_schedulers(), knowledge,
+                                                   host->built_.policy->num_schedulers() * std::max(1u, setup.replicas()),
+                                                   knowledge,
                                                    host->built_.policy->knowledge());
   return host;
 }
 
-absl::Status AgentHost::Deliver(const v1::AgentMail& mail) {
-  context_->Stamp(mail.now_us());
+bool AgentHost::Compatible(const v1::AgentSetup& setup) const {
+  return setup.policy() == setup_.policy() && setup.replicas() == setup_.replicas() &&
+         std::equal(setup.params().begin(), setup.params().end(), setup_.params().begin(), setup_.params().end());
+}
+
+void AgentHost::SchedulerLost(uint32_t daemon, uint32_t daemons) {
+  if (!agent_) return;
+  // The replicas first, so the room the launches free goes to other replicas' work.
+  for (uint32_t replica = daemon; replica < context_->num_schedulers(); replica += daemons) {
+    agent_->OnSchedulerDown(replica);
+  }
+  for (const TaskRef& task : context_->LaunchedTasks()) {
+    if (ReplicaIds::Owner(task.job.value(), daemons) == daemon) RefuseLaunch(task);
+  }
+}
+
+void AgentHost::RefuseLaunch(const TaskRef& task) {
+  if (!context_->Forget(task) || !agent_) return;
+  agent_->OnTaskEnded(policy::TaskEnd{
+      .task = task, .machine = machine_, .outcome = Outcome::kKilled, .end_us = context_->Now(), .will_retry = true});
+}
+
+absl::Status AgentHost::Deliver(const v1::AgentMail& mail, bool stamp_clock) {
+  if (stamp_clock) context_->Stamp(mail.now_us());
   for (const v1::JobSpec& spec : mail.jobs()) RETURN_IF_ERROR(context_->AddJob(spec));
   try {
     switch (mail.kind()) {
@@ -209,13 +243,9 @@ absl::Status AgentHost::Deliver(const v1::AgentMail& mail) {
       case v1::AgentMail::SCHEDULER_DOWN:
         if (agent_) agent_->OnSchedulerDown(static_cast<uint32_t>(mail.tag()));
         break;
-      case v1::AgentMail::LAUNCH_REFUSED: {
-        policy::TaskEnd end = FromProto(mail.end(), machine_);
-        end.outcome = Outcome::kKilled;
-        end.will_retry = true;
-        if (context_->Forget(end.task) && agent_) agent_->OnTaskEnded(end);
+      case v1::AgentMail::LAUNCH_REFUSED:
+        RefuseLaunch(FromProto(mail.end(), machine_).task);
         break;
-      }
       default:
         return absl::InvalidArgumentError("unknown agent mail");
     }

@@ -19,6 +19,9 @@
 //     answers a refusal with LAUNCH_REFUSED (the agent then hears
 //     OnTaskEnded with outcome killed, as for a task that could not run).
 //   - Containers, Kill and StartPhase are not available (Unimplemented).
+//   - With several scheduler daemons sharing the node (replica_ids.h), job
+//     ids and scheduler replica numbers are global, num_schedulers() counts
+//     every daemon's replicas, and Now() follows one daemon's clock.
 // Not thread-safe: the node daemon's main thread owns it.
 #pragma once
 
@@ -45,7 +48,20 @@ class AgentHost {
   ~AgentHost();
 
   // Deliver hands one mail to the agent (START builds a fresh agent).
-  absl::Status Deliver(const v1::AgentMail& mail);
+  // stamp_clock: set the agent's clock from the mail's (the agent follows
+  // one scheduler daemon's clock when several share the node).
+  absl::Status Deliver(const v1::AgentMail& mail, bool stamp_clock = true);
+  // Compatible: a START from another scheduler replica's daemon describes
+  // the same policy, parameters and number of replicas as this agent's.
+  bool Compatible(const v1::AgentSetup& setup) const;
+  // SchedulerLost: the daemon that is replica `daemon` of `daemons` is gone
+  // (its stream ended): the agent hears OnSchedulerDown for each of its
+  // scheduler replicas (replica_ids.h), then the launches it made for its
+  // jobs are off (OnTaskEnded, killed).
+  void SchedulerLost(uint32_t daemon, uint32_t daemons);
+  // RefuseLaunch: a launch the agent made could not be sent (its daemon is
+  // away); it hears the task's end as if the scheduler had refused it.
+  void RefuseLaunch(const TaskRef& task);
   // FireTimers runs the agent's timers that are due.
   void FireTimers();
   // NextTimer: when the next timer is due, if any.
@@ -58,6 +74,7 @@ class AgentHost {
   AgentHost() = default;
 
   policy::BuiltPolicy built_;
+  v1::AgentSetup setup_;
   MachineId machine_;
   std::unique_ptr<RemoteContext> context_;
   std::unique_ptr<policy::NodeAgent> agent_;

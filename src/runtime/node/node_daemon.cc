@@ -1,22 +1,17 @@
 #include "runtime/node/node_daemon.h"
 
 #include <poll.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
 
 #include <chrono>
-#include <deque>
-#include <mutex>
-#include <thread>
+#include <optional>
 
+#include "absl/container/flat_hash_map.h"
 #include "core/status.h"
-#include "grpcpp/grpcpp.h"
-#include "runtime/auth.h"
 #include "runtime/node/agent_host.h"
+#include "runtime/node/scheduler_link.h"
 #include "runtime/node/task_runner.h"
-#include "runtime/wire.h"
+#include "runtime/replica_ids.h"
 #include "spdlog/spdlog.h"
-#include "weft/v1/weft.grpc.pb.h"
 
 namespace weft::runtime {
 
@@ -24,46 +19,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr TimeUs kInstantBuiltinUs = 1000;
+constexpr auto kIdleWake = std::chrono::milliseconds(100);
 
-// Inbox: what the stream reader thread hands to the main thread.
-class Inbox {
- public:
-  Inbox() : fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
-  ~Inbox() { close(fd_); }
-  void Push(v1::SchedulerMessage m) {
-    std::lock_guard lock(mu_);
-    queue_.push_back(std::move(m));
-    Signal();
-  }
-  void SetClosed() {
-    std::lock_guard lock(mu_);
-    closed_ = true;
-    Signal();
-  }
-  // Take drains the queue; `closed` tells whether the stream has ended.
-  std::deque<v1::SchedulerMessage> Take(bool& closed) {
-    uint64_t count;
-    [[maybe_unused]] ssize_t n = read(fd_, &count, sizeof count);
-    std::lock_guard lock(mu_);
-    closed = closed_;
-    return std::exchange(queue_, {});
-  }
-  int fd() const { return fd_; }
-
- private:
-  void Signal() {
-    const uint64_t one = 1;
-    [[maybe_unused]] ssize_t n = write(fd_, &one, sizeof one);
-  }
-  int fd_;
-  std::mutex mu_;
-  std::deque<v1::SchedulerMessage> queue_;
-  bool closed_ = false;
-};
-
-void AddEnd(v1::TaskEnds& ends, const TaskExit& exit) {
+void AddEnd(v1::TaskEnds& ends, uint64_t attempt, const TaskExit& exit) {
   v1::TaskEnd* e = ends.add_ends();
-  e->set_attempt(exit.id);
+  e->set_attempt(attempt);
   e->set_exit_code(exit.killed ? 137 : exit.exit_code);
   e->set_failed_to_start(exit.failed_to_start);
   e->set_error(exit.error);
@@ -71,117 +31,274 @@ void AddEnd(v1::TaskEnds& ends, const TaskExit& exit) {
   e->set_peak_rss_bytes(exit.peak_rss_bytes);
 }
 
-// Session: one registered connection, until the stream breaks or `stop`.
-// Returns true if it got as far as registering (so the caller resets its
-// backoff).
-bool Session(const NodeConfig& config, const std::string& address, TaskRunner& runner, const std::atomic<bool>& stop,
-             int wake_fd) {
-  grpc::ChannelArguments args;
-  args.SetMaxReceiveMessageSize(64 << 20);
-  auto channel = grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
-  auto stub = v1::Scheduler::NewStub(channel);
-  grpc::ClientContext context;
-  AddToken(context, config.token);
-  auto stream = stub->Connect(&context);
-  v1::NodeMessage hello;
-  hello.mutable_register_()->set_name(config.name);
-  *hello.mutable_register_()->mutable_capacity() = ToProto(config.capacity);
-  v1::SchedulerMessage reply;
-  if (!stream->Write(hello) || !stream->Read(&reply) || !reply.has_registered()) {
-    const grpc::Status status = stream->Finish();
-    if (!status.ok() && status.error_code() != grpc::StatusCode::UNAVAILABLE) {
-      spdlog::error("scheduler {} refused this node: {}", address, status.error_message());
-    }
-    return false;
-  }
-  const auto heartbeat = std::chrono::milliseconds(std::max<int64_t>(10, reply.registered().heartbeat_ms()));
-  spdlog::info("registered with {} as slot {}", address, reply.registered().slot());
+// Node: the daemon's main thread. It owns the task runner (children die
+// with the thread that forked them) and the hosted node agent, and serves
+// every scheduler link: runs their launches, reports ends and heartbeats
+// on the link that launched the task, and routes the agent's actions to
+// the daemon that owns the job or replica they are about.
+class Node {
+ public:
+  Node(const NodeConfig& config, const std::atomic<bool>& stop, int wake_fd)
+      : config_(config), stop_(stop), wake_fd_(wake_fd), runner_(config.work_dir) {}
 
-  Inbox inbox;
-  std::thread reader([&] {
-    v1::SchedulerMessage m;
-    while (stream->Read(&m)) inbox.Push(std::move(m));
-    inbox.SetClosed();
-  });
-  auto next_heartbeat = Clock::now() + heartbeat;
-  bool broken = false;
-  std::unique_ptr<AgentHost> agent;  // the policy's node agent, when it has one
-  while (!stop && !broken) {
-    auto wake_at = next_heartbeat;
-    if (agent && agent->NextTimer()) wake_at = std::min(wake_at, *agent->NextTimer());
+  void Run() {
+    const LinkIdentity identity{config_.name, config_.capacity, config_.token};
+    for (size_t i = 0; i < config_.schedulers.size(); ++i) {
+      links_.push_back(std::make_unique<SchedulerLink>(i, config_.schedulers[i], identity, inbox_, claims_));
+      states_.emplace_back();
+    }
+    while (!stop_) {
+      Wait();
+      for (LinkEvent& e : inbox_.Take()) Handle(e);
+      if (agent_) {
+        agent_->FireTimers();
+        RouteAgentActions();
+      }
+      ReportEnds();
+      Heartbeats();
+    }
+    runner_.KillAll();
+    links_.clear();  // ends every stream
+  }
+
+ private:
+  // A running task: the link and session that launched it, and its attempt id there.
+  struct Origin {
+    size_t link = 0;
+    uint64_t session = 0;
+    uint64_t attempt = 0;
+  };
+  struct LinkState {
+    bool up = false;
+    uint64_t session = 0;
+    uint32_t replica = 0;
+    uint32_t replicas = 1;
+    std::chrono::milliseconds heartbeat{500};
+    Clock::time_point next_heartbeat;
+    absl::flat_hash_map<uint64_t, uint64_t> running;  // attempt -> runner id
+  };
+
+  void Wait() {
+    auto wake_at = Clock::now() + kIdleWake;
+    for (const LinkState& s : states_) {
+      if (s.up) wake_at = std::min(wake_at, s.next_heartbeat);
+    }
+    if (agent_ && agent_->NextTimer()) wake_at = std::min(wake_at, *agent_->NextTimer());
     const int timeout_ms = static_cast<int>(std::max<int64_t>(
         0, std::chrono::duration_cast<std::chrono::milliseconds>(wake_at - Clock::now()).count() + 1));
-    pollfd fds[3] = {{inbox.fd(), POLLIN, 0}, {runner.wake_fd(), POLLIN, 0}, {wake_fd, POLLIN, 0}};
-    poll(fds, wake_fd >= 0 ? 3 : 2, timeout_ms);
-    bool closed = false;
-    for (v1::SchedulerMessage& m : inbox.Take(closed)) {
-      if (m.has_launches()) {
-        for (const v1::Launch& l : m.launches().launches()) {
-          // A built-in task shorter than a process spawn ends at once, without one.
-          const TimeUs burn = l.duration_us() < kInstantBuiltinUs ? 0 : l.duration_us();
-          TaskSpec spec{l.attempt(), l.label(), std::nullopt, burn};
-          if (l.has_command()) spec.command = l.command();
-          if (absl::Status s = runner.Start(spec); !s.ok()) {
-            v1::NodeMessage failed;
-            AddEnd(*failed.mutable_ends(), TaskExit{.id = l.attempt(), .exit_code = 127, .failed_to_start = true,
-                                                     .error = std::string(s.message())});
-            broken |= !stream->Write(failed);
-          }
+    pollfd fds[3] = {{inbox_.fd(), POLLIN, 0}, {runner_.wake_fd(), POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+    poll(fds, wake_fd_ >= 0 ? 3 : 2, timeout_ms);
+  }
+
+  void Handle(LinkEvent& e) {
+    LinkState& s = states_[e.link];
+    switch (e.kind) {
+      case LinkEvent::Kind::kUp: {
+        const uint32_t replicas = std::max(1u, e.registered.replicas());
+        if (std::optional<uint32_t> other = UpReplicas(); other && *other != replicas) {
+          spdlog::error("scheduler {} says {} replicas share this node, the others say {}: not served",
+                        links_[e.link]->address(), replicas, *other);
+          links_[e.link]->Close();
         }
+        s.up = true;
+        ++s.session;
+        s.replica = e.registered.replica();
+        s.replicas = replicas;
+        s.heartbeat = std::chrono::milliseconds(std::max<int64_t>(10, e.registered.heartbeat_ms()));
+        s.next_heartbeat = Clock::now() + s.heartbeat;
+        return;
       }
-      if (m.has_kills()) {
-        for (uint64_t id : m.kills().attempts()) runner.Kill(id);
-      }
-      for (const v1::AgentMail& mail : m.agent_mails().mails()) {
-        if (mail.kind() == v1::AgentMail::START) {
-          absl::StatusOr<std::unique_ptr<AgentHost>> host = AgentHost::Create(mail.setup());
-          if (!host.ok()) {
-            spdlog::error("cannot host the node agent: {}", StatusMessage(host.status()));
-            continue;
-          }
-          agent = std::move(*host);
-          spdlog::info("hosting the node agent of policy {}", mail.setup().policy());
-        }
-        if (!agent) continue;
-        if (absl::Status s = agent->Deliver(mail); !s.ok()) spdlog::error("node agent: {}", StatusMessage(s));
-      }
-    }
-    if (agent) {
-      agent->FireTimers();
-      if (v1::AgentActions actions = agent->TakeActions(); actions.actions_size() > 0) {
-        v1::NodeMessage out;
-        *out.mutable_agent_actions() = std::move(actions);
-        broken |= !stream->Write(out);
-      }
-    }
-    broken |= closed;
-    if (std::vector<TaskExit> exits = runner.Reap(); !exits.empty()) {
-      v1::NodeMessage ends;
-      for (const TaskExit& e : exits) AddEnd(*ends.mutable_ends(), e);
-      broken |= !stream->Write(ends);
-    }
-    if (Clock::now() >= next_heartbeat) {
-      v1::NodeMessage beat;
-      for (const TaskUsage& u : runner.SampleUsage()) {
-        v1::TaskUsage* t = beat.mutable_heartbeat()->add_usage();
-        t->set_attempt(u.id);
-        t->set_cpu_cores(u.cpu_cores);
-        t->set_rss_bytes(u.rss_bytes);
-      }
-      if (!beat.has_heartbeat()) beat.mutable_heartbeat();
-      broken |= !stream->Write(beat);
-      next_heartbeat = Clock::now() + heartbeat;
+      case LinkEvent::Kind::kDown:
+        LinkDown(e.link);
+        return;
+      case LinkEvent::Kind::kMessage:
+        if (s.up) OnMessage(e.link, e.message);
+        return;
     }
   }
-  // The scheduler gives up on whatever ran here when the stream ends.
-  runner.KillAll();
-  runner.Reap();
-  context.TryCancel();
-  reader.join();
-  const grpc::Status status = stream->Finish();
-  spdlog::warn("stream to {} ended: {}", address, status.ok() ? "ok" : status.error_message());
-  return true;
-}
+
+  // UpReplicas: how many replicas the links that are up report, if any is up.
+  std::optional<uint32_t> UpReplicas() const {
+    for (const LinkState& s : states_) {
+      if (s.up) return s.replicas;
+    }
+    return std::nullopt;
+  }
+
+  void LinkDown(size_t link) {
+    LinkState& s = states_[link];
+    if (!s.up) return;
+    s.up = false;
+    // The scheduler gives up on whatever it ran here when the stream ends.
+    for (const auto& [attempt, id] : s.running) runner_.Kill(id);
+    s.running.clear();
+    if (!agent_) return;
+    if (!UpReplicas()) {
+      agent_.reset();  // rebuilt fresh by the next START
+      return;
+    }
+    agent_->SchedulerLost(s.replica, s.replicas);
+    if (agent_link_ == link) {
+      for (size_t l = 0; l < states_.size(); ++l) {
+        if (states_[l].up) agent_link_ = l;  // the agent's clock now follows this daemon
+      }
+    }
+  }
+
+  void OnMessage(size_t link, const v1::SchedulerMessage& m) {
+    LinkState& s = states_[link];
+    for (const v1::Launch& l : m.launches().launches()) {
+      // A built-in task shorter than a process spawn ends at once, without one.
+      const TimeUs burn = l.duration_us() < kInstantBuiltinUs ? 0 : l.duration_us();
+      const uint64_t id = next_task_id_++;
+      TaskSpec spec{id, l.label(), std::nullopt, burn};
+      if (l.has_command()) spec.command = l.command();
+      if (absl::Status started = runner_.Start(spec); !started.ok()) {
+        v1::NodeMessage failed;
+        AddEnd(*failed.mutable_ends(), l.attempt(),
+               TaskExit{.id = id, .exit_code = 127, .failed_to_start = true, .error = std::string(started.message())});
+        links_[link]->Write(failed);
+        continue;
+      }
+      origins_[id] = Origin{link, s.session, l.attempt()};
+      s.running[l.attempt()] = id;
+    }
+    for (uint64_t attempt : m.kills().attempts()) {
+      if (auto it = s.running.find(attempt); it != s.running.end()) runner_.Kill(it->second);
+    }
+    for (const v1::AgentMail& mail : m.agent_mails().mails()) DeliverToAgent(link, mail);
+  }
+
+  void DeliverToAgent(size_t link, const v1::AgentMail& mail) {
+    if (mail.kind() == v1::AgentMail::START) {
+      const bool shared = agent_ && agent_link_ != link && states_[agent_link_].up;
+      if (shared) {
+        // Another replica's daemon built the agent: it keeps serving them all.
+        if (!agent_->Compatible(mail.setup())) {
+          spdlog::error("scheduler {} runs another policy or parameters than the agent here: not served",
+                        links_[link]->address());
+          links_[link]->Close();
+        }
+        return;
+      }
+      absl::StatusOr<std::unique_ptr<AgentHost>> host = AgentHost::Create(mail.setup());
+      if (!host.ok()) {
+        spdlog::error("cannot host the node agent: {}", StatusMessage(host.status()));
+        return;
+      }
+      agent_ = std::move(*host);
+      agent_link_ = link;
+      spdlog::info("hosting the node agent of policy {}", mail.setup().policy());
+    }
+    if (!agent_) return;
+    if (absl::Status s = agent_->Deliver(mail, /*stamp_clock=*/link == agent_link_); !s.ok()) {
+      spdlog::error("node agent: {}", StatusMessage(s));
+    }
+  }
+
+  // LinkServing: the link that is up for daemon `replica`, if any.
+  std::optional<size_t> LinkServing(uint32_t replica) const {
+    for (size_t l = 0; l < states_.size(); ++l) {
+      if (states_[l].up && states_[l].replica == replica) return l;
+    }
+    return std::nullopt;
+  }
+
+  void RouteAgentActions() {
+    v1::AgentActions actions = agent_->TakeActions();
+    if (actions.actions_size() == 0) return;
+    const uint32_t replicas = UpReplicas().value_or(1);
+    std::vector<v1::AgentActions> out(links_.size());
+    for (v1::AgentAction& a : *actions.mutable_actions()) {
+      std::optional<uint32_t> owner;
+      const bool by_job = a.launch() || a.to().kind() == static_cast<uint32_t>(policy::RoleKind::kJobManager);
+      if (by_job) {
+        owner = ReplicaIds::Owner(a.message().job(), replicas);
+      } else if (a.to().kind() == static_cast<uint32_t>(policy::RoleKind::kScheduler)) {
+        owner = ReplicaIds::Owner(a.to().index(), replicas);
+      } else if (replicas == 1) {
+        owner = 0;  // node to node: through the one scheduler
+      } else {
+        spdlog::error("a node agent's message to another node cannot be routed among {} scheduler replicas",
+                      replicas);
+        continue;
+      }
+      const std::optional<size_t> link = LinkServing(*owner);
+      if (link) {
+        *out[*link].add_actions() = std::move(a);
+      } else if (a.launch()) {
+        // Its scheduler is away: the launch is off, and the agent must know.
+        agent_->RefuseLaunch(TaskRef{JobId(a.message().job()), a.message().stage(), a.message().task()});
+      }
+    }
+    for (size_t l = 0; l < out.size(); ++l) {
+      if (out[l].actions_size() == 0) continue;
+      v1::NodeMessage m;
+      *m.mutable_agent_actions() = std::move(out[l]);
+      links_[l]->Write(m);
+    }
+  }
+
+  void ReportEnds() {
+    std::vector<TaskExit> exits = runner_.Reap();
+    if (exits.empty()) return;
+    std::vector<v1::NodeMessage> out(links_.size());
+    for (const TaskExit& e : exits) {
+      auto it = origins_.find(e.id);
+      if (it == origins_.end()) continue;
+      const Origin origin = it->second;
+      origins_.erase(it);
+      LinkState& s = states_[origin.link];
+      // Ends of tasks from a stream that has ended are not reported: the
+      // scheduler already counted them as lost.
+      if (!s.up || s.session != origin.session) continue;
+      s.running.erase(origin.attempt);
+      AddEnd(*out[origin.link].mutable_ends(), origin.attempt, e);
+    }
+    for (size_t l = 0; l < out.size(); ++l) {
+      if (out[l].has_ends()) links_[l]->Write(out[l]);
+    }
+  }
+
+  void Heartbeats() {
+    const auto now = Clock::now();
+    bool due = false;
+    for (const LinkState& s : states_) due |= s.up && now >= s.next_heartbeat;
+    if (!due) return;
+    std::vector<v1::NodeMessage> beats(links_.size());
+    for (const TaskUsage& u : runner_.SampleUsage()) {
+      auto it = origins_.find(u.id);
+      if (it == origins_.end() || !states_[it->second.link].up ||
+          states_[it->second.link].session != it->second.session) {
+        continue;
+      }
+      v1::TaskUsage* t = beats[it->second.link].mutable_heartbeat()->add_usage();
+      t->set_attempt(it->second.attempt);
+      t->set_cpu_cores(u.cpu_cores);
+      t->set_rss_bytes(u.rss_bytes);
+    }
+    for (size_t l = 0; l < states_.size(); ++l) {
+      LinkState& s = states_[l];
+      if (!s.up || now < s.next_heartbeat) continue;
+      beats[l].mutable_heartbeat();
+      links_[l]->Write(beats[l]);
+      s.next_heartbeat = now + s.heartbeat;
+    }
+  }
+
+  const NodeConfig& config_;
+  const std::atomic<bool>& stop_;
+  const int wake_fd_;
+  TaskRunner runner_;
+  LinkInbox inbox_;
+  ReplicaClaims claims_;
+  std::vector<std::unique_ptr<SchedulerLink>> links_;
+  std::vector<LinkState> states_;
+  absl::flat_hash_map<uint64_t, Origin> origins_;  // by runner id
+  uint64_t next_task_id_ = 1;
+  std::unique_ptr<AgentHost> agent_;  // the policy's node agent, when it has one
+  size_t agent_link_ = 0;             // the link whose START built it (its clock)
+};
 
 }  // namespace
 
@@ -189,17 +306,7 @@ int RunNode(const NodeConfig& config, const std::atomic<bool>& stop, int wake_fd
   std::error_code ec;
   std::filesystem::create_directories(config.work_dir, ec);
   TaskRunner::KillLeftovers(config.work_dir);
-  TaskRunner runner(config.work_dir);
-  auto backoff = std::chrono::milliseconds(50);
-  for (size_t attempt = 0; !stop; ++attempt) {
-    const std::string& address = config.schedulers[attempt % config.schedulers.size()];
-    if (Session(config, address, runner, stop, wake_fd)) backoff = std::chrono::milliseconds(50);
-    if (stop) break;
-    pollfd fd{wake_fd, POLLIN, 0};
-    poll(&fd, wake_fd >= 0 ? 1 : 0, static_cast<int>(backoff.count()));
-    backoff = std::min(backoff * 2, std::chrono::milliseconds(1000));
-  }
-  runner.KillAll();
+  Node(config, stop, wake_fd).Run();
   return 0;
 }
 

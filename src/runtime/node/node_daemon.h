@@ -1,20 +1,25 @@
 // File: runtime/node/node_daemon.h
 //
-// NodeDaemon: `weftd node`. It connects to a scheduler (trying each given
-// address in turn), registers with its name and capacity, then runs what it
-// is told: launches become processes through the TaskRunner, kills kill
-// them, and their ends go back at once with the cpu and memory they used;
-// every heartbeat interval it reports the running tasks' measured usage.
+// NodeDaemon: `weftd node`. It serves the scheduler daemon(s) at the given
+// addresses (runtime/node/scheduler_link.h: one link per address, each
+// registering the node with the daemon there unless another address already
+// reaches the same one), then runs what it is told: launches become
+// processes through the TaskRunner, kills kill them, and their ends go back
+// at once, with the cpu and memory they used, on the link that launched
+// them; every heartbeat interval each link gets its tasks' measured usage.
+// A policy's node agent, if it has one, runs here (agent_host.h), shared by
+// every scheduler replica; its actions go to the daemon owning the job or
+// replica they are about (replica_ids.h).
 //
-// If the stream breaks (the scheduler died or declared this node lost), the
-// node kills every task it runs, since the scheduler has already given them
-// up and will run them elsewhere, then reconnects and registers again. On
-// SIGTERM or SIGINT it kills its tasks and exits. At start it kills whatever
-// a previous incarnation left running in its work dir (after kill -9).
+// If a link's stream breaks (its scheduler died or declared this node lost),
+// the node kills the tasks that scheduler launched, since it has already
+// given them up and will run them elsewhere, and the link registers again.
+// On SIGTERM or SIGINT it kills its tasks and exits. At start it kills
+// whatever a previous incarnation left running in its work dir (after kill -9).
 //
-// Threading: Run() runs on the calling thread, which owns the TaskRunner
-// (it must: the runner's children die with the thread that forked them); a
-// second thread only reads the stream.
+// Threading: RunNode's thread owns the TaskRunner (it must: the runner's
+// children die with the thread that forked them) and the agent; each link
+// has a thread that only connects and reads.
 #pragma once
 
 #include <atomic>
@@ -27,7 +32,7 @@
 namespace weft::runtime {
 
 struct NodeConfig {
-  std::vector<std::string> schedulers;  // addresses, tried in turn
+  std::vector<std::string> schedulers;  // addresses: of one scheduler (failover), or of its replicas
   std::string name;
   Resources capacity;
   std::filesystem::path work_dir;

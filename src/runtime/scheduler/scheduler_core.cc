@@ -51,6 +51,9 @@ SchedulerCore::~SchedulerCore() = default;
 
 absl::StatusOr<std::unique_ptr<SchedulerCore>> SchedulerCore::Open(const SchedulerConfig& config) {
   if (config.nodes == 0) return absl::InvalidArgumentError("--nodes must be at least 1");
+  if (config.replica.count == 0 || config.replica.index >= config.replica.count) {
+    return absl::InvalidArgumentError("--replica must be below --replicas");
+  }
   std::unique_ptr<SchedulerCore> core(new SchedulerCore(config));
   ASSIGN_OR_RETURN(core->journal_, Journal::Open(config.state_dir, JournalOptions{config.sync}));
   std::lock_guard lock(core->mu_);
@@ -82,17 +85,32 @@ absl::Status SchedulerCore::Recover() {
       return absl::DataLossError("the journal's meta data is damaged");
     }
     clock_offset_us_ = std::max<int64_t>(0, unix_now - epoch);
+    epoch_unix_us_ = epoch;
+    const std::string replica = fmt::format("{}/{}", config_.replica.index, config_.replica.count);
+    if (r.meta.contains("replica") && r.meta["replica"] != replica) {
+      return absl::InvalidArgumentError(fmt::format("state dir {} belongs to scheduler replica {}, not {}",
+                                                    config_.state_dir.string(), r.meta["replica"], replica));
+    }
   } else {
     if (policy.empty()) policy = "fifo";
     RETURN_IF_ERROR(journal_->Begin());
     RETURN_IF_ERROR(journal_->SetMeta("policy", policy));
     RETURN_IF_ERROR(journal_->SetMeta("params", params.dump()));
     RETURN_IF_ERROR(journal_->SetMeta("epoch_unix_us", std::to_string(unix_now)));
+    RETURN_IF_ERROR(
+        journal_->SetMeta("replica", fmt::format("{}/{}", config_.replica.index, config_.replica.count)));
     RETURN_IF_ERROR(journal_->Commit());
+    epoch_unix_us_ = unix_now;
   }
   steady_start_ = std::chrono::steady_clock::now();
   params_ = params.get<std::vector<std::string>>();
   ASSIGN_OR_RETURN(built_, policy::BuildPolicy(policy, params_));
+  if (config_.replica.count > 1 && !built_.policy->has_node_agents()) {
+    // Only a policy whose node agents decide what runs on their node can
+    // share the nodes: replicas of any other would overbook them.
+    return absl::InvalidArgumentError(fmt::format(
+        "--replicas needs a policy whose node agents run on the nodes (sparrow*); {} has none", policy));
+  }
 
   for (const JournalNode& n : r.nodes) slots_.Restore(n.name, n.capacity);
   nodes_.resize(slots_.size());
@@ -168,13 +186,13 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
   for (size_t i = 0; i < specs.size(); ++i) {
     const JobId id(static_cast<uint32_t>(jobs_.size() + i));
     entries.push_back(JournalJob{id, built[i].job.name, specs[i].dump(), now});
-    ids.push_back(id.value());
+    ids.push_back(config_.replica.Global(id.value()));
   }
   RETURN_IF_ERROR(journal_->AddJobs(entries));
   for (size_t i = 0; i < specs.size(); ++i) {
     jobs_.push_back(JobInfo{built[i].job.name, entries[i].spec_json, now, JournalJob::State::kActive, 0,
                             built[i].job.num_tasks});
-    RETURN_IF_ERROR(AddLiveJob(JobId(ids[i]), built[i], now, {}));
+    RETURN_IF_ERROR(AddLiveJob(entries[i].id, built[i], now, {}));
   }
   Flush();
   spdlog::info("accepted {} jobs (ids {}..{})", ids.size(), ids.empty() ? 0 : ids.front(), ids.empty() ? 0 : ids.back());
@@ -201,11 +219,14 @@ v1::StatusReply SchedulerCore::Status(const v1::StatusRequest& request) {
   for (const NodeState& n : nodes_) up += n.link != nullptr;
   reply.set_nodes_up(up);
   reply.set_ready(engine_ != nullptr);
+  reply.set_replica(config_.replica.index);
+  reply.set_replicas(config_.replica.count);
+  const std::optional<uint32_t> wanted = config_.replica.Local(request.job());
   for (uint32_t j = 0; j < jobs_.size(); ++j) {
-    if (!request.all() && request.job() != j) continue;
+    if (request.no_jobs() || (!request.all() && wanted != j)) continue;
     const JobInfo& info = jobs_[j];
     v1::JobStatus* s = reply.add_jobs();
-    s->set_id(j);
+    s->set_id(config_.replica.Global(j));
     s->set_name(info.name);
     s->set_state(JobState(JobId(j)));
     s->set_tasks(info.tasks);
@@ -224,11 +245,14 @@ v1::StatusReply SchedulerCore::Status(const v1::StatusRequest& request) {
   return reply;
 }
 
-absl::Status SchedulerCore::Cancel(uint32_t job) {
+absl::Status SchedulerCore::Cancel(uint32_t global_job) {
   std::lock_guard lock(mu_);
-  if (job >= jobs_.size()) return absl::NotFoundError(fmt::format("no job {}", job));
+  const std::optional<uint32_t> local = config_.replica.Local(global_job);
+  if (!local || *local >= jobs_.size()) return absl::NotFoundError(fmt::format("no job {}", global_job));
+  const uint32_t job = *local;
   if (jobs_[job].state != JournalJob::State::kActive) {
-    return absl::FailedPreconditionError(fmt::format("job {} has already ended ({})", job, StateName(jobs_[job].state)));
+    return absl::FailedPreconditionError(
+        fmt::format("job {} has already ended ({})", global_job, StateName(jobs_[job].state)));
   }
   cancelling_.insert(job);
   if (!engine_->CancelJob(JobId(job), NowUs())) {
@@ -247,6 +271,9 @@ absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
   ASSIGN_OR_RETURN(Recovered r, journal_->Load());
   v1::ExportChunk chunk;
   chunk.set_policy(built_.info->name);
+  chunk.set_replica(config_.replica.index);
+  chunk.set_replicas(config_.replica.count);
+  chunk.set_epoch_unix_us(epoch_unix_us_);
   // Names repeat across submissions; the results format needs them unique.
   absl::flat_hash_map<std::string, int> uses;
   for (const JobInfo& info : jobs_) ++uses[info.name];
@@ -254,7 +281,7 @@ absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
   for (uint32_t j = 0; j < jobs_.size(); ++j) {
     nlohmann::json spec = nlohmann::json::parse(jobs_[j].spec_json, nullptr, false);
     spec["arrival"] = 0;  // arrivals are in the job rows
-    if (uses[jobs_[j].name] > 1) spec["name"] = fmt::format("{}#{}", jobs_[j].name, j);
+    if (uses[jobs_[j].name] > 1) spec["name"] = fmt::format("{}#{}", jobs_[j].name, config_.replica.Global(j));
     jobs.push_back(std::move(spec));
   }
   const nlohmann::json doc = {{"weft", 1}, {"cluster", ClusterJson(live_.cluster)}, {"jobs", jobs}};
@@ -323,6 +350,8 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
   v1::SchedulerMessage registered;
   registered.mutable_registered()->set_slot(slot);
   registered.mutable_registered()->set_heartbeat_ms(config_.heartbeat_us / 1000);
+  registered.mutable_registered()->set_replica(config_.replica.index);
+  registered.mutable_registered()->set_replicas(config_.replica.count);
   link->Send(std::move(registered));
   spdlog::info("node {} registered in slot {} with {}", request.name(), slot, capacity.ToString());
   if (engine_) {
@@ -368,15 +397,22 @@ void SchedulerCore::OnNodeMessage(const Session& session, const v1::NodeMessage&
 }
 
 void SchedulerCore::OnAgentActions(uint32_t slot, const v1::AgentActions& actions, TimeUs now) {
-  for (const v1::AgentAction& action : actions.actions()) {
+  for (v1::AgentAction action : actions.actions()) {
+    const policy::Message global = FromProto(action.message());
+    const bool mine = config_.replica.ToLocal(action);
+    if (!mine) {
+      spdlog::warn("node {} sent replica {} an action about another replica's job or scheduler", slots_.name(slot),
+                   config_.replica.index);
+      if (!action.launch()) continue;
+    }
     const policy::Message message = FromProto(action.message());
     if (action.launch()) {
-      if (!engine_->NodeLaunch(MachineId(slot), message.task, now).ok()) {
+      if (!mine || !engine_->NodeLaunch(MachineId(slot), message.task, now).ok()) {
         // The agent holds the task's room until it hears the launch is off.
         v1::AgentMail* refused = nodes_[slot].agent_mails.add_mails();
         refused->set_kind(v1::AgentMail::LAUNCH_REFUSED);
         refused->set_now_us(now);
-        *refused->mutable_end() = ToProto(policy::TaskEnd{.task = message.task, .machine = MachineId(slot)});
+        *refused->mutable_end() = ToProto(policy::TaskEnd{.task = global.task, .machine = MachineId(slot)});
       }
       continue;
     }
@@ -410,6 +446,7 @@ void SchedulerCore::DeliverToNode(MachineId machine, const sim::NodeMail& mail) 
       setup->set_machine(machine.value());
       setup->set_cluster_json(ClusterJson(live_.cluster).dump());
       setup->set_seed(config_.seed);
+      setup->set_replicas(config_.replica.count);
       break;
     }
     case sim::NodeMail::Kind::kMessage:
@@ -427,6 +464,7 @@ void SchedulerCore::DeliverToNode(MachineId machine, const sim::NodeMail& mail) 
       m->set_tag(mail.tag);
       break;
   }
+  config_.replica.ToGlobal(*m);
 }
 
 void SchedulerCore::NodeGone(const Session& session) {
@@ -478,7 +516,8 @@ void SchedulerCore::StartAttempt(const sim::AttemptLaunch& launch) {
   const Stage& stage = job.stages[launch.task.stage];
   v1::Launch* l = nodes_[launch.machine.value()].launches.add_launches();
   l->set_attempt(launch.id);
-  l->set_label(fmt::format("{}-{}-{}-{}", launch.task.job.value(), stage.name, launch.task.index, launch.attempt));
+  l->set_label(fmt::format("{}-{}-{}-{}", config_.replica.Global(launch.task.job.value()), stage.name,
+                           launch.task.index, launch.attempt));
   if (!stage.command.empty()) {
     l->set_has_command(true);
     l->set_command(Substitute(stage.command, job.name, stage.name, launch.task.index));

@@ -36,6 +36,7 @@
 #include "model/workload.h"
 #include "policy/registry.h"
 #include "runtime/journal.h"
+#include "runtime/replica_ids.h"
 #include "runtime/scheduler/job_intake.h"
 #include "runtime/scheduler/node_slots.h"
 #include "sim/live_engine.h"
@@ -55,6 +56,9 @@ struct SchedulerConfig {
   // NORMAL survives a kill -9 of the daemon (what the runtime promises);
   // FULL also survives power loss, at an fsync (~5 ms here) per commit.
   JournalSync sync = JournalSync::kNormal;
+  // Which of several scheduler daemons sharing the nodes this one is
+  // (replica_ids.h); only for policies whose node agents run on the nodes.
+  ReplicaIds replica;
 };
 
 // NodeLink: how the core talks to one connected node. Send must not block;
@@ -74,7 +78,8 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   static absl::StatusOr<std::unique_ptr<SchedulerCore>> Open(const SchedulerConfig& config);
   ~SchedulerCore() override;
 
-  // Client API.
+  // Client API. Job ids here are global (replica_ids.h): NotFound for a job
+  // of another replica.
   absl::StatusOr<std::vector<uint32_t>> Submit(std::string_view workload_json);
   v1::StatusReply Status(const v1::StatusRequest& request);
   absl::Status Cancel(uint32_t job);
@@ -139,6 +144,7 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
 
   std::unique_ptr<Journal> journal_;
   TimeUs clock_offset_us_ = 0;  // daemon time at steady_start_
+  int64_t epoch_unix_us_ = 0;   // the Unix time daemon time 0 stands for
   std::chrono::steady_clock::time_point steady_start_;
 
   policy::BuiltPolicy built_;

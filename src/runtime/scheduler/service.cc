@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "core/status.h"
+#include "fmt/format.h"
 #include "runtime/auth.h"
 
 namespace weft::runtime {
@@ -92,8 +93,13 @@ grpc::Status SchedulerService::Status(grpc::ServerContext* context, const v1::St
                                       v1::StatusReply* reply) {
   if (grpc::Status s = CheckToken(*context, token_); !s.ok()) return s;
   *reply = core_.Status(*request);
-  if (!request->all() && reply->jobs_size() == 0) {
-    return grpc::Status(grpc::StatusCode::NOT_FOUND, "no job " + std::to_string(request->job()));
+  if (!request->all() && !request->no_jobs() && reply->jobs_size() == 0) {
+    std::string message = "no job " + std::to_string(request->job());
+    if (reply->replicas() > 1) {
+      message += fmt::format(" at scheduler replica {} of {} (it belongs to replica {})", reply->replica(),
+                             reply->replicas(), ReplicaIds::Owner(request->job(), reply->replicas()));
+    }
+    return grpc::Status(grpc::StatusCode::NOT_FOUND, message);
   }
   return grpc::Status::OK;
 }
@@ -114,6 +120,9 @@ grpc::Status SchedulerService::Export(grpc::ServerContext* context, const v1::Ex
   v1::ExportChunk head;
   head.set_policy(chunk->policy());
   head.set_workload_json(chunk->workload_json());
+  head.set_replica(chunk->replica());
+  head.set_replicas(chunk->replicas());
+  head.set_epoch_unix_us(chunk->epoch_unix_us());
   *head.mutable_jobs() = chunk->jobs();
   if (!writer->Write(head)) return grpc::Status::CANCELLED;
   for (int begin = 0; begin < chunk->attempts_size(); begin += kRowsPerChunk) {
