@@ -24,7 +24,7 @@ void ReplicaIds::ToGlobal(v1::AgentMail& mail) const {
 
 bool ReplicaIds::ToLocal(v1::AgentAction& action) const {
   if (count == 1) return true;
-  if (action.has_to() && !action.launch() && NamesReplicaOrJob(action.to())) {
+  if (action.has_to() && !action.launch() && !action.kill() && NamesReplicaOrJob(action.to())) {
     const std::optional<uint32_t> local = Local(action.to().index());
     if (!local) return false;
     action.mutable_to()->set_index(*local);

@@ -106,6 +106,14 @@ absl::Status LiveEngine::NodeLaunch(MachineId m, const TaskRef& task, TimeUs now
   return s;
 }
 
+absl::Status LiveEngine::NodeKill(MachineId m, const TaskRef& task, TimeUs now) {
+  Advance(now);
+  if (!core_->HasAgent(m.value())) return absl::FailedPreconditionError("the node's agent is not up");
+  absl::Status s = core_->DoKill(task);
+  Advance(now);
+  return s;
+}
+
 void LiveEngine::MachineUp(MachineId m, TimeUs now) {
   Advance(now);
   core_->MachineUp(m);

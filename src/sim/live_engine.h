@@ -102,6 +102,9 @@ class LiveEngine {
   // decision is (FailedPrecondition when refused).
   void NodeSend(MachineId m, const policy::Address& to, policy::Message message, TimeUs now);
   absl::Status NodeLaunch(MachineId m, const TaskRef& task, TimeUs now);
+  // NodeKill: machine m's agent kills a launched or running task (checked
+  // as a Kill from a local agent is).
+  absl::Status NodeKill(MachineId m, const TaskRef& task, TimeUs now);
 
   void MachineUp(MachineId m, TimeUs now);
   void MachineDown(MachineId m, TimeUs now);

@@ -143,5 +143,22 @@ TEST(AgentHostTest, AnotherDaemonsSetupIsCompatibleOnlyWithTheSamePolicyParamete
   EXPECT_FALSE((*host)->Compatible(other));
 }
 
+TEST(AgentHostTest, LearnsWhenAJobEndsAndSendsItsKillsToTheScheduler) {
+  auto host = AgentHost::Create(AgentSetupFor());
+  ASSERT_TRUE(host.ok());
+  AgentHost& agent = **host;
+  ASSERT_TRUE(agent.Deliver(Start()).ok());
+  ASSERT_TRUE(agent.Deliver(Message(kProbe, 0, true)).ok());
+  agent.TakeActions();
+  // Per-task Sparrow skips queued tasks of a job that has ended: after
+  // JOB_ENDED, a queued entry of job 4 launches nothing.
+  v1::AgentMail ended;
+  ended.set_kind(v1::AgentMail::JOB_ENDED);
+  ended.mutable_end()->set_job(4);
+  ASSERT_TRUE(agent.Deliver(ended).ok());
+  ASSERT_TRUE(agent.Deliver(Message(kEnqueue, 0, false)).ok());
+  EXPECT_EQ(agent.TakeActions().actions_size(), 0);
+}
+
 }  // namespace
 }  // namespace weft::runtime

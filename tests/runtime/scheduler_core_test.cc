@@ -7,6 +7,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "runtime/wire.h"
 #include "trace/workload_reader.h"
 
 namespace weft::runtime {
@@ -258,6 +259,47 @@ TEST_F(SchedulerCoreTest, ReplicasOfAPolicyWithoutNodeAgentsAreRefused) {
   config_.replica = ReplicaIds{2, 2};
   config_.policy = "sparrow";
   EXPECT_TRUE(absl::IsInvalidArgument(SchedulerCore::Open(config_).status()));
+}
+
+// A hosted node agent's launch and kill arrive as agent actions and are
+// carried out like the scheduler's own decisions; agents that know a job
+// hear when it ends.
+TEST_F(SchedulerCoreTest, AHostedAgentsLaunchAndKillReachTheNodeAndItHearsTheJobEnd) {
+  config_.policy = "sparrow-random";
+  auto core = Open();
+  ASSERT_NE(core, nullptr);
+  FakeLink link;
+  auto session = core->RegisterNode(Node("n0", 4, 4), &link);
+  ASSERT_TRUE(session.ok());
+  ASSERT_TRUE(core->Submit(kTwoStages).ok());
+  auto act = [&](bool launch, uint32_t task) {
+    v1::NodeMessage m;
+    v1::AgentAction* a = m.mutable_agent_actions()->add_actions();
+    (launch ? a->set_launch(true) : a->set_kill(true));
+    *a->mutable_message() = ToProto(policy::Message{.task = TaskRef{JobId(0), 0, task}});
+    core->OnNodeMessage(*session, m);
+  };
+  act(true, 0);
+  act(true, 1);
+  ASSERT_EQ(link.Launches().size(), 2u);
+  act(false, 1);
+  std::vector<uint64_t> killed;
+  for (const auto& m : link.sent) killed.insert(killed.end(), m.kills().attempts().begin(), m.kills().attempts().end());
+  EXPECT_EQ(killed, std::vector<uint64_t>{link.Launches()[1].attempt()});
+  act(true, 1);  // killed tasks are ready again
+  core->OnNodeMessage(*session, Ends({link.Launches()[0].attempt(), link.Launches()[2].attempt()}));
+  act(true, 0);  // done: refused
+  bool refused = false;
+  for (const auto& m : link.sent) {
+    for (const auto& mail : m.agent_mails().mails()) refused |= mail.kind() == v1::AgentMail::LAUNCH_REFUSED;
+  }
+  EXPECT_TRUE(refused);
+  ASSERT_TRUE(core->Cancel(0).ok());
+  bool ended = false;
+  for (const auto& m : link.sent) {
+    for (const auto& mail : m.agent_mails().mails()) ended |= mail.kind() == v1::AgentMail::JOB_ENDED && mail.end().job() == 0;
+  }
+  EXPECT_TRUE(ended);
 }
 
 }  // namespace

@@ -199,6 +199,13 @@ TEST(LiveEngineTest, RemoteNodeAgentsGetTheirMailAndActThroughTheEngine) {
   ASSERT_EQ(f.executor.started.size(), 1u);
   EXPECT_EQ(f.executor.started[0].machine, machine);
   EXPECT_FALSE(f.engine->NodeLaunch(machine, mail.message.task, 2).ok());  // already launched: refused
+  // The agent kills it: the executor is told, and the task can be launched again.
+  ASSERT_TRUE(f.engine->NodeKill(machine, mail.message.task, 2).ok());
+  EXPECT_EQ(f.executor.killed, std::vector<uint64_t>{f.executor.started[0].id});
+  EXPECT_FALSE(f.engine->NodeKill(machine, mail.message.task, 2).ok());  // not running any more
+  ASSERT_TRUE(f.engine->NodeLaunch(machine, mail.message.task, 2).ok());
+  ASSERT_EQ(f.executor.started.size(), 2u);
+  f.executor.started.erase(f.executor.started.begin());
   f.executor.node_mail.clear();
   EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[0].id, Outcome::kOk, Resources(), 3));
   ASSERT_FALSE(f.executor.node_mail.empty());  // its agent hears the end

@@ -75,6 +75,14 @@ class AgentHost::RemoteContext final : public policy::Context {
     return tasks;
   }
 
+  // JobEnded: the job is finished for JobView and leaves active_jobs().
+  void JobEnded(JobId id) {
+    auto it = jobs_.find(id.value());
+    if (it == jobs_.end()) return;
+    it->second->progress.finished = true;
+    std::erase(order_, id);
+  }
+
   // A launch this agent made has ended or was refused: give back what it held.
   bool Forget(const TaskRef& t) {
     auto it = launched_.find(Key(t));
@@ -140,7 +148,13 @@ class AgentHost::RemoteContext final : public policy::Context {
     return absl::OkStatus();
   }
   absl::Status LaunchInContainer(const TaskRef&, ContainerId) override { return Unavailable(); }
-  absl::Status Kill(const TaskRef&) override { return Unavailable(); }
+  absl::Status Kill(const TaskRef& task) override {
+    // Checked by the scheduler; a kill that happens comes back as the task's end.
+    v1::AgentAction* a = actions_.add_actions();
+    a->set_kill(true);
+    *a->mutable_message() = ToProto(policy::Message{.task = task});
+    return absl::OkStatus();
+  }
   absl::StatusOr<ContainerId> GrantContainer(JobId, MachineId, const Resources&) override { return Unavailable(); }
   absl::Status ReleaseContainer(ContainerId) override { return Unavailable(); }
   absl::Status StartPhase(const TaskRef&) override { return Unavailable(); }
@@ -245,6 +259,9 @@ absl::Status AgentHost::Deliver(const v1::AgentMail& mail, bool stamp_clock) {
         break;
       case v1::AgentMail::LAUNCH_REFUSED:
         RefuseLaunch(FromProto(mail.end(), machine_).task);
+        break;
+      case v1::AgentMail::JOB_ENDED:
+        context_->JobEnded(JobId(mail.end().job()));
         break;
       default:
         return absl::InvalidArgumentError("unknown agent mail");

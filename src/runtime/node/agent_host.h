@@ -11,14 +11,17 @@
 //   - the cluster's machines and capacities; of its own machine, what the
 //     launches it made itself hold (allocated, running) until their end, or
 //     the scheduler's refusal, comes back;
-//   - each job it has heard of: description, user, priority, weight, demands
-//     (not the job's live progress: JobView::state and finished() are not
-//     kept up to date here);
+//   - each job it has heard of: description, user, priority, weight,
+//     demands, and whether it has ended (JOB_ENDED: finished(), and it
+//     leaves active_jobs()); not the job's per-task progress elsewhere;
 //   - Send to any role; SetTimer (local, on the node's clock); Launch on its
-//     own machine, sent to the scheduler, which checks it as any decision and
-//     answers a refusal with LAUNCH_REFUSED (the agent then hears
-//     OnTaskEnded with outcome killed, as for a task that could not run).
-//   - Containers, Kill and StartPhase are not available (Unimplemented).
+//     own machine and Kill, sent to the scheduler, which checks them as any
+//     decision and answers a refused launch with LAUNCH_REFUSED (the agent
+//     then hears OnTaskEnded with outcome killed, as for a task that could
+//     not run); a kill that happens comes back as the task's end.
+//   - Containers and StartPhase are not available (Unimplemented): no policy
+//     with node agents uses them yet (Ursa's per-resource queues will need
+//     StartPhase carried over the channel).
 //   - With several scheduler daemons sharing the node (replica_ids.h), job
 //     ids and scheduler replica numbers are global, num_schedulers() counts
 //     every daemon's replicas, and Now() follows one daemon's clock.

@@ -211,7 +211,8 @@ class Node {
     std::vector<v1::AgentActions> out(links_.size());
     for (v1::AgentAction& a : *actions.mutable_actions()) {
       std::optional<uint32_t> owner;
-      const bool by_job = a.launch() || a.to().kind() == static_cast<uint32_t>(policy::RoleKind::kJobManager);
+      const bool by_job =
+          a.launch() || a.kill() || a.to().kind() == static_cast<uint32_t>(policy::RoleKind::kJobManager);
       if (by_job) {
         owner = ReplicaIds::Owner(a.message().job(), replicas);
       } else if (a.to().kind() == static_cast<uint32_t>(policy::RoleKind::kScheduler)) {

@@ -416,6 +416,13 @@ void SchedulerCore::OnAgentActions(uint32_t slot, const v1::AgentActions& action
       }
       continue;
     }
+    if (action.kill()) {
+      // A refused kill changes nothing; a done one comes back as the task's end.
+      if (absl::Status s = engine_->NodeKill(MachineId(slot), message.task, now); !s.ok()) {
+        spdlog::info("node {}: kill refused: {}", slots_.name(slot), StatusMessage(s));
+      }
+      continue;
+    }
     absl::StatusOr<policy::Address> to = FromProto(action.to());
     if (!to.ok()) {
       spdlog::warn("node {}: {}", slots_.name(slot), StatusMessage(to.status()));
@@ -465,6 +472,17 @@ void SchedulerCore::DeliverToNode(MachineId machine, const sim::NodeMail& mail) 
       break;
   }
   config_.replica.ToGlobal(*m);
+}
+
+void SchedulerCore::TellAgentsJobEnded(JobId job) {
+  for (NodeState& node : nodes_) {
+    if (node.link == nullptr || !node.jobs_sent.contains(job.value())) continue;
+    v1::AgentMail* m = node.agent_mails.add_mails();
+    m->set_kind(v1::AgentMail::JOB_ENDED);
+    m->set_now_us(NowUs());
+    m->mutable_end()->set_job(job.value());
+    config_.replica.ToGlobal(*m);
+  }
 }
 
 void SchedulerCore::NodeGone(const Session& session) {
@@ -542,6 +560,7 @@ void SchedulerCore::Flush() {
     absl::Status s = journal_->Begin();
     if (s.ok()) s = journal_->RecordAttempts(pending_attempts_);
     for (const JobRecord& j : pending_job_ends_) {
+      TellAgentsJobEnded(j.job);
       JobInfo& info = jobs_[j.job.value()];
       info.state = cancelling_.contains(j.job.value()) ? JournalJob::State::kCancelled
                    : j.succeeded                       ? JournalJob::State::kSucceeded

@@ -135,6 +135,8 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   void LoseNode(uint32_t slot, TimeUs now);
   void OnAgentActions(uint32_t slot, const v1::AgentActions& actions, TimeUs now);
   void DescribeJob(NodeState& node, v1::AgentMail& mail, JobId job);
+  // TellAgentsJobEnded: the agents that know the job hear that it ended.
+  void TellAgentsJobEnded(JobId job);
   std::string JobState(JobId id) const;
 
   SchedulerConfig config_;
