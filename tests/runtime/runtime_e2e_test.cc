@@ -93,6 +93,18 @@ class RuntimeTest : public CliTest {
     return rows;
   }
 
+  // ExpectEachTaskOkOnce: the export has `tasks` distinct tasks with an ok
+  // attempt, and none of them has two.
+  void ExpectEachTaskOkOnce(const std::string& address, size_t tasks) {
+    std::map<std::string, int> ok_per_task;  // by job,stage,task
+    for (const std::string& row : TaskRows(address)) {
+      if (row.find(",ok,") == std::string::npos) continue;
+      ++ok_per_task[row.substr(0, row.find(',', row.find(',', row.find(',') + 1) + 1))];
+    }
+    EXPECT_EQ(ok_per_task.size(), tasks);
+    for (const auto& [task, n] : ok_per_task) EXPECT_EQ(n, 1) << task << " reported ok twice";
+  }
+
   pid_t PidOf(const std::string& daemon) {
     pid_t pid = 0;
     std::ifstream(cluster_ / (daemon + ".pid")) >> pid;
@@ -229,12 +241,7 @@ TEST_F(RuntimeTest, SchedulerKilledAndRestartedOnItsStateFinishesTheJobWithoutRe
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err << Slurp(cluster_ / "restarted.out");
   EXPECT_EQ(CountFileLines(work / "a.log"), 4);  // stage a was journaled as done: not rerun
   EXPECT_EQ(CountFileLines(work / "b.log"), 2);
-  std::map<std::string, int> ok_per_task;
-  for (const std::string& row : TaskRows(address)) {
-    if (row.find(",ok,") != std::string::npos) ++ok_per_task[row.substr(0, row.find(',', row.find(',', row.find(',') + 1) + 1))];
-  }
-  EXPECT_EQ(ok_per_task.size(), 6u);
-  for (const auto& [task, n] : ok_per_task) EXPECT_EQ(n, 1) << task << " reported ok twice";
+  ExpectEachTaskOkOnce(address, 6);
 }
 
 TEST_F(RuntimeTest, SparrowsNodeAgentsRunInTheNodeDaemonsAndSurviveANodeLoss) {
@@ -394,12 +401,7 @@ TEST_F(ReplicaTest, AReplicaKilledLeavesTheOtherRunningAndItsJobsFinishWhenItCom
   std::ofstream(cluster_ / "scheduler-0.pid") << restarted << "\n";
   const Result r = Wait(both_, "0");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err << Slurp(cluster_ / "restarted.out");
-  std::map<std::string, int> ok_per_task;
-  for (const std::string& row : TaskRows(both_)) {
-    if (row.find(",ok,") != std::string::npos) ++ok_per_task[row.substr(0, row.find(',', row.find(',', row.find(',') + 1) + 1))];
-  }
-  EXPECT_EQ(ok_per_task.size(), 8u);
-  for (const auto& [task, n] : ok_per_task) EXPECT_EQ(n, 1) << task << " reported ok twice";
+  ExpectEachTaskOkOnce(both_, 8);
 }
 
 TEST_F(RuntimeTest, ReplicasOfAPolicyWithoutNodeAgentsAreRefused) {

@@ -8,6 +8,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/wire.h"
+#include "spdlog/spdlog.h"
 #include "trace/workload_reader.h"
 
 namespace weft::runtime {
@@ -55,6 +56,7 @@ constexpr char kTwoStages[] = R"({"weft": 1, "cluster": {"machines": [{"name": "
 class SchedulerCoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    spdlog::set_level(spdlog::level::warn);  // the core's info lines are noise here
     std::string tmpl = ::testing::TempDir() + "weft_core_XXXXXX";
     ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
     config_.state_dir = tmpl;
