@@ -519,7 +519,8 @@ void SchedulerCore::RunClock() {
     Flush();
     TimeUs next = now + kClockTickUs;
     if (engine_ && engine_->NextEventTime() >= 0) next = std::min(next, engine_->NextEventTime());
-    wake_.wait_until(lock, steady_start_ + std::chrono::microseconds(std::max(next, now) - clock_offset_us_));
+    clock_wakes_at_us_ = std::max(next, now);
+    wake_.wait_until(lock, steady_start_ + std::chrono::microseconds(clock_wakes_at_us_ - clock_offset_us_));
   }
 }
 
@@ -598,7 +599,10 @@ void SchedulerCore::Flush() {
       node.link->Send(std::move(m));
     }
   }
-  wake_.notify_all();
+  // The clock thread sleeps until its next deadline; wake it only when the
+  // engine now has something due sooner (a wake-up per event would cost a
+  // thread switch each).
+  if (engine_ && engine_->NextEventTime() >= 0 && engine_->NextEventTime() < clock_wakes_at_us_) wake_.notify_all();
 }
 
 }  // namespace weft::runtime

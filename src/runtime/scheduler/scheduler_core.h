@@ -141,7 +141,8 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
 
   SchedulerConfig config_;
   mutable std::mutex mu_;
-  std::condition_variable wake_;
+  std::condition_variable wake_;  // the clock thread's
+  TimeUs clock_wakes_at_us_ = 0;    // when the clock thread will wake by itself
   bool stopping_ = false;
 
   std::unique_ptr<Journal> journal_;
