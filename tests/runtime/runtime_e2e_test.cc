@@ -412,6 +412,40 @@ TEST_F(RuntimeTest, ReplicasOfAPolicyWithoutNodeAgentsAreRefused) {
   EXPECT_THAT(r.err, HasSubstr("node agents"));
 }
 
+// Two daemons that claim to be replicas of one scheduler but run different
+// parameters: a node serves the first whose agent it builds and refuses the
+// other, which then never sees the node up.
+TEST_F(RuntimeTest, ANodeRefusesAReplicaWhosePolicyDiffersFromTheOthers) {
+  std::vector<std::string> addresses;
+  for (int r = 0; r < 2; ++r) {
+    const fs::path state = dir_ / fmt::format("s{}", r);
+    SpawnWeftd({"scheduler", "--listen", "127.0.0.1:0", "--state", state.string(), "--policy", "sparrow", "--param",
+                fmt::format("probe_ratio={}", r + 2), "--replica", std::to_string(r), "--replicas", "2"},
+               dir_ / fmt::format("s{}.out", r));
+    ASSERT_TRUE(Until([&] { return fs::exists(state / "address"); }));
+    addresses.push_back(Slurp(state / "address").substr(0, Slurp(state / "address").find('\n')));
+  }
+  const fs::path work = dir_ / "n0";
+  SpawnWeftd({"node", "--scheduler", addresses[0] + "," + addresses[1], "--name", "n0", "--cpu", "1", "--mem", "1",
+              "--work-dir", work.string()},
+             dir_ / "n0.out");
+  ASSERT_TRUE(Until([&] { return Slurp(work / "node.log").find("is not served") != std::string::npos; }))
+      << Slurp(work / "node.log");
+  EXPECT_THAT(Slurp(work / "node.log"), HasSubstr("runs another policy or parameters"));
+  // The node stays with the daemon it serves; the refused one sees it only
+  // in the moment between each (paused) retry and its refusal.
+  int up_throughout = 0;
+  for (const std::string& a : addresses) {
+    bool up = true;
+    for (int sample = 0; sample < 5; ++sample) {
+      up &= Run({"status", "--scheduler", a}).out.find("nodes 1/1 up") != std::string::npos;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    up_throughout += up;
+  }
+  EXPECT_EQ(up_throughout, 1);
+}
+
 bool GroupAlive(pid_t pgid) { return kill(-pgid, 0) == 0; }
 
 TEST_F(RuntimeTest, ClusterDownLeavesNoProcessBehindEvenAfterANodeWasKilled) {

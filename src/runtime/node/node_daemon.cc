@@ -7,6 +7,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "core/status.h"
+#include "fmt/format.h"
 #include "runtime/node/agent_host.h"
 #include "runtime/node/scheduler_link.h"
 #include "runtime/node/task_runner.h"
@@ -20,6 +21,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr TimeUs kInstantBuiltinUs = 1000;
 constexpr auto kIdleWake = std::chrono::milliseconds(100);
+constexpr auto kRefusedPause = std::chrono::milliseconds(5000);  // before retrying a daemon it refused
 
 void AddEnd(v1::TaskEnds& ends, uint64_t attempt, const TaskExit& exit) {
   v1::TaskEnd* e = ends.add_ends();
@@ -96,9 +98,7 @@ class Node {
       case LinkEvent::Kind::kUp: {
         const uint32_t replicas = std::max(1u, e.registered.replicas());
         if (std::optional<uint32_t> other = UpReplicas(); other && *other != replicas) {
-          spdlog::error("scheduler {} says {} replicas share this node, the others say {}: not served",
-                        links_[e.link]->address(), replicas, *other);
-          links_[e.link]->Close();
+          return Refuse(e.link, fmt::format("it says {} replicas share this node, the others say {}", replicas, *other));
         }
         s.up = true;
         ++s.session;
@@ -115,6 +115,14 @@ class Node {
         if (s.up) OnMessage(e.link, e.message);
         return;
     }
+  }
+
+  // Refuse: the daemon on this link cannot share the node with the others:
+  // nothing it sends is served (it ran nothing here yet), and it is closed.
+  void Refuse(size_t link, const std::string& why) {
+    spdlog::error("scheduler {} is not served: {}", links_[link]->address(), why);
+    states_[link].up = false;
+    links_[link]->Close(kRefusedPause);
   }
 
   // UpReplicas: how many replicas the links that are up report, if any is up.
@@ -174,11 +182,7 @@ class Node {
       const bool shared = agent_ && agent_link_ != link && states_[agent_link_].up;
       if (shared) {
         // Another replica's daemon built the agent: it keeps serving them all.
-        if (!agent_->Compatible(mail.setup())) {
-          spdlog::error("scheduler {} runs another policy or parameters than the agent here: not served",
-                        links_[link]->address());
-          links_[link]->Close();
-        }
+        if (!agent_->Compatible(mail.setup())) Refuse(link, "it runs another policy or parameters than the others");
         return;
       }
       absl::StatusOr<std::unique_ptr<AgentHost>> host = AgentHost::Create(mail.setup());

@@ -3,6 +3,9 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <utility>
+
 #include "runtime/auth.h"
 #include "runtime/wire.h"
 #include "spdlog/spdlog.h"
@@ -71,8 +74,9 @@ bool SchedulerLink::Write(const v1::NodeMessage& message) {
   return stream_ != nullptr && stream_->Write(message);
 }
 
-void SchedulerLink::Close() {
+void SchedulerLink::Close(std::chrono::milliseconds pause) {
   std::lock_guard lock(context_mu_);
+  next_pause_ = std::max(next_pause_, pause);
   if (context_) context_->TryCancel();
 }
 
@@ -89,7 +93,12 @@ void SchedulerLink::Run() {
       if (stopping_) return;
     }
     if (Session()) backoff = kFirstBackoff;
-    Pause(backoff);
+    std::chrono::milliseconds pause;
+    {
+      std::lock_guard lock(context_mu_);
+      pause = std::max(backoff, std::exchange(next_pause_, std::chrono::milliseconds(0)));
+    }
+    Pause(pause);
     backoff = std::min(backoff * 2, std::chrono::duration_cast<std::chrono::milliseconds>(kMaxBackoff));
   }
 }

@@ -89,8 +89,9 @@ class SchedulerLink {
   // Write sends on the current stream; false when there is none or it broke
   // (its end then reaches the inbox as kDown).
   bool Write(const v1::NodeMessage& message);
-  // Close ends the current stream; the link registers again after a pause.
-  void Close();
+  // Close ends the current stream; the link registers again after a pause
+  // (at least `pause`: a daemon the node refused is not retried at once).
+  void Close(std::chrono::milliseconds pause = std::chrono::milliseconds(0));
 
  private:
   void Run();
@@ -110,6 +111,7 @@ class SchedulerLink {
   std::condition_variable wake_;
   std::shared_ptr<grpc::ClientContext> context_;
   bool stopping_ = false;
+  std::chrono::milliseconds next_pause_{0};  // set by Close
 
   std::mutex write_mu_;  // serializes writes with the stream's end
   grpc::ClientReaderWriter<v1::NodeMessage, v1::SchedulerMessage>* stream_ = nullptr;
