@@ -3,9 +3,15 @@
 // reopened on the same state dir resumes without rerunning finished tasks.
 #include "runtime/scheduler/scheduler_core.h"
 
+#include <atomic>
+#include <condition_variable>
 #include <filesystem>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 #include "gmock/gmock.h"
+#include "fmt/format.h"
 #include "gtest/gtest.h"
 #include "runtime/wire.h"
 #include "spdlog/spdlog.h"
@@ -302,6 +308,74 @@ TEST_F(SchedulerCoreTest, AHostedAgentsLaunchAndKillReachTheNodeAndItHearsTheJob
     for (const auto& mail : m.agent_mails().mails()) ended |= mail.kind() == v1::AgentMail::JOB_ENDED && mail.end().job() == 0;
   }
   EXPECT_TRUE(ended);
+}
+
+// Group commit under concurrency: four node threads report ends as fast as
+// launches reach them. A thread that leaves its commit to a queued one must
+// never leave it undone: every launch goes out, the job ends, and a core
+// reopened on the journal finds every task done.
+class ConcurrentLink : public NodeLink {
+ public:
+  void Send(v1::SchedulerMessage message) override {
+    std::lock_guard lock(mu_);
+    for (const auto& l : message.launches().launches()) launched_.push_back(l.attempt());
+    ready_.notify_all();
+  }
+  void Close() override {}
+  // Next: the next launched attempt; nullopt after `timeout` without one.
+  std::optional<uint64_t> Next(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mu_);
+    if (!ready_.wait_for(lock, timeout, [&] { return taken_ < launched_.size(); })) return std::nullopt;
+    return launched_[taken_++];
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable ready_;
+  std::vector<uint64_t> launched_;
+  size_t taken_ = 0;
+};
+
+TEST_F(SchedulerCoreTest, ConcurrentNodeEventsShareCommitsWithoutLosingAny) {
+  constexpr int kNodes = 4, kTasks = 400;
+  config_.nodes = kNodes;
+  auto core = Open();
+  ASSERT_NE(core, nullptr);
+  std::vector<ConcurrentLink> links(kNodes);
+  std::vector<SchedulerCore::Session> sessions;
+  for (int n = 0; n < kNodes; ++n) {
+    auto session = core->RegisterNode(Node(fmt::format("n{}", n), 2, 4), &links[n]);
+    ASSERT_TRUE(session.ok());
+    sessions.push_back(*session);
+  }
+  ASSERT_TRUE(core->Submit(fmt::format(R"({{"weft": 1, "cluster": {{"machines": [{{"name": "m", "capacity": {{"cpu": 1, "mem": 1}}}}]}},
+      "jobs": [{{"name": "many", "stages": [{{"name": "s", "tasks": {}, "duration": 1, "demand": {{"cpu": 1, "mem": 0.1}}}}]}}]}})",
+                                       kTasks)).ok());
+  std::atomic<int> ended{0};
+  std::vector<std::thread> nodes;
+  for (int n = 0; n < kNodes; ++n) {
+    nodes.emplace_back([&, n] {
+      // A lost flush would leave launches unsent: the deadline ends the wait.
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+      while (ended < kTasks && std::chrono::steady_clock::now() < deadline) {
+        const std::optional<uint64_t> attempt = links[n].Next(std::chrono::milliseconds(20));
+        if (!attempt) continue;
+        core->OnNodeMessage(sessions[n], Ends({*attempt}));
+        ++ended;
+      }
+    });
+  }
+  for (std::thread& t : nodes) t.join();
+  EXPECT_EQ(ended, kTasks);
+  EXPECT_EQ(State(*core, 0), "succeeded");
+  core.reset();
+  auto reopened = Open();
+  v1::StatusRequest one;
+  one.set_job(0);
+  const v1::StatusReply reply = reopened->Status(one);
+  ASSERT_EQ(reply.jobs_size(), 1);
+  EXPECT_EQ(reply.jobs(0).state(), "succeeded");
+  EXPECT_EQ(reply.jobs(0).done(), static_cast<uint64_t>(kTasks));
 }
 
 }  // namespace

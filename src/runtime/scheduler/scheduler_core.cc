@@ -15,6 +15,7 @@ namespace {
 
 constexpr TimeUs kClockTickUs = 100'000;  // heartbeat deadlines are checked this often
 constexpr size_t kMaxNodeName = 128;
+constexpr int kMaxDeferredEvents = 64;  // a commit at least every this many events
 
 const char* StateName(JournalJob::State s) {
   switch (s) {
@@ -44,6 +45,26 @@ std::string Substitute(std::string command, const std::string& job, const std::s
 }
 
 }  // namespace
+
+// EventLock: the lock held for one event that changes state; released with
+// FlushUnlessQueued.
+class SchedulerCore::EventLock {
+ public:
+  explicit EventLock(SchedulerCore& core) : core_(core) {
+    core_.queued_.fetch_add(1);
+    core_.mu_.lock();
+    core_.queued_.fetch_sub(1);
+  }
+  ~EventLock() {
+    core_.FlushUnlessQueued();
+    core_.mu_.unlock();
+  }
+  EventLock(const EventLock&) = delete;
+  EventLock& operator=(const EventLock&) = delete;
+
+ private:
+  SchedulerCore& core_;
+};
 
 SchedulerCore::SchedulerCore(const SchedulerConfig& config) : config_(config), slots_(config.nodes) {}
 
@@ -168,7 +189,7 @@ absl::Status SchedulerCore::AddLiveJob(JobId id, const LiveJob& built, TimeUs no
 }
 
 absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view workload_json) {
-  std::lock_guard lock(mu_);
+  EventLock lock(*this);
   if (!engine_) {
     return absl::UnavailableError(
         fmt::format("the cluster is not complete yet: {} of {} nodes registered", slots_.size(), slots_.expected()));
@@ -194,7 +215,6 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
                             built[i].job.num_tasks});
     RETURN_IF_ERROR(AddLiveJob(entries[i].id, built[i], now, {}));
   }
-  Flush();
   spdlog::info("accepted {} jobs (ids {}..{})", ids.size(), ids.empty() ? 0 : ids.front(), ids.empty() ? 0 : ids.back());
   return ids;
 }
@@ -212,6 +232,7 @@ std::string SchedulerCore::JobState(JobId id) const {
 
 v1::StatusReply SchedulerCore::Status(const v1::StatusRequest& request) {
   std::lock_guard lock(mu_);
+  Flush();  // report only what is journaled
   v1::StatusReply reply;
   reply.set_policy(built_.info->name);
   reply.set_nodes_expected(slots_.expected());
@@ -246,7 +267,7 @@ v1::StatusReply SchedulerCore::Status(const v1::StatusRequest& request) {
 }
 
 absl::Status SchedulerCore::Cancel(uint32_t global_job) {
-  std::lock_guard lock(mu_);
+  EventLock lock(*this);
   const std::optional<uint32_t> local = config_.replica.Local(global_job);
   if (!local || *local >= jobs_.size()) return absl::NotFoundError(fmt::format("no job {}", global_job));
   const uint32_t job = *local;
@@ -262,12 +283,12 @@ absl::Status SchedulerCore::Cancel(uint32_t global_job) {
     jobs_[job].end_us = NowUs();
     RETURN_IF_ERROR(journal_->EndJob(JobId(job), JournalJob::State::kCancelled, jobs_[job].end_us));
   }
-  Flush();
   return absl::OkStatus();
 }
 
 absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
   std::lock_guard lock(mu_);
+  Flush();  // export only what is journaled, all of it
   ASSIGN_OR_RETURN(Recovered r, journal_->Load());
   v1::ExportChunk chunk;
   chunk.set_policy(built_.info->name);
@@ -325,7 +346,7 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
   if (capacity.micro(kCpu) <= 0 || capacity.micro(kMem) <= 0) {
     return absl::InvalidArgumentError("a node needs some cpu and memory");
   }
-  std::lock_guard lock(mu_);
+  EventLock lock(*this);
   const size_t known = slots_.size();
   ASSIGN_OR_RETURN(const uint32_t slot, slots_.Claim(request.name(), capacity));
   if (slot >= known) {
@@ -362,12 +383,11 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
     if (absl::Status s = StartEngine(up); !s.ok()) return s;
     spdlog::info("cluster complete with {} nodes: policy {} started", slots_.size(), built_.info->name);
   }
-  Flush();
   return Session{slot, node.generation};
 }
 
 void SchedulerCore::OnNodeMessage(const Session& session, const v1::NodeMessage& message) {
-  std::lock_guard lock(mu_);
+  EventLock lock(*this);
   NodeState& node = nodes_[session.slot];
   if (node.generation != session.generation || node.link == nullptr) return;
   const TimeUs now = NowUs();
@@ -393,7 +413,6 @@ void SchedulerCore::OnNodeMessage(const Session& session, const v1::NodeMessage&
       engine_->UpdateUsage(u.attempt(), usage, now);
     }
   }
-  Flush();
 }
 
 void SchedulerCore::OnAgentActions(uint32_t slot, const v1::AgentActions& actions, TimeUs now) {
@@ -486,13 +505,12 @@ void SchedulerCore::TellAgentsJobEnded(JobId job) {
 }
 
 void SchedulerCore::NodeGone(const Session& session) {
-  std::lock_guard lock(mu_);
+  EventLock lock(*this);
   NodeState& node = nodes_[session.slot];
   if (node.generation != session.generation || node.link == nullptr) return;
   node.link = nullptr;
   spdlog::warn("node {} disconnected", slots_.name(session.slot));
   LoseNode(session.slot, NowUs());
-  Flush();
 }
 
 void SchedulerCore::LoseNode(uint32_t slot, TimeUs now) {
@@ -556,7 +574,13 @@ void SchedulerCore::OnAttemptEnd(const AttemptRecord& record) {
 
 void SchedulerCore::OnJobEnd(const JobRecord& record) { pending_job_ends_.push_back(record); }
 
+void SchedulerCore::FlushUnlessQueued() {
+  if (queued_.load() > 0 && ++deferred_events_ < kMaxDeferredEvents) return;
+  Flush();
+}
+
 void SchedulerCore::Flush() {
+  deferred_events_ = 0;
   if (!pending_attempts_.empty() || !pending_job_ends_.empty()) {
     absl::Status s = journal_->Begin();
     if (s.ok()) s = journal_->RecordAttempts(pending_attempts_);

@@ -17,10 +17,16 @@
 // Open, the journal is replayed: the cluster, the jobs, and the tasks that
 // finished, which are not run again.
 //
+// Group commit: events from the nodes arrive on several threads; each takes
+// the lock, applies its event, and commits and sends only if no other
+// thread is queued for the lock; otherwise the next holder does, for both.
+// Status and Export commit first, so they never see what is not journaled.
+//
 // Thread-safe: every public method takes the one lock; the engine and the
 // policy only ever run under it.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
@@ -125,6 +131,8 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
     uint64_t tasks = 0;
   };
 
+  class EventLock;
+
   explicit SchedulerCore(const SchedulerConfig& config);
   absl::Status Recover();
   absl::Status StartEngine(const std::vector<bool>& up);
@@ -132,6 +140,10 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   TimeUs NowUs() const;
   // Flush journals what the engine reported, then sends what it decided.
   void Flush();
+  // FlushUnlessQueued: Flush, unless another thread is queued for the lock
+  // (it will flush after its own event, so a burst of events shares one
+  // commit: group commit), up to kMaxDeferredEvents events.
+  void FlushUnlessQueued();
   void LoseNode(uint32_t slot, TimeUs now);
   void OnAgentActions(uint32_t slot, const v1::AgentActions& actions, TimeUs now);
   void DescribeJob(NodeState& node, v1::AgentMail& mail, JobId job);
@@ -141,6 +153,8 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
 
   SchedulerConfig config_;
   mutable std::mutex mu_;
+  std::atomic<int> queued_{0};  // threads waiting for mu_ through an EventLock
+  int deferred_events_ = 0;     // events applied since the last Flush
   std::condition_variable wake_;  // the clock thread's
   TimeUs clock_wakes_at_us_ = 0;    // when the clock thread will wake by itself
   bool stopping_ = false;
