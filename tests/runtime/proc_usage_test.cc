@@ -3,6 +3,10 @@
 
 #include <unistd.h>
 
+#include <filesystem>
+#include <string>
+#include <vector>
+
 #include "gtest/gtest.h"
 #include "runtime/node/group_record.h"
 
@@ -65,6 +69,52 @@ TEST(GroupRecordTest, RejectsHalfWrittenAndDangerousRecords) {
   EXPECT_FALSE(ParseGroupRecord("1 5 boot\n").has_value());   // init: never
   EXPECT_FALSE(ParseGroupRecord("-1 5 boot\n").has_value());  // kill(-(-1)) would signal everything
   EXPECT_FALSE(ParseGroupRecord("0 5 boot\n").has_value());   // kill(0) is our own group
+}
+
+TEST(GroupRecordTest, SlotsAreClearedReusedAndRemovedWithTheFile) {
+  const std::filesystem::path dir =
+      std::filesystem::path(testing::TempDir()) / ("weft_group_slots_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  {
+    GroupRecordSlots slots;
+    ASSERT_TRUE(slots.Open(dir / "groups").ok());
+    const absl::StatusOr<int> a = slots.Add({.pgid = 101, .start_ticks = 1, .boot_id = "b"});
+    const absl::StatusOr<int> b = slots.Add({.pgid = 102, .start_ticks = 2, .boot_id = "b"});
+    const absl::StatusOr<int> c = slots.Add({.pgid = 103, .start_ticks = 3, .boot_id = "b"});
+    ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+    EXPECT_EQ(std::filesystem::file_size(dir / "groups"), 3 * GroupRecordSlots::kSlotBytes);
+    slots.Remove(*b);
+    std::vector<GroupRecord> records = ReadGroupRecords(dir);
+    ASSERT_EQ(records.size(), 2u);
+    EXPECT_EQ(records[0].pgid, 101);
+    EXPECT_EQ(records[1].pgid, 103);
+    // The freed slot is used again: the file does not grow with every task.
+    const absl::StatusOr<int> d = slots.Add({.pgid = 104, .start_ticks = 4, .boot_id = std::string(200, 'x')});
+    ASSERT_TRUE(d.ok());
+    EXPECT_EQ(*d, *b);
+    EXPECT_EQ(std::filesystem::file_size(dir / "groups"), 3 * GroupRecordSlots::kSlotBytes);
+    records = ReadGroupRecords(dir);
+    ASSERT_EQ(records.size(), 3u);
+    EXPECT_EQ(records[1].pgid, 104);
+    EXPECT_EQ(records[1].start_ticks, 4u);
+    EXPECT_EQ(records[1].boot_id, "");  // too long for a slot: recorded as unknown
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(GroupRecordTest, ReadsOneRecordFilesOfOlderRunnersToo) {
+  const std::filesystem::path dir =
+      std::filesystem::path(testing::TempDir()) / ("weft_group_files_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  ASSERT_TRUE(WriteGroupRecord(dir / "7", {.pgid = 555, .start_ticks = 9, .boot_id = "b"}).ok());
+  const std::vector<GroupRecord> records = ReadGroupRecords(dir);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].pgid, 555);
+  EXPECT_TRUE(ReadGroupRecords(dir / "missing").empty());
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

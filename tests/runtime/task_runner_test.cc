@@ -128,16 +128,26 @@ TEST(TaskRunnerTest, RunningTaskIsRecordedUntilReaped) {
   const fs::path dir = FreshDir("record");
   TaskRunner runner(dir);
   ASSERT_TRUE(runner.Start(Command(5, "sleep 30")).ok());
-  const std::optional<GroupRecord> record = ParseGroupRecord(ReadFile(dir / "running" / "5"));
-  ASSERT_TRUE(record.has_value());
+  const std::vector<GroupRecord> records = ReadGroupRecords(dir / "running");
+  ASSERT_EQ(records.size(), 1u);
+  const GroupRecord* record = &records[0];
   const std::optional<ProcStat> leader = ReadProcStat(record->pgid);
   ASSERT_TRUE(leader.has_value());
   EXPECT_EQ(leader->pgrp, record->pgid);  // the task leads a group of its own
   EXPECT_EQ(leader->start_ticks, record->start_ticks);
   EXPECT_NE(record->pgid, getpgrp());
+  EXPECT_EQ(record->boot_id, BootId());
+  // A second task gets a record of its own; the first one's goes when it is reaped.
+  ASSERT_TRUE(runner.Start(Command(6, "sleep 30")).ok());
+  EXPECT_EQ(ReadGroupRecords(dir / "running").size(), 2u);
   runner.Kill(5);
   WaitForExits(runner, 1);
-  EXPECT_FALSE(fs::exists(dir / "running" / "5"));
+  const std::vector<GroupRecord> left = ReadGroupRecords(dir / "running");
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_NE(left[0].pgid, record->pgid);
+  runner.Kill(6);
+  WaitForExits(runner, 1);
+  EXPECT_TRUE(ReadGroupRecords(dir / "running").empty());
   fs::remove_all(dir);
 }
 
@@ -184,7 +194,7 @@ TEST(TaskRunnerTest, KillAllReapsEveryTask) {
   EXPECT_EQ(runner.running(), 4u);
   runner.KillAll();
   EXPECT_EQ(runner.running(), 0u);
-  EXPECT_TRUE(fs::is_empty(dir / "running"));
+  EXPECT_TRUE(ReadGroupRecords(dir / "running").empty());
   std::vector<TaskExit> exits = runner.Reap();
   ASSERT_EQ(exits.size(), 4u);
   for (const TaskExit& e : exits) {
@@ -205,6 +215,79 @@ TEST(TaskRunnerTest, DestructorKillsWhatIsRunning) {
   }
   ASSERT_EQ(started.size(), 1u);
   EXPECT_TRUE(WaitGone(started[0]));
+  EXPECT_TRUE(fs::is_empty(dir / "running"));  // a runner gone cleanly leaves no records file
+  fs::remove_all(dir);
+}
+
+// The task gets no ignored signal and an empty mask whatever the daemon's
+// thread has (here: SIGPIPE ignored, SIGUSR1 handled, SIGUSR2 blocked), and
+// the runner's own dispositions and mask are left as they were.
+TEST(TaskRunnerTest, TaskStartsWithDefaultSignals) {
+  const fs::path dir = FreshDir("signals");
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  struct sigaction handle {};
+  handle.sa_handler = [](int) {};
+  struct sigaction old_pipe {};
+  struct sigaction old_usr1 {};
+  ASSERT_EQ(sigaction(SIGPIPE, &ignore, &old_pipe), 0);
+  ASSERT_EQ(sigaction(SIGUSR1, &handle, &old_usr1), 0);
+  sigset_t usr2;
+  sigemptyset(&usr2);
+  sigaddset(&usr2, SIGUSR2);
+  sigset_t old_mask;
+  ASSERT_EQ(pthread_sigmask(SIG_BLOCK, &usr2, &old_mask), 0);
+  TaskRunner runner(dir);
+  const TaskSpec spec = Command(1, "cat /proc/self/status");
+  const TaskExit exit = RunToEnd(runner, spec);
+  struct sigaction pipe_now {};
+  struct sigaction usr1_now {};
+  sigaction(SIGPIPE, &old_pipe, &pipe_now);
+  sigaction(SIGUSR1, &old_usr1, &usr1_now);
+  sigset_t mask_now;
+  pthread_sigmask(SIG_SETMASK, &old_mask, &mask_now);
+  EXPECT_EQ(exit.exit_code, 0);
+  const std::string status = ReadFile(runner.StdoutPath(spec));
+  EXPECT_NE(status.find("\nSigBlk:\t0000000000000000\n"), std::string::npos) << status;
+  EXPECT_NE(status.find("\nSigIgn:\t0000000000000000\n"), std::string::npos) << status;
+  EXPECT_EQ(pipe_now.sa_handler, SIG_IGN);
+  EXPECT_EQ(usr1_now.sa_handler, handle.sa_handler);
+  EXPECT_EQ(sigismember(&mask_now, SIGUSR2), 1);
+  fs::remove_all(dir);
+}
+
+// dup2 of a descriptor onto itself keeps close-on-exec: a daemon started
+// with stdout closed, whose task output file then gets descriptor 1, must
+// still hand it to the task.
+TEST(TaskRunnerTest, OutputReachesTheTaskWhenItsFileGetsDescriptorOne) {
+  const fs::path dir = FreshDir("fd1");
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    TaskRunner runner(dir);
+    // A first task makes the runner open its records file; then the lowest
+    // free descriptor, 1, goes to the second task's stdout file.
+    bool ok = runner.Start(Command(1, "true")).ok();
+    std::vector<TaskExit> exits;
+    auto wait_exit = [&] {
+      exits.clear();
+      for (int i = 0; ok && exits.empty() && i < 2000; ++i) {
+        pollfd p{.fd = runner.wake_fd(), .events = POLLIN, .revents = 0};
+        poll(&p, 1, 10);
+        exits = runner.Reap();
+      }
+    };
+    wait_exit();
+    close(STDOUT_FILENO);
+    const TaskSpec spec = Command(2, "echo out");
+    ok = ok && runner.Start(spec).ok();
+    wait_exit();
+    ok = ok && exits.size() == 1 && exits[0].exit_code == 0 && ReadFile(runner.StdoutPath(spec)) == "out\n";
+    _exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   fs::remove_all(dir);
 }
 
@@ -230,7 +313,10 @@ TEST(TaskRunnerTest, KillLeftoversKillsTheGroupsOfALostRunner) {
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   const std::vector<pid_t> sleeps = ReadPids(pids, 2);
   ASSERT_EQ(sleeps.size(), 2u);
-  ASSERT_TRUE(fs::exists(dir / "running" / "1"));
+  const std::vector<GroupRecord> records = ReadGroupRecords(dir / "running");
+  ASSERT_EQ(records.size(), 1u);
+  // PR_SET_PDEATHSIG: the shell died with the runner's thread (or it would wait 30 s for the sleeps).
+  EXPECT_TRUE(WaitGone(records[0].pgid));
   // Given time to die if they were going to on their own: they are not.
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   for (pid_t pid : sleeps) ASSERT_FALSE(Gone(pid)) << pid;

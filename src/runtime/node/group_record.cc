@@ -11,9 +11,11 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "core/status.h"
 #include "fmt/format.h"
 #include "runtime/node/proc_usage.h"
 
@@ -45,6 +47,76 @@ absl::Status WriteGroupRecord(const std::filesystem::path& path, const GroupReco
   return absl::OkStatus();
 }
 
+GroupRecordSlots::~GroupRecordSlots() {
+  if (fd_ < 0) return;
+  close(fd_);
+  unlink(path_.c_str());
+}
+
+absl::Status GroupRecordSlots::Open(const std::filesystem::path& path) {
+  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    return absl::FailedPreconditionError(
+        fmt::format("cannot create the process group records {}: {}", path.string(), std::strerror(errno)));
+  }
+  if (fd_ >= 0) close(fd_);
+  fd_ = fd;
+  path_ = path;
+  free_slots_.clear();
+  slot_count_ = 0;
+  return absl::OkStatus();
+}
+
+absl::Status GroupRecordSlots::WriteSlot(int slot, std::string_view line) {
+  const off_t offset = static_cast<off_t>(slot) * static_cast<off_t>(kSlotBytes);
+  if (pwrite(fd_, line.data(), line.size(), offset) != static_cast<ssize_t>(line.size())) {
+    return absl::FailedPreconditionError(
+        fmt::format("cannot write the process group record in {}: {}", path_.string(), std::strerror(errno)));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int> GroupRecordSlots::Add(const GroupRecord& record) {
+  std::string line = FormatGroupRecord(record);
+  // A boot id too long for a slot (never seen: they are 36 characters) is
+  // recorded as unknown; the start time still guards against pid reuse.
+  if (line.size() > kSlotBytes) line = FormatGroupRecord({.pgid = record.pgid, .start_ticks = record.start_ticks});
+  line.pop_back();
+  line.resize(kSlotBytes - 1, ' ');
+  line.push_back('\n');
+  const bool reuse = !free_slots_.empty();
+  const int slot = reuse ? free_slots_.back() : slot_count_;
+  RETURN_IF_ERROR(WriteSlot(slot, line));
+  if (reuse) {
+    free_slots_.pop_back();
+  } else {
+    ++slot_count_;
+  }
+  return slot;
+}
+
+void GroupRecordSlots::Remove(int slot) {
+  std::string blank(kSlotBytes - 1, ' ');
+  blank.push_back('\n');
+  // A slot that cannot be cleared stays recorded: the recovery then checks
+  // the group against its start time before killing anything.
+  (void)WriteSlot(slot, blank);
+  free_slots_.push_back(slot);
+}
+
+std::vector<GroupRecord> ReadGroupRecords(const std::filesystem::path& running_dir) {
+  std::vector<GroupRecord> records;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(running_dir, ec)) {
+    std::ifstream in(entry.path());
+    for (std::string line; std::getline(in, line);) {
+      if (line.find_first_not_of(std::string_view(" \0", 2)) == std::string::npos) continue;  // a free slot
+      if (std::optional<GroupRecord> record = ParseGroupRecord(line)) records.push_back(*std::move(record));
+    }
+  }
+  return records;
+}
+
 bool IsSameGroup(const GroupRecord& record, std::string_view boot_id) {
   if (!record.boot_id.empty() && !boot_id.empty() && record.boot_id != boot_id) return false;
   if (const std::optional<ProcStat> leader = ReadProcStat(record.pgid)) {
@@ -62,18 +134,12 @@ int KillRecordedGroups(const std::filesystem::path& running_dir, int wait_ms) {
   if (!std::filesystem::is_directory(running_dir, ec)) return 0;
   const std::string boot_id = BootId();
   absl::flat_hash_set<pid_t> killed;
-  std::vector<std::filesystem::path> records;
-  for (const auto& entry : std::filesystem::directory_iterator(running_dir, ec)) records.push_back(entry.path());
-  for (const std::filesystem::path& path : records) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    const std::optional<GroupRecord> record = ParseGroupRecord(text.str());
-    if (record && IsSameGroup(*record, boot_id) && kill(-record->pgid, SIGKILL) == 0) {
-      killed.insert(record->pgid);
-    }
-    std::filesystem::remove(path, ec);
+  for (const GroupRecord& record : ReadGroupRecords(running_dir)) {
+    if (IsSameGroup(record, boot_id) && kill(-record.pgid, SIGKILL) == 0) killed.insert(record.pgid);
   }
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(running_dir, ec)) files.push_back(entry.path());
+  for (const std::filesystem::path& path : files) std::filesystem::remove(path, ec);
   // SIGKILL is delivered asynchronously; wait for the members to be gone
   // (zombies do not count: they run nothing and their parent reaps them).
   const timespec tick{.tv_sec = 0, .tv_nsec = 10'000'000};

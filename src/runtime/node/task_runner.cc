@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -28,8 +29,6 @@ namespace {
 
 std::string ErrnoText(std::string_view what) { return fmt::format("{}: {}", what, std::strerror(errno)); }
 
-int PidfdOpen(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
-
 int OpenOutput(const std::filesystem::path& path) {
   return open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 }
@@ -39,17 +38,40 @@ double RusageCpuSeconds(const rusage& ru) {
   return seconds(ru.ru_utime) + seconds(ru.ru_stime);
 }
 
-// What the forked child does before it becomes the task. Between fork and
-// exec only async-signal-safe calls are allowed (the daemon has threads):
-// raw syscalls, no allocation, no locks.
-[[noreturn]] void BecomeTask(pid_t parent, int stdin_fd, int out_fd, int err_fd, const char* command,
-                             TimeUs builtin_cpu_us) {
+// What the child needs to become the task; on the parent's stack, which a
+// CLONE_VM child reads directly.
+struct ChildSetup {
+  pid_t parent = 0;
+  int stdin_fd = -1;
+  int out_fd = -1;
+  int err_fd = -1;
+  const char* command = nullptr;  // nullptr: the built-in task
+  TimeUs builtin_cpu_us = 0;
+};
+
+// MoveFd makes `to` a copy of `from` that stays open across exec (dup2 of a
+// descriptor onto itself would keep its close-on-exec flag).
+bool MoveFd(int from, int to) {
+  if (from == to) return fcntl(to, F_SETFD, 0) == 0;
+  return dup2(from, to) == to;
+}
+
+// What the child does before it becomes the task. A command task's child
+// shares the parent's memory (CLONE_VM, CLONE_VFORK: the parent thread waits
+// until it execs or exits) and the daemon has threads, so only
+// async-signal-safe calls: raw syscalls, no allocation, no locks, nothing
+// written but the stack and errno (which the waiting parent does not read).
+int BecomeTask(void* arg) {
+  const ChildSetup& setup = *static_cast<const ChildSetup*>(arg);
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   // The parent may have died before prctl took effect: then nobody would kill us.
-  if (getppid() != parent) _exit(128 + SIGKILL);
-  // Ignored signals stay ignored across exec (the daemon ignores SIGPIPE), and
-  // the mask is inherited: give the task the defaults.
+  if (getppid() != setup.parent) _exit(128 + SIGKILL);
+  // All signals are blocked (see Spawn). Every disposition goes back to the
+  // default before they are unblocked: a parent's handler must never run in
+  // a child sharing its memory, and ignored signals would stay ignored across
+  // exec (the daemon ignores SIGPIPE). The task starts with the defaults and
+  // an empty mask.
   struct sigaction dfl;
   std::memset(&dfl, 0, sizeof dfl);
   dfl.sa_handler = SIG_DFL;
@@ -59,30 +81,72 @@ double RusageCpuSeconds(const rusage& ru) {
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
-  if (command == nullptr) {
-    // The built-in task: burn cpu until this process has used builtin_cpu_us,
-    // holding none of the daemon's descriptors (sockets, files) meanwhile.
+  if (setup.command == nullptr) {
+    // The built-in task (a copy of the parent, not sharing its memory): burn
+    // cpu until this process has used builtin_cpu_us, holding none of the
+    // daemon's descriptors (sockets, files) meanwhile.
     close_range(0, ~0U, 0);
     for (;;) {
       timespec ts;
       clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-      if (ts.tv_sec * kUsPerSecond + ts.tv_nsec / 1000 >= builtin_cpu_us) _exit(0);
+      if (ts.tv_sec * kUsPerSecond + ts.tv_nsec / 1000 >= setup.builtin_cpu_us) _exit(0);
       for (int i = 0; i < 20000; ++i) asm volatile("");  // work the optimizer cannot remove
     }
   }
-  if (dup2(stdin_fd, STDIN_FILENO) < 0 || dup2(out_fd, STDOUT_FILENO) < 0 || dup2(err_fd, STDERR_FILENO) < 0) {
+  if (!MoveFd(setup.stdin_fd, STDIN_FILENO) || !MoveFd(setup.out_fd, STDOUT_FILENO) ||
+      !MoveFd(setup.err_fd, STDERR_FILENO)) {
     _exit(127);
   }
   // Every descriptor of the daemon (sockets, the journal) closes at exec.
   close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
-  const char* argv[] = {"/bin/sh", "-c", command, nullptr};
+  const char* argv[] = {"/bin/sh", "-c", setup.command, nullptr};
   execv("/bin/sh", const_cast<char* const*>(argv));
   _exit(127);
 }
 
+// BlockAllSignals sets the calling thread's signal mask to every signal
+// (also the two glibc reserves for itself, which sigfillset leaves out) and
+// returns the previous mask; so no handler of the daemon's runs in a child
+// that shares its memory.
+sigset_t BlockAllSignals() {
+  sigset_t all;
+  sigset_t old;
+  std::memset(&all, 0xff, sizeof all);
+  syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &old, _NSIG / 8);
+  return old;
+}
+
+void RestoreSignals(const sigset_t& mask) { syscall(SYS_rt_sigprocmask, SIG_SETMASK, &mask, nullptr, _NSIG / 8); }
+
+struct Spawned {
+  pid_t pid = -1;  // -1: nothing started; `error` says why
+  int pidfd = -1;
+  std::string error;
+};
+
+// Spawn starts the child with clone(2), which also hands back a pidfd.
+// A command task is started the way posix_spawn does it (CLONE_VM |
+// CLONE_VFORK): nothing of the daemon's address space is copied, which fork
+// would do page table by page table (the more the daemon holds, the longer),
+// and the group exists and the shell is exec'd by the time Spawn returns.
+// posix_spawn itself cannot set PR_SET_PDEATHSIG, hence our own child code.
+// The built-in task never execs, so it needs a memory of its own: a plain
+// copy (fork without the atfork handlers, which it does not need).
+Spawned Spawn(ChildSetup& setup, char* stack_top) {
+  int flags = CLONE_PIDFD | SIGCHLD;
+  if (setup.command != nullptr) flags |= CLONE_VM | CLONE_VFORK;
+  Spawned out;
+  const sigset_t old_mask = BlockAllSignals();
+  out.pid = clone(BecomeTask, stack_top, flags, &setup, &out.pidfd);
+  if (out.pid < 0) out.error = ErrnoText("clone");
+  RestoreSignals(old_mask);
+  return out;
+}
+
 }  // namespace
 
-TaskRunner::TaskRunner(std::filesystem::path work_dir) : work_dir_(std::move(work_dir)) {
+TaskRunner::TaskRunner(std::filesystem::path work_dir)
+    : work_dir_(std::move(work_dir)), child_stack_(std::make_unique<char[]>(kChildStackBytes)) {
   epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
   event_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   dev_null_fd_ = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -114,10 +178,6 @@ std::filesystem::path TaskRunner::StderrPath(const TaskSpec& spec) const {
   return work_dir_ / "tasks" / (SafeFileName(spec.label, spec.id) + ".err");
 }
 
-std::filesystem::path TaskRunner::RecordPath(uint64_t id) const {
-  return work_dir_ / "running" / std::to_string(id);
-}
-
 std::string TaskRunner::SafeFileName(std::string_view label, uint64_t id) {
   if (label.empty()) return fmt::format("task-{}", id);
   std::string name(label.substr(0, 128));
@@ -143,13 +203,16 @@ absl::Status TaskRunner::EnsureDirs() {
           fmt::format("cannot create {}: {}", (work_dir_ / sub).string(), ec.message()));
     }
   }
+  // One records file per runner; the pid keeps two runners' files apart.
+  RETURN_IF_ERROR(records_.Open(work_dir_ / "running" / fmt::format("groups-{}", getpid())));
   dirs_ready_ = true;
   return absl::OkStatus();
 }
 
 void TaskRunner::AddDone(TaskExit exit) {
   done_.push_back(std::move(exit));
-  if (!event_pending_) {
+  // Inside Reap the exit is returned by that same call: no wake-up needed.
+  if (!event_pending_ && !reaping_) {
     const uint64_t one = 1;
     event_pending_ = write(event_fd_, &one, sizeof one) == sizeof one;
   }
@@ -185,55 +248,54 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
       return status;
     }
   }
-  const pid_t parent = getpid();
-  const pid_t pid = fork();
-  if (pid == 0) {
-    BecomeTask(parent, dev_null_fd_, out_fd, err_fd, spec.command ? spec.command->c_str() : nullptr,
-               spec.builtin_duration_us);
-  }
+  ChildSetup setup{.parent = getpid(),
+                   .stdin_fd = dev_null_fd_,
+                   .out_fd = out_fd,
+                   .err_fd = err_fd,
+                   .command = spec.command ? spec.command->c_str() : nullptr,
+                   .builtin_cpu_us = spec.builtin_duration_us};
+  Spawned child = Spawn(setup, child_stack_.get() + kChildStackBytes);
   close_outputs();
-  if (pid < 0) {
-    AddDone(TaskExit{.id = spec.id, .exit_code = 127, .failed_to_start = true, .error = ErrnoText("fork")});
+  if (child.pid < 0) {
+    AddDone(TaskExit{.id = spec.id, .exit_code = 127, .failed_to_start = true, .error = std::move(child.error)});
     return absl::OkStatus();
   }
-  // Also from this side, so the group exists before Start returns and a Kill
-  // right away reaches it (fails harmlessly if the child already did it and exec'd).
-  setpgid(pid, pid);
-  auto kill_and_reap = [pid] {
+  const pid_t pid = child.pid;
+  const int pidfd = child.pidfd;
+  // A command task's child has made its group and exec'd by now (CLONE_VFORK);
+  // a built-in task's may not have run yet, so its group is also made from
+  // this side, so that a Kill right away reaches it.
+  if (!spec.command) setpgid(pid, pid);
+  auto kill_and_reap = [pid, pidfd] {
     kill(-pid, SIGKILL);
     kill(pid, SIGKILL);
     while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
     }
+    close(pidfd);
   };
-  auto abandon = [&](std::string error) {
-    kill_and_reap();
-    AddDone(TaskExit{.id = spec.id, .exit_code = 127, .failed_to_start = true, .error = std::move(error)});
-  };
-  const int pidfd = PidfdOpen(pid);
-  if (pidfd < 0) {
-    abandon(ErrnoText("pidfd_open"));
-    return absl::OkStatus();
-  }
   // The record comes before anything else can fail, so a crash from here on
   // leaves the group findable by KillLeftovers.
   const std::optional<ProcStat> stat = ReadProcStat(pid);
-  const GroupRecord record{.pgid = pid, .start_ticks = stat ? stat->start_ticks : 0, .boot_id = boot_id_};
-  if (absl::Status written = WriteGroupRecord(RecordPath(spec.id), record); !written.ok()) {
-    close(pidfd);
+  const absl::StatusOr<int> slot = records_.Add(
+      GroupRecord{.pgid = pid, .start_ticks = stat ? stat->start_ticks : 0, .boot_id = boot_id_});
+  if (!slot.ok()) {
     kill_and_reap();
-    return written;
+    return slot.status();
   }
   epoll_event ev{};
   ev.events = EPOLLIN;
   ev.data.fd = pidfd;
   if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, pidfd, &ev) < 0) {
-    const std::string error = ErrnoText("epoll_ctl");
-    close(pidfd);
-    std::filesystem::remove(RecordPath(spec.id));
-    abandon(error);
+    std::string error = ErrnoText("epoll_ctl");
+    records_.Remove(*slot);
+    kill_and_reap();
+    AddDone(TaskExit{.id = spec.id, .exit_code = 127, .failed_to_start = true, .error = std::move(error)});
     return absl::OkStatus();
   }
-  running_.emplace(spec.id, Running{.pid = pid, .pidfd = pidfd, .last_sample_time = std::chrono::steady_clock::now()});
+  running_.emplace(spec.id, Running{.pid = pid,
+                                    .pidfd = pidfd,
+                                    .record_slot = *slot,
+                                    .last_sample_time = std::chrono::steady_clock::now()});
   id_of_pidfd_.emplace(pidfd, spec.id);
   return absl::OkStatus();
 }
@@ -286,8 +348,7 @@ void TaskRunner::Finish(uint64_t id) {
   epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, task.pidfd, nullptr);
   close(task.pidfd);
   id_of_pidfd_.erase(task.pidfd);
-  std::error_code ec;
-  std::filesystem::remove(RecordPath(id), ec);
+  records_.Remove(task.record_slot);
   running_.erase(it);
   AddDone(std::move(exit));
 }
@@ -300,6 +361,7 @@ std::vector<TaskExit> TaskRunner::Reap() {
   constexpr int kBatch = 64;
   epoll_event events[kBatch];
   int n = 0;
+  reaping_ = true;
   do {
     n = epoll_wait(epoll_fd_, events, kBatch, 0);
     for (int i = 0; i < n; ++i) {
@@ -307,11 +369,7 @@ std::vector<TaskExit> TaskRunner::Reap() {
       if (it != id_of_pidfd_.end()) Finish(it->second);
     }
   } while (n == kBatch);
-  // Finish signalled the eventfd for its own exits; they are returned now.
-  if (event_pending_) {
-    uint64_t count = 0;
-    if (read(event_fd_, &count, sizeof count) == sizeof count) event_pending_ = false;
-  }
+  reaping_ = false;
   return std::exchange(done_, {});
 }
 

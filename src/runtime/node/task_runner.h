@@ -16,11 +16,20 @@
 // when a task's shell ends on its own, whatever it left running in its group
 // is killed before the shell is reaped (the unreaped shell holds the group id,
 // so the id cannot have been reused). Each running task's group is recorded in
-// work_dir/running/ID (removed when reaped) so that KillLeftovers can kill
+// work_dir/running/ (cleared when reaped) so that KillLeftovers can kill
 // the groups of a runner that died without cleaning up (kill -9 of the
 // daemon). Every child also gets PR_SET_PDEATHSIG=SIGKILL. Known limit: a
 // process that leaves its group on purpose (setsid, setpgid) escapes; only a
 // cgroup would hold it.
+//
+// Launch: a command task's child is made with clone(CLONE_VM | CLONE_VFORK |
+// CLONE_PIDFD), as posix_spawn makes its children (which cannot set
+// PR_SET_PDEATHSIG itself): nothing of the daemon's address space is copied,
+// so the cost does not grow with the daemon's memory as fork's does, and the
+// pidfd comes with it. Start returns once the child has exec'd /bin/sh. The
+// built-in task, which never execs, is a copy (clone without CLONE_VM). A
+// launch writes to the file system: the two output files and one pwrite of
+// the group record (a slot in running/groups-PID, see group_record.h).
 //
 // Wake-up: wake_fd() is an epoll fd holding a pidfd for each running process
 // (readable once that process has exited) and an eventfd for tasks that end
@@ -40,6 +49,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,6 +58,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "core/time.h"
+#include "runtime/node/group_record.h"
 
 namespace weft::runtime {
 
@@ -135,6 +146,7 @@ class TaskRunner {
   struct Running {
     pid_t pid = 0;  // also the process group id
     int pidfd = -1;
+    int record_slot = -1;  // in records_
     bool killed = false;
     std::chrono::steady_clock::time_point last_sample_time;
     double last_cpu_seconds = 0;
@@ -146,14 +158,20 @@ class TaskRunner {
   void AddDone(TaskExit exit);
   // Finish reaps a task whose process has exited (its pidfd is readable).
   void Finish(uint64_t id);
-  std::filesystem::path RecordPath(uint64_t id) const;
+
+  // The stack a child runs on until it execs (a command task's child shares
+  // this process's memory; see Spawn in task_runner.cc).
+  static constexpr size_t kChildStackBytes = 64 * 1024;
 
   std::filesystem::path work_dir_;
+  std::unique_ptr<char[]> child_stack_;
+  GroupRecordSlots records_;  // running/groups-PID, opened with the dirs
   absl::Status init_status_;  // a failure to create the epoll fd or eventfd
   bool dirs_ready_ = false;
   int epoll_fd_ = -1;
   int event_fd_ = -1;          // signalled when a task ends without a process
   bool event_pending_ = false; // event_fd_ holds a count not yet read
+  bool reaping_ = false;       // inside Reap, which returns what AddDone adds
   int dev_null_fd_ = -1;
   std::string boot_id_;
   absl::flat_hash_map<uint64_t, Running> running_;
