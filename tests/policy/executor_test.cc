@@ -221,6 +221,51 @@ TEST(ExecutorPolicyTest, LostExecutorsTasksFinishInTheSurvivors) {
   EXPECT_EQ(run.JobEnd(0), Sec(2));
 }
 
+// Two jobs that each hold an executor the other needs, on a heterogeneous
+// cluster after a machine failure (the hold-and-wait the earlier executor
+// deadlocked in; random seed 114 in executor_failure_property_test.cc is the
+// same shape with five jobs). m0 "wide" has 2 cores and 1 GB, m1 "tall" 1
+// core and 2 GB; one executor of 1 core, 1 GB per job.
+//   - A (priority 0) sizes its executor to its largest stage, (2, 1): the
+//     whole of m0, where a1 starts at 0. m0 fails at 0.5 (back at 2): the
+//     replacement executor is cut to m1, (1, 1); a1 reruns there 0.5-1.5.
+//     a2 (2 cores) fits no executor m1 can give: A asks for an exact
+//     (2, 1) container, which only m0 can hold.
+//   - B (priority 1, arrives at 0.6) needs (1, 2), which only m1 can hold,
+//     and A holds half of m1. When m0 returns at 2, B comes first and gets
+//     m0's free core cut to (1, 1), too little memory for b1; so B asks for
+//     an exact (1, 2) container, which only m1 can hold.
+// Each holds an idle executor the other needs. Under the idle rule
+// (executor.h) A, idle since 1.5 with a ready task none of its executors can
+// hold, gives its executor back at 1.5 + 60 (idle_timeout): B's exact
+// request takes m1 and b1 runs 61.5-62.5; B's end frees m0 whole, where A's
+// request, now only for machines that hold a2, is granted: a2 runs
+// 62.5-63.5.
+TEST(ExecutorPolicyTest, JobsHoldingEachOthersMachinesGiveBackIdleExecutors) {
+  const std::string w = R"({"weft": 1,
+    "cluster": {"machines": [{"name": "wide", "capacity": {"cpu": 2, "mem": 1}},
+                             {"name": "tall", "capacity": {"cpu": 1, "mem": 2}}]},
+    "jobs": [
+      {"name": "A", "priority": 0, "stages": [
+        {"name": "a1", "tasks": 1, "duration": 1, "demand": {"cpu": 1, "mem": 1}},
+        {"name": "a2", "tasks": 1, "duration": 1, "demand": {"cpu": 2, "mem": 1}, "after": ["a1"]}]},
+      {"name": "B", "arrival": 0.6, "priority": 1, "stages": [
+        {"name": "b1", "tasks": 1, "duration": 1, "demand": {"cpu": 1, "mem": 2}}]}]})";
+  sim::SimOptions options;
+  options.failures = {{MachineId(0), Sec(0.5), Sec(2)}};
+  const RunResult run = RunExecutor(w, {"executors=1", "executor_cpu=1", "executor_mem=1"}, options);
+  ExpectOk(run);
+  EXPECT_EQ(run.Attempt(0, 0, 0, 0).outcome, Outcome::kKilled);
+  EXPECT_EQ(run.Attempt(0, 0, 0, 1).machine, MachineId(1));
+  EXPECT_EQ(run.Attempt(0, 0, 0, 1).end_us, Sec(1.5));
+  EXPECT_EQ(run.Attempt(1, 0, 0).start_us, Sec(61.5));
+  EXPECT_EQ(run.Attempt(1, 0, 0).machine, MachineId(1));
+  EXPECT_EQ(run.JobEnd(1), Sec(62.5));
+  EXPECT_EQ(run.Attempt(0, 1, 0).start_us, Sec(62.5));
+  EXPECT_EQ(run.Attempt(0, 1, 0).machine, MachineId(0));
+  EXPECT_EQ(run.JobEnd(0), Sec(63.5));
+}
+
 TEST(ExecutorPolicyTest, TaskLargerThanAnExecutorGrowsTheJobsExecutors) {
   // Executors of 2 cores, 4 GB; stage big needs 3 cores, so both executors
   // are 3 cores, 4 GB: one per 4-core machine. s0's 6 tasks all start at 0
