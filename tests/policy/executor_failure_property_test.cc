@@ -13,8 +13,10 @@
 // A sweep over more seeds and random failure schedules, for reporting, is
 // DISABLED_ here; run it with
 //   weft_executor_test --gtest_also_run_disabled_tests --gtest_filter='*Sweep*'
-// (WEFT_EXECUTOR_SWEEP_SEEDS=N sets the number of seeds, default 1000).
+// (WEFT_EXECUTOR_SWEEP_SEEDS=N sets the number of seeds, default 1000;
+// WEFT_EXECUTOR_SWEEP_PARAMS="k=v ..." the policy's parameters).
 #include <cstdlib>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -52,6 +54,9 @@ constexpr Variant kVariants[] = {
     {"fixed_latency", sim::ExecutionModel::kFixed, 5'000},
     {"contention", sim::ExecutionModel::kContention, 0},
     {"contention_latency", sim::ExecutionModel::kContention, 5'000},
+    // Latency longer than many tasks: grants, releases and news of lost
+    // executors cross in flight.
+    {"contention_slow_network", sim::ExecutionModel::kContention, 200'000},
 };
 
 // The conformance suite's failures: machine 0 down from 1 s to 4 s, machine
@@ -77,12 +82,16 @@ std::vector<sim::MachineFailure> RandomFailures(const Workload& w, uint64_t seed
   return f;
 }
 
-// RunExecutor simulates `seed` under executor; ok when every job ended and the
-// schedule passed the checker.
+// RunExecutor simulates `seed` under executor with `params`; ok when every
+// job ended, the schedule passed the checker and no decision was refused.
 absl::Status RunExecutor(const Workload& w, uint64_t seed, const Variant& v, std::vector<sim::MachineFailure> failures,
-                 double task_failure_prob) {
+                 double task_failure_prob, const std::vector<std::string>& params = {}) {
   sim::SimulationRequest request{.policy = "executor"};
+  request.params = params;
   request.options.seed = seed;
+  // A policy spinning at one instant is caught in well under a second
+  // instead of after the default 20 million events.
+  request.options.stall_limit = 1'000'000;
   request.options.model = v.model;
   request.options.latency_us = v.latency_us;
   request.options.failures = std::move(failures);
@@ -93,6 +102,9 @@ absl::Status RunExecutor(const Workload& w, uint64_t seed, const Variant& v, std
   if (!result->status.ok()) return result->status;
   if (result->stats.jobs_succeeded + result->stats.jobs_failed != w.jobs.size()) {
     return absl::InternalError("the run reported success but not every job ended");
+  }
+  if (result->stats.refused_decisions != 0) {
+    return absl::InternalError(fmt::format("{} decisions refused", result->stats.refused_decisions));
   }
   return absl::OkStatus();
 }
@@ -135,18 +147,41 @@ TEST(ExecutorFailureTest, RandomSeedsFinishUnderMachineAndTaskFailures) {
   }
 }
 
+TEST(ExecutorFailureTest, ZeroIdleTimeoutGivesBackAtOnceWithoutSpinning) {
+  // idle_timeout=0: a job gives back idle executors the moment it finds it
+  // cannot use them. With a slow network it may still hold an executor
+  // whose machine has failed when it hears of it only later; that one must
+  // not count as held, or the zero-delay timer re-arms forever at one
+  // instant (seeds 26 and 28 did so while the rule was being written).
+  for (uint64_t seed = 0; seed < 100; ++seed) {
+    const Workload w = SeedWorkload(seed);
+    for (const bool random_failures : {false, true}) {
+      const absl::Status s = RunExecutor(w, seed, kVariants[4], random_failures ? RandomFailures(w, seed) : SuiteFailures(w),
+                                         0, {"idle_timeout=0"});
+      ASSERT_TRUE(s.ok()) << "seed " << seed << (random_failures ? " random failures" : "") << ": " << s;
+    }
+  }
+}
+
 // For reporting: how many of N seeds finish, per variant and failure
 // schedule (no task failures, so that only machine failures are tested).
+// WEFT_EXECUTOR_SWEEP_PARAMS="k=v k=v" passes policy parameters.
 TEST(ExecutorFailureTest, DISABLED_Sweep) {
   const char* env = std::getenv("WEFT_EXECUTOR_SWEEP_SEEDS");
   const uint64_t seeds = env != nullptr ? std::strtoull(env, nullptr, 10) : 1000;
+  std::vector<std::string> params;
+  if (const char* p = std::getenv("WEFT_EXECUTOR_SWEEP_PARAMS"); p != nullptr) {
+    std::istringstream in(p);
+    for (std::string kv; in >> kv;) params.push_back(kv);
+  }
   for (const Variant& v : kVariants) {
     for (const bool random_failures : {false, true}) {
       uint64_t ok = 0;
       std::string failed;
       for (uint64_t seed = 0; seed < seeds; ++seed) {
         const Workload w = SeedWorkload(seed);
-        const absl::Status s = RunExecutor(w, seed, v, random_failures ? RandomFailures(w, seed) : SuiteFailures(w), 0);
+        const absl::Status s =
+            RunExecutor(w, seed, v, random_failures ? RandomFailures(w, seed) : SuiteFailures(w), 0, params);
         if (s.ok()) {
           ++ok;
         } else {

@@ -331,6 +331,8 @@ TEST(ExecutorPolicyTest, RejectsBadParameters) {
   EXPECT_FALSE(BuildPolicy("executor", {"executors=0"}).ok());
   EXPECT_FALSE(BuildPolicy("executor", {"executor_cpu=0"}).ok());
   EXPECT_FALSE(BuildPolicy("executor", {"executor_mem=-1"}).ok());
+  EXPECT_FALSE(BuildPolicy("executor", {"idle_timeout=-1"}).ok());
+  EXPECT_TRUE(BuildPolicy("executor", {"idle_timeout=0"}).ok());
   EXPECT_TRUE(BuildPolicy("executor", {"executors=2", "executor_cpu=1.5", "executor_mem=3"}).ok());
 }
 

@@ -31,6 +31,11 @@ absl::StatusOr<std::unique_ptr<Policy>> MakeExecutorPolicy(const Params& params)
   auto size = Resources::FromUnits({params.Double("executor_cpu"), params.Double("executor_mem"), 0, 0});
   if (!size.ok()) return absl::InvalidArgumentError(fmt::format("bad executor size: {}", StatusMessage(size.status())));
   config.executor = *size;
+  auto idle_timeout = SecondsToUs(params.Double("idle_timeout"));
+  if (!idle_timeout.ok()) {
+    return absl::InvalidArgumentError(fmt::format("idle_timeout: {}", StatusMessage(idle_timeout.status())));
+  }
+  config.idle_timeout_us = *idle_timeout;
   return std::make_unique<ExecutorPolicy>(config);
 }
 
@@ -45,7 +50,7 @@ const PolicyInfo kExecutorInfo{
             {.name = "executors",
              .type = ParamType::kInt,
              .default_value = "4",
-             .help = "executors (containers) each job asks for and holds until it ends",
+             .help = "executors (containers) each job asks for and holds until it ends (but see idle_timeout)",
              .min = 1,
              .max = 100000},
             {.name = "executor_cpu",
@@ -60,6 +65,13 @@ const PolicyInfo kExecutorInfo{
              .help = "memory per executor, GB",
              .min = 0,
              .max = 1e6},
+            {.name = "idle_timeout",
+             .type = ParamType::kDouble,
+             .default_value = "60",
+             .help = "seconds a job's executors may all sit idle while it has ready tasks none of them can hold "
+                     "before it gives them back and asks again where those tasks fit (Spark's executorIdleTimeout)",
+             .min = 0,
+             .max = 1e9},
         },
     .make = MakeExecutorPolicy,
 };

@@ -24,9 +24,10 @@
 //     each in the first held container whose free room holds its demand
 //     (ctx_.LaunchInContainer; several tasks share an executor while their
 //     demands fit, as Spark runs one task per core). OnTaskEnded refills the
-//     freed room. It never releases an executor: the platform releases a
-//     finished job's containers. OnContainerLost (the machine failed) asks
-//     for one replacement executor.
+//     freed room. It releases executors only under the idle rule below;
+//     otherwise the platform releases a finished job's containers.
+//     OnContainerLost (the machine failed) asks for one replacement
+//     executor.
 //
 // Container sizes. weft reserves every resource a task demands, including
 // disk and net bandwidth, while YARN containers carry only cores and memory.
@@ -52,6 +53,33 @@
 // ready stage fits no held executor even empty, the manager asks for one
 // exact container of that stage's demand (never cut down).
 //
+// The idle rule: no job waits forever on another. Holding executors while
+// waiting for more can deadlock on a heterogeneous cluster: after a machine
+// failure a job may hold only executors cut to machines too small for its
+// next stage while another job holds the room that stage needs and waits for
+// the room the first one holds (random seed 114 with machines a and b
+// failing: all five jobs waited so). Spark's answer to executors that sit
+// idle is to give them back (spark.dynamicAllocation.executorIdleTimeout,
+// 60 s); static allocation keeps them because its executors can always run
+// the job's next task. So weft keeps them exactly as long as that is true: a
+// job whose held executors have all run nothing for `idle_timeout` seconds
+// (default 60) while it has ready tasks, which then fit none of them, gives
+// them all back and replaces its waiting requests with `executors` requests
+// that only machines able to hold its first ready stage may grant
+// (kReplaceRequests, sent before the releases so that the room they free is
+// never granted back to it under the old requests). Executors already gone
+// with a failed machine (their loss not yet heard) neither count as held nor
+// are given back. A job with a task running, or holding nothing, keeps what
+// it has and waits as before; on a homogeneous cluster every executor holds
+// every task, so the rule never fires there. Why it cannot deadlock: if no
+// task ran anywhere for good, every job holding executors would give them
+// back within idle_timeout; a job then takes a container it cannot use only
+// under requests made before its last give-back (or grants in flight), and
+// gives that back in turn; so in the end every grant goes to a machine that
+// holds the receiving job's ready stage, which then runs, and with nobody
+// holding anything the first waiting request finds room once its machine
+// is up.
+//
 // Defaults: 4 executors of 4 cores and 8 GB. 4 cores / 8 GB is the container
 // Ursa tuned for Spark on TPC-H (section 5.1.1); its 2 GB per core matches
 // the most common task of the bundled TPC-H workloads (1 core, 2 GB), and 4
@@ -63,10 +91,11 @@
 //
 // Known limits (deliberate): static allocation keeps idle executors through
 // narrow stages; one large stage makes all the job's executors large; on
-// heterogeneous clusters jobs can still wait on each other when each holds
-// only executors on machines too small for its next stage; idle executor
-// time is not counted as allocation in the run metrics
-// (metrics/run_metrics.h).
+// heterogeneous clusters a job can sit for idle_timeout holding executors it
+// cannot use before the idle rule gives them back (held executors count as
+// allocation in the run metrics for as long as they are held,
+// metrics/run_metrics.h); a task that fits only machines that failed for
+// good never runs (as under any policy).
 // Knowledge: non-clairvoyant (demands only, never durations).
 #pragma once
 

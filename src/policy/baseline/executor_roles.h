@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "core/time.h"
 #include "model/resources.h"
 #include "policy/common/container_pool.h"
 #include "policy/common/machine_finder.h"
@@ -23,19 +24,25 @@ namespace weft::policy::baseline {
 // Messages between the executor policy's roles (Message::type).
 enum ExecutorMessage : uint32_t {
   // job manager -> scheduler: grant the sender's job `a` more containers,
-  // each of at least `list` (EncodeResources: micro-units per resource, in
-  // Resource order) as ContainerSizeOn gives it on the machine. b = 1 asks
-  // for an exact grant: only on a machine whose capacity holds all of
-  // `list` (no cutting down); b = 0 accepts a size cut to a smaller
-  // machine. The job is the sender's (Address::index); task and c are
-  // unused. There is no reply message: the grant is the answer
-  // (OnContainerGranted).
+  // each of at least `floor` as ContainerSizeOn gives it on the machine, and
+  // only on machines whose capacity holds `must_fit` (zero: any machine; the
+  // floor itself: an exact grant, never cut down). `list` is
+  // EncodeResources(floor) followed by EncodeResources(must_fit). The job is
+  // the sender's (Address::index); task, b and c are unused. There is no
+  // reply message: the grant is the answer (OnContainerGranted).
   kRequestContainers = 1,
+  // job manager -> scheduler: as kRequestContainers, but first drop every
+  // request of the sender's job still waiting: these containers replace
+  // them (a manager giving back idle executors, executor.h).
+  kReplaceRequests = 2,
 };
 
 struct ExecutorConfig {
   uint32_t executors = 4;
   Resources executor;  // cores and memory of one executor (the other components 0)
+  // How long a job's executors may all sit idle while it has ready tasks
+  // none of them can hold before it gives them back (executor.h).
+  TimeUs idle_timeout_us = 60 * kUsPerSecond;
 };
 
 // ContainerSizeOn: the size a container asked for as `floor` gets on a
@@ -56,9 +63,11 @@ class ExecutorScheduler final : public ClusterScheduler {
  private:
   struct Request {
     Resources floor;
-    bool exact = false;
+    Resources must_fit;  // only machines whose capacity holds it (zero: any)
     int64_t count = 0;
-    friend bool operator==(const Request& x, const Request& y) { return x.floor == y.floor && x.exact == y.exact; }
+    friend bool operator==(const Request& x, const Request& y) {
+      return x.floor == y.floor && x.must_fit == y.must_fit;
+    }
   };
   struct JobRequests {
     JobId job;
@@ -89,22 +98,33 @@ class ExecutorManager final : public JobManager {
   void OnTaskEnded(const TaskEnd& end) override;
   void OnContainerGranted(const ContainerInfo& container) override;
   void OnContainerLost(const ContainerInfo& container) override;
+  void OnTimer(uint64_t tag) override;
 
  private:
-  // Request asks the scheduler for `count` containers of at least `floor`
-  // (`exact`: not cut down to a smaller machine).
-  void Request(const Resources& floor, int64_t count, bool exact);
-  // Fill launches ready tasks, stage then index order, into free room.
+  // Request asks the scheduler for `count` containers of at least `floor`,
+  // only on machines whose capacity holds `must_fit` (zero: anywhere);
+  // `replace`: these replace every request still waiting.
+  void Request(const Resources& floor, int64_t count, const Resources& must_fit, bool replace = false);
+  // Fill launches ready tasks, stage then index order, into free room, then
+  // runs Rescue and WatchIdle.
   void Fill();
   // Rescue asks for a container for a ready stage that fits no held
   // container even when empty, if nothing is outstanding (see executor.h).
   void Rescue();
+  // WatchIdle arms the idle timer when the job holds executors, runs nothing
+  // in them and has ready tasks, and disarms it when that stops (executor.h).
+  void WatchIdle();
+  // GiveBack returns every held executor (all idle) and asks for the job's
+  // executors again, only on machines that hold its first ready stage.
+  void GiveBack();
 
   ExecutorConfig config_;
   Resources executor_floor_;  // max(executor size, every stage's demand), component-wise
   ReadyPool ready_;
   ContainerPool pool_;
   int64_t outstanding_ = 0;  // containers asked for and not granted yet
+  bool idle_timer_armed_ = false;
+  uint64_t idle_timer_tag_ = 0;  // the armed timer's tag; older tags are stale
 };
 
 }  // namespace weft::policy::baseline

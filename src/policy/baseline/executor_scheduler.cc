@@ -2,6 +2,7 @@
 // what static allocation needs. It holds no tasks, only requests for
 // containers, and grants them as room appears.
 #include <algorithm>
+#include <span>
 
 #include "policy/baseline/executor_roles.h"
 #include "policy/common/offer_scheduler.h"
@@ -36,12 +37,16 @@ ExecutorScheduler::ExecutorScheduler(Context& ctx) : ClusterScheduler(ctx), find
 }
 
 void ExecutorScheduler::OnMessage(const Address& from, const Message& message) {
-  if (message.type != kRequestContainers || from.kind != RoleKind::kJobManager || message.a <= 0) return;
+  const bool replace = message.type == kReplaceRequests;
+  if ((message.type != kRequestContainers && !replace) || from.kind != RoleKind::kJobManager || message.a <= 0) return;
   const JobId job(from.index);
   const JobView view = ctx_.job(job);
   // A request can still be in flight when its job ends: nothing to grant then.
   if (view.finished()) return;
-  const Resources floor = DecodeResources(message.list);
+  // The floor, then must_fit (DecodeResources ignores what follows its own).
+  const std::span<const int64_t> list(message.list);
+  const Resources floor = DecodeResources(list);
+  const Resources must_fit = DecodeResources(list.subspan(std::min<size_t>(list.size(), kNumResources)));
   if (floor.IsZero()) return;
   // The finder's candidates must include every machine where such a
   // container fits: its cores and memory there are at least the floor's cut
@@ -52,7 +57,8 @@ void ExecutorScheduler::OnMessage(const Address& from, const Message& message) {
   const OrderKey key = key_of_.try_emplace(job.value(), FifoKey(view, 0)).first->second;
   JobRequests& entry = queue_[key];
   entry.job = job;
-  entry.requests.push_back(Request{floor, message.b == 1, message.a});
+  if (replace) entry.requests.clear();
+  entry.requests.push_back(Request{floor, must_fit, message.a});
   TryGrant();
 }
 
@@ -123,7 +129,9 @@ MachineId ExecutorScheduler::FirstMachine(const Request& r, Resources* size) con
   const ClusterState& cluster = ctx_.cluster();
   MachineId found;
   finder_.ForEachCandidate([&](MachineId m) {
-    if (r.exact && !r.floor.FitsIn(cluster.capacity(m))) return true;
+    // must_fit is what the job needs the container for: a machine too small
+    // for it would give a container the job cannot use.
+    if (!r.must_fit.FitsIn(cluster.capacity(m))) return true;
     const Resources s = ContainerSizeOn(r.floor, cluster.capacity(m));
     if (!cluster.Fits(m, s)) return true;
     found = m;
