@@ -35,6 +35,7 @@
 #include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "seed_workloads.h"
 #include "metrics/schedule_checker.h"
 #include "policy/registry.h"
 #include "sim/simulation.h"
@@ -48,6 +49,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using sim::ExecutionModel;
+using testing::SeedWorkload;
 
 constexpr uint64_t kSeeds = 20;
 constexpr TimeUs Sec(double s) { return static_cast<TimeUs>(s * 1e6); }
@@ -88,28 +90,10 @@ std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
   return name;
 }
 
-// Every fourth seed draws a larger workload (more jobs, wider stages), so
-// that queues build up on the small clusters.
-RandomWorkloadOptions OptionsFor(uint64_t seed) {
-  RandomWorkloadOptions o;
-  if (seed % 4 == 3) {
-    o.max_jobs = 8;
-    o.max_stages = 6;
-    o.max_tasks = 16;
-  }
-  return o;
-}
-
-Workload SeedWorkload(uint64_t seed) {
-  auto w = RandomWorkload(seed, OptionsFor(seed));
-  EXPECT_TRUE(w.ok()) << "generator bug at seed " << seed << ": " << StatusMessage(w.status());
-  return w.ok() ? std::move(*w) : Workload{};
-}
-
 // SaveForReplay writes the seed's workload where a developer can rerun it.
 std::string SaveForReplay(const std::string& policy, uint64_t seed) {
   const std::string path = fmt::format("/tmp/weft-conformance-{}-{}.json", policy, seed);
-  std::ofstream(path) << RandomWorkloadJson(seed, OptionsFor(seed));
+  std::ofstream(path) << RandomWorkloadJson(seed, testing::SeedWorkloadOptions(seed));
   return path;
 }
 

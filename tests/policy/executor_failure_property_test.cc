@@ -24,25 +24,15 @@
 #include "core/status.h"
 #include "fmt/format.h"
 #include "gtest/gtest.h"
+#include "seed_workloads.h"
 #include "sim/simulation.h"
-#include "trace/random_workload.h"
 
 namespace weft {
 namespace {
 
-constexpr TimeUs Sec(double s) { return static_cast<TimeUs>(s * 1e6); }
+using testing::SeedWorkload;
 
-// The seeds' workload options, as the conformance suite draws them: every
-// fourth seed a larger workload (more jobs, wider stages).
-RandomWorkloadOptions OptionsFor(uint64_t seed) {
-  RandomWorkloadOptions o;
-  if (seed % 4 == 3) {
-    o.max_jobs = 8;
-    o.max_stages = 6;
-    o.max_tasks = 16;
-  }
-  return o;
-}
+constexpr TimeUs Sec(double s) { return static_cast<TimeUs>(s * 1e6); }
 
 struct Variant {
   const char* name;
@@ -107,12 +97,6 @@ absl::Status RunExecutor(const Workload& w, uint64_t seed, const Variant& v, std
     return absl::InternalError(fmt::format("{} decisions refused", result->stats.refused_decisions));
   }
   return absl::OkStatus();
-}
-
-Workload SeedWorkload(uint64_t seed) {
-  auto w = RandomWorkload(seed, OptionsFor(seed));
-  EXPECT_TRUE(w.ok()) << "seed " << seed << ": " << StatusMessage(w.status());
-  return w.ok() ? std::move(*w) : Workload{};
 }
 
 TEST(ExecutorFailureTest, Seed114FinishesAfterItsMachinesFail) {
