@@ -2,6 +2,7 @@
 """Benchmark of weft's real runtime next to Dask on this machine (issue 7).
 
   python3 bench/runtime_vs_dask.py [--build build] [--tasks 100000] [--nodes 4] [--latency-jobs 200]
+                                   [--skip-dask] [--dir DIR]
 
 weft: `weft cluster up --nodes N` (each node offers the machine's cores), then
   - throughput: one job of TASKS built-in 1-microsecond tasks (the format needs
@@ -11,7 +12,10 @@ weft: `weft cluster up --nodes N` (each node offers the machine's cores), then
   - launch latency: LATENCY_JOBS one-task jobs running /bin/true, submitted
     one at a time; per job, ready -> end from the exported tasks.csv, which
     bounds submit-to-start from above (it also holds the process's run and
-    the report back).
+    the report back); then as many one-task jobs of the built-in task, which
+    runs without a process: their ready -> end is the runtime's own round
+    trip (scheduler -> node -> scheduler), which with the task runner's Start
+    call bounds submit-to-start more tightly.
 Dask (Debian's python3-distributed, installed by this script only):
 LocalCluster with N worker processes x the same threads; client.map of a
 no-op over TASKS items; and LATENCY_JOBS sequential client.submit calls of a
@@ -49,10 +53,10 @@ def workload(tasks, cpu, command=None, name="bench"):
             "jobs": [{"name": name, "stages": [stage]}]}
 
 
-def weft_bench(build, tasks, nodes, latency_jobs):
+def weft_bench(build, tasks, nodes, latency_jobs, parent):
     weft = os.path.join(build, "src", "weft")
     results = {}
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=parent) as tmp:
         cluster = os.path.join(tmp, "cluster")
         address = sh(weft, "cluster", "up", "--nodes", str(nodes), "--dir", cluster).strip().splitlines()[-1]
         try:
@@ -66,20 +70,23 @@ def weft_bench(build, tasks, nodes, latency_jobs):
                 sh(weft, "wait", "--scheduler", address, str(job), "--timeout", "600")
                 results[f"cpu{cpu}"] = tasks / (time.monotonic() - start)
                 job += 1
-            path = os.path.join(tmp, "true.json")
-            with open(path, "w") as f:
-                json.dump(workload(1, 1, "/bin/true", "true"), f)
-            first = job
-            for _ in range(latency_jobs):
-                sh(weft, "submit", "--scheduler", address, path)
-                sh(weft, "wait", "--scheduler", address, str(job), "--timeout", "60")
-                job += 1
+            # One-task jobs, one at a time: /bin/true, and the built-in task
+            # (no process: the runtime's own round trip).
+            for name, command in (("true", "/bin/true"), ("builtin", None)):
+                path = os.path.join(tmp, f"{name}.json")
+                with open(path, "w") as f:
+                    json.dump(workload(1, 1, command, name), f)
+                for _ in range(latency_jobs):
+                    sh(weft, "submit", "--scheduler", address, path)
+                    sh(weft, "wait", "--scheduler", address, str(job), "--timeout", "60")
+                    job += 1
             out = os.path.join(tmp, "results")
             sh(weft, "status", "--scheduler", address, "--out", out)
             with open(os.path.join(out, "tasks.csv")) as f:
-                rows = [r for r in csv.DictReader(f) if r["job"].startswith("true")]
-            lat = [float(r["end"]) - float(r["ready"]) for r in rows]
-            results["latency_ms"] = (percentile(lat, 50) * 1e3, percentile(lat, 99) * 1e3)
+                rows = list(csv.DictReader(f))
+            for name in ("true", "builtin"):
+                lat = [float(r["end"]) - float(r["ready"]) for r in rows if r["job"].startswith(name)]
+                results[f"{name}_ms"] = (percentile(lat, 50) * 1e3, percentile(lat, 99) * 1e3)
         finally:
             sh(weft, "cluster", "down", "--dir", cluster)
     return results
@@ -130,12 +137,15 @@ def main():
     ap.add_argument("--nodes", type=int, default=4)
     ap.add_argument("--latency-jobs", type=int, default=200)
     ap.add_argument("--skip-dask", action="store_true")
+    ap.add_argument("--dir", default=None,
+                    help="where the cluster's state and the tasks' output go (default: the system temp dir)")
     a = ap.parse_args()
-    w = weft_bench(a.build, a.tasks, a.nodes, a.latency_jobs)
+    w = weft_bench(a.build, a.tasks, a.nodes, a.latency_jobs, a.dir)
     print(f"| system | {a.tasks:,} zero-duration tasks, {a.nodes} nodes: tasks/s | /bin/true p50 ms | p99 ms |")
     print("| --- | --- | --- | --- |")
-    print(f"| weft, tasks of 1 core | {w['cpu1']:,.0f} | {w['latency_ms'][0]:.2f} | {w['latency_ms'][1]:.2f} |")
+    print(f"| weft, tasks of 1 core | {w['cpu1']:,.0f} | {w['true_ms'][0]:.2f} | {w['true_ms'][1]:.2f} |")
     print(f"| weft, tasks of 0.01 core | {w['cpu0.01']:,.0f} | | |")
+    print(f"| weft, built-in task instead of /bin/true (no process) | | {w['builtin_ms'][0]:.2f} | {w['builtin_ms'][1]:.2f} |")
     if not a.skip_dask:
         d = dask_bench(a.tasks, a.nodes, a.latency_jobs)
         print(f"| Dask distributed (LocalCluster) | {d['tput']:,.0f} | {d['p50']:.2f} | {d['p99']:.2f} |")
