@@ -4,6 +4,8 @@
 // reactions happen inside the call, as they would at that instant in a run.
 #include "sim/live_engine.h"
 
+#include <algorithm>
+
 #include "core/status.h"
 #include "sim/engine_impl.h"
 
@@ -61,7 +63,7 @@ void LiveEngine::JobAdded(JobId id, TimeUs now, TimeUs arrival, std::span<const 
   Advance(now);
 }
 
-bool LiveEngine::AttemptEnded(uint64_t id, Outcome outcome, const Resources& usage, TimeUs now) {
+bool LiveEngine::AttemptEnded(uint64_t id, Outcome outcome, const Resources& usage, TimeUs now, TimeUs ran_us) {
   Advance(now);
   const uint32_t slot = SlotOf(id);
   if (slot >= core_->attempts_.size()) return false;
@@ -71,6 +73,7 @@ bool LiveEngine::AttemptEnded(uint64_t id, Outcome outcome, const Resources& usa
     core_->cluster_.RemoveUsed(a.machine, a.usage);
     a.usage = usage;
     core_->cluster_.AddUsed(a.machine, a.usage);
+    if (ran_us >= 0) a.start_us = std::clamp(now - ran_us, a.start_us, now);
   }
   core_->ending_by_executor_ = true;
   core_->EndAttempt(slot, outcome);

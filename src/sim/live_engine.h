@@ -93,7 +93,10 @@ class LiveEngine {
 
   // AttemptEnded: the executor reports that attempt `id` ended. Ends the
   // engine already caused (kills) and unknown ids are ignored: returns false.
-  bool AttemptEnded(uint64_t id, Outcome outcome, const Resources& usage, TimeUs now);
+  // ran_us (>= 0 when known): how long it really ran; its record then starts
+  // at now - ran_us (when the process began, as far as the engine can tell)
+  // instead of when the launch was decided.
+  bool AttemptEnded(uint64_t id, Outcome outcome, const Resources& usage, TimeUs now, TimeUs ran_us = -1);
   // UpdateUsage: what attempt `id` really uses now (cpu cores, memory GB).
   void UpdateUsage(uint64_t id, const Resources& usage, TimeUs now);
 

@@ -104,6 +104,15 @@ TEST(TaskRunnerTest, ExitCodesPropagate) {
   fs::remove_all(dir);
 }
 
+// run_us covers the process's life (a lower bound the sleep guarantees; no
+// upper bound, which would depend on the machine's speed).
+TEST(TaskRunnerTest, AnExitSaysHowLongTheProcessRan) {
+  const fs::path dir = FreshDir("run-us");
+  TaskRunner runner(dir);
+  EXPECT_GE(RunToEnd(runner, Command(1, "sleep 0.2")).run_us, 200'000);
+  fs::remove_all(dir);
+}
+
 TEST(TaskRunnerTest, FailingCommandReportsItsCode) {
   const fs::path dir = FreshDir("fail");
   TaskRunner runner(dir);

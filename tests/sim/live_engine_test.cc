@@ -89,6 +89,24 @@ TEST(LiveEngineTest, RunsStagesInOrderAsTheExecutorReportsEnds) {
   EXPECT_TRUE(f.executor.killed.empty());
 }
 
+// The executor knows how long a process really ran: the record starts then,
+// not when the launch was decided (but never before it, nor after the end).
+TEST(LiveEngineTest, AnAttemptsRecordStartsWhenItReallyRanFrom) {
+  Fixture f;
+  ASSERT_TRUE(f.engine->Start(0, {true, true}).ok());
+  f.Add(10);
+  ASSERT_EQ(f.executor.started.size(), 2u);
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[0].id, Outcome::kOk, Resources(), 100, /*ran_us=*/30));
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[1].id, Outcome::kOk, Resources(), 100, /*ran_us=*/500));
+  ASSERT_EQ(f.observer.ends.size(), 2u);
+  EXPECT_EQ(f.observer.ends[0].start_us, 70);
+  EXPECT_EQ(f.observer.ends[0].end_us, 100);
+  EXPECT_EQ(f.observer.ends[1].start_us, 10);  // longer than since the launch: the launch it is
+  ASSERT_EQ(f.executor.started.size(), 4u);
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[2].id, Outcome::kOk, Resources(), 150));
+  EXPECT_EQ(f.observer.ends[2].start_us, 100);  // not known: the launch
+}
+
 TEST(LiveEngineTest, FailedAttemptIsRetried) {
   Fixture f;
   ASSERT_TRUE(f.engine->Start(0, {true, false}).ok());

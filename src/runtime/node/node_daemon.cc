@@ -31,6 +31,7 @@ void AddEnd(v1::TaskEnds& ends, uint64_t attempt, const TaskExit& exit) {
   e->set_error(exit.error);
   e->set_cpu_seconds(exit.cpu_seconds);
   e->set_peak_rss_bytes(exit.peak_rss_bytes);
+  e->set_run_us(exit.run_us);
 }
 
 // Node: the daemon's main thread. It owns the task runner (children die

@@ -292,10 +292,9 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
     AddDone(TaskExit{.id = spec.id, .exit_code = 127, .failed_to_start = true, .error = std::move(error)});
     return absl::OkStatus();
   }
-  running_.emplace(spec.id, Running{.pid = pid,
-                                    .pidfd = pidfd,
-                                    .record_slot = *slot,
-                                    .last_sample_time = std::chrono::steady_clock::now()});
+  const auto now = std::chrono::steady_clock::now();
+  running_.emplace(spec.id, Running{.pid = pid, .pidfd = pidfd, .record_slot = *slot, .started = now,
+                                    .last_sample_time = now});
   id_of_pidfd_.emplace(pidfd, spec.id);
   return absl::OkStatus();
 }
@@ -334,6 +333,8 @@ void TaskRunner::Finish(uint64_t id) {
     got = wait4(task.pid, &status, 0, &ru);
   } while (got < 0 && errno == EINTR);
   TaskExit exit{.id = id, .killed = task.killed};
+  exit.run_us =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - task.started).count();
   if (got == task.pid) {
     exit.exit_code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
     exit.cpu_seconds = std::max(task.last_cpu_seconds, RusageCpuSeconds(ru));

@@ -79,6 +79,9 @@ struct TaskExit {
   // figure and what wait4 reports for the shell and the children it reaped.
   double cpu_seconds = 0;
   int64_t peak_rss_bytes = 0;  // the larger of the sampled group peak and the shell's ru_maxrss
+  // From the process's start to its reaping (0 for a task that ran without
+  // a process or never started): the scheduler dates the attempt's start by it.
+  int64_t run_us = 0;
 };
 
 struct TaskUsage {
@@ -148,6 +151,7 @@ class TaskRunner {
     int pidfd = -1;
     int record_slot = -1;  // in records_
     bool killed = false;
+    std::chrono::steady_clock::time_point started;
     std::chrono::steady_clock::time_point last_sample_time;
     double last_cpu_seconds = 0;
     int64_t peak_rss_bytes = 0;

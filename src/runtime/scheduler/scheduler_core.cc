@@ -400,7 +400,8 @@ void SchedulerCore::OnNodeMessage(const Session& session, const v1::NodeMessage&
       usage.set_micro(kMem, end.peak_rss_bytes() > 0 ? end.peak_rss_bytes() / 1000 : 0);  // GB in micro-units
       // Core-seconds for now: OnAttemptEnd divides by the running time.
       usage.set_micro(kCpu, static_cast<int64_t>(end.cpu_seconds() * 1e6));
-      engine_->AttemptEnded(end.attempt(), ok ? Outcome::kOk : Outcome::kFailed, usage, now);
+      engine_->AttemptEnded(end.attempt(), ok ? Outcome::kOk : Outcome::kFailed, usage, now,
+                            end.run_us() > 0 ? end.run_us() : -1);
       if (!ok) spdlog::info("attempt {} failed: exit {} {}", end.attempt(), end.exit_code(), end.error());
     }
   }
