@@ -423,7 +423,8 @@ TEST_F(RuntimeTest, ANodeRefusesAReplicaWhosePolicyDiffersFromTheOthers) {
                 fmt::format("probe_ratio={}", r + 2), "--replica", std::to_string(r), "--replicas", "2"},
                dir_ / fmt::format("s{}.out", r));
     ASSERT_TRUE(Until([&] { return fs::exists(state / "address"); }));
-    addresses.push_back(Slurp(state / "address").substr(0, Slurp(state / "address").find('\n')));
+    const std::string address = Slurp(state / "address");
+    addresses.push_back(address.substr(0, address.find('\n')));
   }
   const fs::path work = dir_ / "n0";
   SpawnWeftd({"node", "--scheduler", addresses[0] + "," + addresses[1], "--name", "n0", "--cpu", "1", "--mem", "1",

@@ -110,54 +110,53 @@ absl::Status SchedulerClient::Cancel(uint32_t job) {
   });
 }
 
-absl::StatusOr<std::vector<v1::StatusReply>> SchedulerClient::StatusAll() {
+template <typename Answer, typename Ask, typename ReplicaOf>
+absl::StatusOr<std::vector<Answer>> SchedulerClient::EveryReplica(Ask&& ask, ReplicaOf&& replica_of) {
   if (addresses_.empty()) return absl::InvalidArgumentError("no scheduler address given");
-  v1::StatusRequest request;
-  request.set_all(true);
-  std::map<uint32_t, v1::StatusReply> by_replica;
+  std::map<uint32_t, Answer> by_replica;  // two addresses of one daemon answer once
   absl::Status last;
   for (const std::string& address : addresses_) {
-    v1::StatusReply reply;
+    Answer answer;
     const grpc::Status status = CallAt(address, [&](v1::Scheduler::Stub& stub, grpc::ClientContext& context) {
-      return stub.Status(&context, request, &reply);
+      return ask(stub, context, answer);
     });
     if (status.error_code() == grpc::StatusCode::UNAVAILABLE) {
       last = absl::UnavailableError(address + ": " + status.error_message());
       continue;
     }
     if (!status.ok()) return FromGrpc(status);
-    by_replica.try_emplace(reply.replica(), std::move(reply));
+    absl::StatusOr<uint32_t> replica = replica_of(answer);
+    if (!replica.ok()) return absl::InternalError(address + ": " + std::string(replica.status().message()));
+    by_replica.try_emplace(*replica, std::move(answer));
   }
   if (by_replica.empty()) return last;
-  std::vector<v1::StatusReply> replies;
-  for (auto& [replica, reply] : by_replica) replies.push_back(std::move(reply));
-  return replies;
+  std::vector<Answer> answers;
+  for (auto& [replica, answer] : by_replica) answers.push_back(std::move(answer));
+  return answers;
+}
+
+absl::StatusOr<std::vector<v1::StatusReply>> SchedulerClient::StatusAll() {
+  v1::StatusRequest request;
+  request.set_all(true);
+  return EveryReplica<v1::StatusReply>(
+      [&](v1::Scheduler::Stub& stub, grpc::ClientContext& context, v1::StatusReply& reply) {
+        return stub.Status(&context, request, &reply);
+      },
+      [](const v1::StatusReply& reply) -> absl::StatusOr<uint32_t> { return reply.replica(); });
 }
 
 absl::StatusOr<std::vector<std::vector<v1::ExportChunk>>> SchedulerClient::ExportAll() {
-  if (addresses_.empty()) return absl::InvalidArgumentError("no scheduler address given");
-  std::map<uint32_t, std::vector<v1::ExportChunk>> by_replica;
-  absl::Status last;
-  for (const std::string& address : addresses_) {
-    std::vector<v1::ExportChunk> chunks;
-    const grpc::Status status = CallAt(address, [&](v1::Scheduler::Stub& stub, grpc::ClientContext& context) {
-      auto reader = stub.Export(&context, v1::ExportRequest());
-      v1::ExportChunk chunk;
-      while (reader->Read(&chunk)) chunks.push_back(chunk);
-      return reader->Finish();
-    });
-    if (status.error_code() == grpc::StatusCode::UNAVAILABLE) {
-      last = absl::UnavailableError(address + ": " + status.error_message());
-      continue;
-    }
-    if (!status.ok()) return FromGrpc(status);
-    if (chunks.empty()) return absl::InternalError(address + " sent an empty export");
-    by_replica.try_emplace(chunks[0].replica(), std::move(chunks));
-  }
-  if (by_replica.empty()) return last;
-  std::vector<std::vector<v1::ExportChunk>> exports;
-  for (auto& [replica, chunks] : by_replica) exports.push_back(std::move(chunks));
-  return exports;
+  return EveryReplica<std::vector<v1::ExportChunk>>(
+      [](v1::Scheduler::Stub& stub, grpc::ClientContext& context, std::vector<v1::ExportChunk>& chunks) {
+        auto reader = stub.Export(&context, v1::ExportRequest());
+        v1::ExportChunk chunk;
+        while (reader->Read(&chunk)) chunks.push_back(chunk);
+        return reader->Finish();
+      },
+      [](const std::vector<v1::ExportChunk>& chunks) -> absl::StatusOr<uint32_t> {
+        if (chunks.empty()) return absl::InternalError("an empty export");
+        return chunks[0].replica();
+      });
 }
 
 }  // namespace weft::runtime

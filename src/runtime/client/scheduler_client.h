@@ -46,6 +46,10 @@ class SchedulerClient {
   absl::Status WithFailover(Call&& call);
   template <typename Call>
   absl::Status ForJob(uint32_t job, Call&& call);
+  // EveryReplica: `ask` at every address (Answer filled in by it); one answer
+  // per replica, as `replica_of` names it, in replica order.
+  template <typename Answer, typename Ask, typename ReplicaOf>
+  absl::StatusOr<std::vector<Answer>> EveryReplica(Ask&& ask, ReplicaOf&& replica_of);
 
   std::vector<std::string> addresses_;
   std::string token_;
