@@ -267,6 +267,16 @@ TEST_F(SchedulerCoreTest, ReplicasOfAPolicyWithoutNodeAgentsAreRefused) {
   config_.replica = ReplicaIds{2, 2};
   config_.policy = "sparrow";
   EXPECT_TRUE(absl::IsInvalidArgument(SchedulerCore::Open(config_).status()));
+  // The refused starts wrote nothing: the state dir still takes a good one.
+  config_.replica = ReplicaIds{0, 2};
+  EXPECT_TRUE(SchedulerCore::Open(config_).ok());
+}
+
+TEST_F(SchedulerCoreTest, ARefusedPolicyLeavesTheStateDirFree) {
+  config_.policy = "no-such-policy";
+  EXPECT_FALSE(SchedulerCore::Open(config_).ok());
+  config_.policy = "fair";
+  EXPECT_TRUE(SchedulerCore::Open(config_).ok());
 }
 
 // A hosted node agent's launch and kill arrive as agent actions and are

@@ -93,6 +93,7 @@ absl::Status SchedulerCore::Recover() {
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   std::string policy = config_.policy;
   nlohmann::json params = config_.params;
+  const std::string replica = fmt::format("{}/{}", config_.replica.index, config_.replica.count);
   if (r.meta.contains("policy")) {
     // The journal's jobs were planned under its policy: resume with it.
     if (!policy.empty() && policy != r.meta["policy"]) {
@@ -107,23 +108,13 @@ absl::Status SchedulerCore::Recover() {
     }
     clock_offset_us_ = std::max<int64_t>(0, unix_now - epoch);
     epoch_unix_us_ = epoch;
-    const std::string replica = fmt::format("{}/{}", config_.replica.index, config_.replica.count);
     if (r.meta.contains("replica") && r.meta["replica"] != replica) {
       return absl::InvalidArgumentError(fmt::format("state dir {} belongs to scheduler replica {}, not {}",
                                                     config_.state_dir.string(), r.meta["replica"], replica));
     }
-  } else {
-    if (policy.empty()) policy = "fifo";
-    RETURN_IF_ERROR(journal_->Begin());
-    RETURN_IF_ERROR(journal_->SetMeta("policy", policy));
-    RETURN_IF_ERROR(journal_->SetMeta("params", params.dump()));
-    RETURN_IF_ERROR(journal_->SetMeta("epoch_unix_us", std::to_string(unix_now)));
-    RETURN_IF_ERROR(
-        journal_->SetMeta("replica", fmt::format("{}/{}", config_.replica.index, config_.replica.count)));
-    RETURN_IF_ERROR(journal_->Commit());
-    epoch_unix_us_ = unix_now;
+  } else if (policy.empty()) {
+    policy = "fifo";
   }
-  steady_start_ = std::chrono::steady_clock::now();
   params_ = params.get<std::vector<std::string>>();
   ASSIGN_OR_RETURN(built_, policy::BuildPolicy(policy, params_));
   if (config_.replica.count > 1 && !built_.policy->has_node_agents()) {
@@ -132,6 +123,18 @@ absl::Status SchedulerCore::Recover() {
     return absl::InvalidArgumentError(fmt::format(
         "--replicas needs a policy whose node agents run on the nodes (sparrow*); {} has none", policy));
   }
+  if (!r.meta.contains("policy")) {
+    // A new state dir: its identity is written only once the flags proved good,
+    // so a refused start leaves nothing that a corrected one would trip over.
+    RETURN_IF_ERROR(journal_->Begin());
+    RETURN_IF_ERROR(journal_->SetMeta("policy", policy));
+    RETURN_IF_ERROR(journal_->SetMeta("params", params.dump()));
+    RETURN_IF_ERROR(journal_->SetMeta("epoch_unix_us", std::to_string(unix_now)));
+    RETURN_IF_ERROR(journal_->SetMeta("replica", replica));
+    RETURN_IF_ERROR(journal_->Commit());
+    epoch_unix_us_ = unix_now;
+  }
+  steady_start_ = std::chrono::steady_clock::now();
 
   for (const JournalNode& n : r.nodes) slots_.Restore(n.name, n.capacity);
   nodes_.resize(slots_.size());
