@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
         // Shares are measured while the middle half of the jobs arrive.
         c.window_begin = w.jobs[w.jobs.size() / 4].arrival_us;
         c.window_end = w.jobs[w.jobs.size() * 3 / 4].arrival_us;
-        weft::ScheduleChecker checker(w, false);
+        weft::ScheduleChecker checker(w, weft::ResourceMask{0});
         engine.AddObserver(&c);
         if (check) engine.AddObserver(&checker);
         const auto t0 = std::chrono::steady_clock::now();

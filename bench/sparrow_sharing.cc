@@ -73,7 +73,7 @@ Records Run(const weft::Workload& w, const std::string& queue, double probe_rati
   o.latency_us = static_cast<TimeUs>(latency_ms * 1000);
   weft::sim::Engine engine(w, *built->policy, o);
   Records r;
-  weft::ScheduleChecker checker(w, false);
+  weft::ScheduleChecker checker(w, weft::ResourceMask{0});
   engine.AddObserver(&r);
   engine.AddObserver(&checker);
   const absl::Status s = engine.Run();

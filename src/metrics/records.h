@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "core/ids.h"
 #include "core/time.h"
@@ -38,10 +39,29 @@ struct AttemptRecord {
   TimeUs start_us = 0;
   TimeUs end_us = 0;
   Outcome outcome = Outcome::kOk;
-  Resources demand;
-  Resources usage;
+  Resources demand;  // reserved at launch (tasks.csv cpu..net)
+  Resources usage;   // measured: the time average of what it really used
   Locality locality = Locality::kNone;
   bool in_container = false;
+  // held: the time average of what the attempt held, when that is not its
+  // demand: a task with phases holds its memory for the whole attempt and
+  // each phase's resource only while that phase runs. nullopt: the demand.
+  std::optional<Resources> held;
+  const Resources& Held() const { return held ? *held : demand; }
+};
+
+// PhaseRecord: one phase (monotask) of an attempt, from when it started to
+// when it ended or the attempt was stopped (completed = false).
+struct PhaseRecord {
+  TaskRef task;
+  uint32_t attempt = 0;
+  uint32_t phase = 0;
+  Resource resource = kCpu;
+  MachineId machine;
+  TimeUs start_us = 0;
+  TimeUs end_us = 0;
+  double held = 0;  // time average of the resource held, in its units (cores, MB/s)
+  bool completed = true;
 };
 
 struct JobRecord {
@@ -68,6 +88,8 @@ class RunObserver {
   virtual ~RunObserver() = default;
   virtual void OnAttemptStart(const AttemptStart& /*start*/) {}
   virtual void OnAttemptEnd(const AttemptRecord& /*record*/) {}
+  // OnPhaseEnd: a phase ended; reported before its attempt's end.
+  virtual void OnPhaseEnd(const PhaseRecord& /*record*/) {}
   virtual void OnJobEnd(const JobRecord& /*record*/) {}
   virtual void OnContainerEnd(const ContainerRecord& /*record*/) {}
   // OnRunEnd: the simulation is over at `end_us`.

@@ -43,7 +43,7 @@ const JobBounds& RunMetrics::Bound(JobId job) {
 void RunMetrics::OnAttemptEnd(const AttemptRecord& r) {
   const double seconds = UsToSeconds(r.end_us - r.start_us);
   for (int k = 0; k < kNumResources; ++k) {
-    if (!r.in_container) allocated_[k] += r.demand.units(static_cast<Resource>(k)) * seconds;
+    if (!r.in_container) allocated_[k] += r.Held().units(static_cast<Resource>(k)) * seconds;
     used_[k] += r.usage.units(static_cast<Resource>(k)) * seconds;
   }
   ++summary_.attempts;

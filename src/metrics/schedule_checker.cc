@@ -18,9 +18,9 @@ void SaturatingIncrement(uint8_t& x) {
 
 }  // namespace
 
-ScheduleChecker::ScheduleChecker(const Workload& workload, bool overbooking_allowed)
+ScheduleChecker::ScheduleChecker(const Workload& workload, ResourceMask overbooked)
     : workload_(workload),
-      overbooking_allowed_(overbooking_allowed),
+      overbooked_(overbooked),
       machine_held_(workload.cluster.size()),
       job_phase_(workload.jobs.size(), JobPhase::kNotSeen) {}
 
@@ -139,7 +139,7 @@ void ScheduleChecker::OnAttemptStart(const AttemptStart& start) {
     if (!start.demand.FitsIn(capacity)) {
       Report(fmt::format("{} started {} with demand {} that exceeds the machine's capacity {}",
                          task, at, start.demand.ToString(), capacity.ToString()));
-    } else if (!overbooking_allowed_ && !held.FitsIn(capacity)) {
+    } else if (!held.FitsInExcept(capacity, overbooked_)) {
       Report(fmt::format("{} started {} over the machine's capacity: {} held, capacity {}", task,
                          at, held.ToString(), capacity.ToString()));
     }

@@ -45,10 +45,10 @@ class ScheduleChecker : public RunObserver {
   // The most violation messages kept; violation_count() counts them all.
   static constexpr size_t kMaxMessages = 20;
 
-  // `workload` must outlive the checker. With `overbooking_allowed`, the sum
-  // of the demands on a machine may exceed its capacity (a single demand may
-  // still not).
-  ScheduleChecker(const Workload& workload, bool overbooking_allowed);
+  // `workload` must outlive the checker. For the resources in `overbooked`,
+  // the sum of the demands on a machine may exceed its capacity (a single
+  // demand may still not).
+  ScheduleChecker(const Workload& workload, ResourceMask overbooked);
 
   void OnAttemptStart(const AttemptStart& start) override;
   void OnAttemptEnd(const AttemptRecord& record) override;
@@ -112,7 +112,7 @@ class ScheduleChecker : public RunObserver {
   }
 
   const Workload& workload_;
-  const bool overbooking_allowed_;
+  const ResourceMask overbooked_;
   std::vector<Resources> machine_held_;             // sum of running demands, per machine
   std::vector<JobPhase> job_phase_;                 // per job
   absl::flat_hash_map<uint32_t, JobState> active_;  // by job id

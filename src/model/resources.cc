@@ -44,6 +44,13 @@ bool Resources::FitsIn(const Resources& capacity) const {
   return true;
 }
 
+bool Resources::FitsInExcept(const Resources& capacity, ResourceMask except) const {
+  for (int r = 0; r < kNumResources; ++r) {
+    if (!InMask(except, static_cast<Resource>(r)) && v_[r] > capacity.v_[r]) return false;
+  }
+  return true;
+}
+
 Resources& Resources::operator+=(const Resources& o) {
   for (int r = 0; r < kNumResources; ++r) v_[r] += o.v_[r];
   return *this;

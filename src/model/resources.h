@@ -29,6 +29,13 @@ inline constexpr std::array<std::string_view, kNumResources> kResourceNames = {"
 // ResourceByName returns the resource called `name`, or nullopt.
 std::optional<Resource> ResourceByName(std::string_view name);
 
+// ResourceMask: a set of resources, bit r for resource r (e.g. the resources
+// a policy may overbook).
+using ResourceMask = uint8_t;
+inline constexpr ResourceMask MaskOf(Resource r) { return static_cast<ResourceMask>(1u << r); }
+inline constexpr bool InMask(ResourceMask mask, Resource r) { return (mask & MaskOf(r)) != 0; }
+inline constexpr ResourceMask kAllResources = (1u << kNumResources) - 1;
+
 // One unit of a resource, in the micro-units Resources stores.
 inline constexpr int64_t kMicroUnits = 1'000'000;
 
@@ -47,6 +54,8 @@ class Resources {
   bool IsZero() const;
   // FitsIn: every component is <= the other's.
   bool FitsIn(const Resources& capacity) const;
+  // FitsInExcept: every component outside `except` is <= the other's.
+  bool FitsInExcept(const Resources& capacity, ResourceMask except) const;
 
   Resources& operator+=(const Resources& o);
   Resources& operator-=(const Resources& o);

@@ -32,11 +32,14 @@ class ClusterState {
   // containers, plus the sizes of the containers granted on m.
   const Resources& allocated(MachineId m) const { return allocated_[m.value()]; }
   Resources free(MachineId m) const { return capacity(m) - allocated_[m.value()]; }
-  // Fits: m is up and `demand` fits in what is not yet allocated.
-  bool Fits(MachineId m, const Resources& demand) const {
-    return up_[m.value()] && (allocated_[m.value()] + demand).FitsIn(capacity(m));
+  // Fits: m is up and `demand` fits in what is not yet allocated, but for
+  // the resources in `overbooked`.
+  bool Fits(MachineId m, const Resources& demand, ResourceMask overbooked = 0) const {
+    return up_[m.value()] && (allocated_[m.value()] + demand).FitsInExcept(capacity(m), overbooked);
   }
-  // used: what the tasks running on m really use (their usage vectors).
+  // used: what the tasks running on m really use now, measured (the
+  // execution model in simulation, the nodes' readings for real); it follows
+  // tasks' progress rates and never exceeds the capacity of cpu, disk or net.
   const Resources& used(MachineId m) const { return used_[m.value()]; }
   // running: tasks launched or running on m.
   uint32_t running(MachineId m) const { return running_[m.value()]; }

@@ -41,6 +41,7 @@ struct ContainerInfo {
   MachineId machine;
   Resources size;
   Resources in_use;  // demands of the tasks running in it
+  Resources used;    // what the tasks running in it really use now (measured)
   uint32_t tasks = 0;
   Address granted_by;
   TimeUs granted_us = 0;

@@ -30,10 +30,15 @@ class Policy {
 
   // What the policy may know about jobs (enforced by JobView).
   virtual Knowledge knowledge() const = 0;
-  // Overbooking: true when the policy may, by design, reserve more than a
-  // machine's capacity (the checker then allows it, and the contention model
-  // charges for it).
-  virtual bool overbooking() const { return false; }
+  // overbooked: the resources the policy may, by design, reserve beyond a
+  // machine's capacity (DAGPS: cpu, disk and net; a static-slot scheduler may
+  // also over-commit memory). The engine and the checker allow it for those
+  // resources only; the execution model charges for it (oversubscribed
+  // resources are shared or slow tasks down; memory beyond capacity fails
+  // the newest tasks, as an OOM killer would).
+  virtual ResourceMask overbooked() const { return 0; }
+  // overbooking: some resource may be overbooked (summary.json's flag).
+  bool overbooking() const { return overbooked() != 0; }
   // Number of cluster scheduler replicas (Sparrow runs several).
   virtual uint32_t num_schedulers() const { return 1; }
 

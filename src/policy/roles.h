@@ -42,6 +42,16 @@ struct TaskRange {
   uint32_t size() const { return end - begin; }
 };
 
+// TaskUsage: what an attempt really used while it ran, measured (the
+// execution model in simulation, the node's /proc readings for real): the
+// time average and the peak, per resource, in the model's units (cores, GB,
+// MB/s). Usage follows the attempt's progress rate: a task slowed by
+// contention uses less per second.
+struct TaskUsage {
+  Resources average;
+  Resources peak;
+};
+
 // TaskEnd: one attempt of a task ended.
 struct TaskEnd {
   TaskRef task;
@@ -54,6 +64,7 @@ struct TaskEnd {
   // Whether the task will be offered again (failed or killed with attempts
   // left: a later OnTasksReady brings it back).
   bool will_retry = false;
+  TaskUsage usage;  // measured over the attempt
 };
 
 class Role {
@@ -111,6 +122,9 @@ class NodeAgent : public Role {
   // the platform runs phases back to back.
   virtual bool ControlsPhases() const { return false; }
   virtual void OnPhaseReady(const TaskRef& /*task*/, uint32_t /*phase*/) {}
+  // OnPhaseEnded: phase `phase` of a task running on this machine finished
+  // (heard before the next phase's OnPhaseReady, whoever starts phases).
+  virtual void OnPhaseEnded(const TaskRef& /*task*/, uint32_t /*phase*/) {}
   virtual void OnSchedulerDown(uint32_t /*replica*/) {}
 
  protected:

@@ -8,6 +8,7 @@
 #include "core/status.h"
 #include "fmt/format.h"
 #include "sim/engine_impl.h"
+#include "sim/modeled_execution.h"
 
 namespace weft::sim {
 
@@ -43,8 +44,7 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
       opt_(std::move(options)),
       knowledge_(policy.knowledge()),
       cluster_(workload.cluster),
-      root_rng_(opt_.seed),
-      failure_rng_(root_rng_.Fork(kFailureStream)) {
+      root_rng_(opt_.seed) {
   queue_.SetLaneDelay(opt_.latency_us);  // messages and notifications between roles skip the heap
   opt_.knowledge.seed = opt_.seed;
   jobs_.resize(w_.jobs.size());
@@ -55,7 +55,17 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
   });
   machine_attempts_.resize(w_.cluster.size());
   unfinished_jobs_ = w_.jobs.size();
+  Rng failure_rng = root_rng_.Fork(kFailureStream);
+  if (opt_.model == ExecutionModel::kContention) {
+    execution_ = std::make_unique<ContentionExecution>(w_, cluster_, queue_, *this, std::move(failure_rng),
+                                                       opt_.task_failure_prob);
+  } else {
+    execution_ = std::make_unique<FixedExecution>(w_, cluster_, queue_, *this, std::move(failure_rng),
+                                                  opt_.task_failure_prob);
+  }
 }
+
+void EngineCore::SetExecution(std::unique_ptr<Execution> execution) { execution_ = std::move(execution); }
 
 absl::Status ValidateSimOptions(const Workload& workload, const policy::Policy& policy, const SimOptions& options) {
   // Jobs are homed on job % replicas; failures name machines and replicas.
@@ -153,11 +163,9 @@ void EngineCore::Dispatch(const Event& e) {
     case EventType::kLaunchArrives:
       if (!attempts_[e.a].free && attempts_[e.a].generation == e.b) StartAttempt(e.a);
       break;
-    case EventType::kSegmentEnd: {
-      const Attempt& a = attempts_[e.a];
-      if (!a.free && a.generation == e.b && a.version == e.c && a.running_segment) SegmentEnded(e.a);
+    case EventType::kSegmentEnd:
+      execution_->OnSegmentEvent(e);
       break;
-    }
     case EventType::kDeliver:
       DeliverMail(e.a);
       break;
@@ -410,11 +418,11 @@ void EngineCore::MachineDown(MachineId m) {
 void EngineCore::MachineUp(MachineId m) {
   const bool was_down = !cluster_.up(m);
   cluster_.SetUp(m, true);
-  if (remote_agents_ && policy_.has_node_agents() && !remote_alive_[m.value()]) {
+  if (remote_agents() && policy_.has_node_agents() && !remote_alive_[m.value()]) {
     remote_alive_[m.value()] = true;  // the node builds the agent when it hears kStart
     ++node_incarnation_[m.value()];
     PostMail(Mail{.kind = MailKind::kStart, .to = Address::Node(m)}, 0);
-  } else if (!remote_agents_ && policy_.has_node_agents() && !nodes_[m.value()]) {
+  } else if (!remote_agents() && policy_.has_node_agents() && !nodes_[m.value()]) {
     node_contexts_[m.value()] = std::make_unique<SimContext>(
         *this, Address::Node(m), root_rng_.Fork(kNodeStreamBase + m.value()).Fork(start_counter_));
     nodes_[m.value()] = policy_.MakeNodeAgent(*node_contexts_[m.value()], m);

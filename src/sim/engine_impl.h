@@ -23,7 +23,8 @@
 #include "policy/roles.h"
 #include "sim/engine.h"
 #include "sim/event_queue.h"
-#include "sim/live_engine.h"
+#include "sim/execution.h"
+#include "sim/node_mail.h"
 #include "sim/slot_table.h"
 #include "metrics/records.h"
 
@@ -75,35 +76,28 @@ struct JobRun {
   bool active = false;
 };
 
-// A launched or running attempt.
+// A launched or running attempt, as the engine tracks it; how its work
+// progresses is its Execution's (sim/execution.h).
 struct Attempt {
   TaskRef task;
   MachineId machine;
   ContainerId container;
   uint32_t attempt_no = 0;
   uint32_t generation = 0;  // bumped when the slot is freed, to drop stale events
-  uint32_t version = 0;     // bumped when the current segment's end moves
   uint16_t phase = 0;       // current phase for tasks with phases
-  uint16_t fail_phase = 0;  // the phase at whose end a doomed attempt fails
   bool started = false;     // arrived on the machine
-  bool running_segment = false;  // a segment (whole task or phase) is progressing
-  bool doomed = false;      // will fail (task_failure_prob)
+  bool segment_running = false;  // the current segment (whole task or phase) was started
   bool free = true;
   TimeUs ready_us = 0;
   TimeUs start_us = 0;
-  TimeUs last_update_us = 0;
-  TimeUs planned_end_us = 0;  // when the current segment's end event is due
-  uint64_t start_order = 0;
-  double remaining_us = 0;  // nominal (uncontended) microseconds left in the segment
-  double rate = 1;          // progress per microsecond, (0, 1]
-  Resources demand;
-  Resources usage;
-  Resources want;           // what the current segment asks of cpu, disk and net
+  uint64_t launch_order = 0;
+  Resources demand;         // reserved at launch
+  Resources usage;          // the stage's average use
 };
 
 enum class MailKind : uint8_t {
   kMessage, kTimer, kJobArrived, kTasksReady, kTaskEnded, kJobFinished,
-  kMachineUp, kMachineDown, kContainerGranted, kContainerLost, kContainerReleased, kPhaseReady, kStart,
+  kMachineUp, kMachineDown, kContainerGranted, kContainerLost, kContainerReleased, kPhaseReady, kPhaseEnded, kStart,
   kSchedulerDown,  // tag: the replica that died
 };
 
@@ -136,6 +130,20 @@ struct MessageMail {
   int64_t c = 0;
 };
 
+// PackedEnd: a policy::TaskEnd as the mailbox stores it; its measured usage
+// (64 bytes, rarely read) waits in a side table, so task-end mail stays small.
+struct PackedEnd {
+  TaskRef task;
+  MachineId machine;
+  Outcome outcome = Outcome::kOk;
+  bool will_retry = false;
+  uint32_t attempt = 0;
+  TimeUs start_us = 0;
+  TimeUs end_us = 0;
+  ContainerId container;
+  uint32_t usage = kNoSlot;  // slot in EngineCore::mail_usage_
+};
+
 // PackedMail: mail as the mailbox stores it, the addresses and only the
 // payload its kind uses. Small and trivially copyable, because every
 // message and notification is copied into the mailbox and out again:
@@ -154,11 +162,11 @@ struct PackedMail {
     uint64_t tag;             // kTimer, kSchedulerDown
     MessageMail message;      // kMessage
     policy::TaskRange range;  // kTasksReady
-    policy::TaskEnd end;      // kTaskEnded
+    PackedEnd end;            // kTaskEnded
     JobNote job;              // kJobArrived, kJobFinished
     MachineId machine;        // kMachineUp, kMachineDown
     uint32_t container;       // kContainer*: slot in EngineCore::mail_containers_
-    PhaseNote phase;          // kPhaseReady
+    PhaseNote phase;          // kPhaseReady, kPhaseEnded
   };
   MailKind kind = MailKind::kTimer;
   uint32_t incarnation = 0;  // of the node agent addressed, stamped when posted
@@ -168,9 +176,12 @@ struct PackedMail {
 };
 static_assert(std::is_trivially_copyable_v<PackedMail>, "mail is copied in and out of the mailbox: keep it plain");
 
-class EngineCore {
+class EngineCore final : public ExecutionHost {
  public:
   EngineCore(const Workload& workload, policy::Policy& policy, SimOptions options);
+  // SetExecution replaces the simulated execution model (the runtime's
+  // LiveEngine runs attempts for real); before anything runs.
+  void SetExecution(std::unique_ptr<Execution> execution);
 
   // engine.cc
   absl::Status Run();
@@ -216,17 +227,19 @@ class EngineCore {
   absl::Status CheckActiveTask(const TaskRef& t) const;  // exists, and its job is active
   absl::Status CheckReadyTask(const TaskRef& t) const;
 
-  // execution.cc
+  // attempts.cc: attempts on machines; the ExecutionHost side.
   uint32_t NewAttempt();
   void StartAttempt(uint32_t slot);
-  void StartSegment(uint32_t slot);
-  void SegmentEnded(uint32_t slot);
   void EndAttempt(uint32_t slot, policy::Outcome outcome);
   static uint64_t AttemptId(uint32_t slot, uint32_t generation) { return (uint64_t{generation} << 32) | slot; }
-  void Reschedule(MachineId m);
-  void EnforceMemory(MachineId m);
-  double NominalSegmentUs(const Attempt& a) const;
   Locality LocalityOf(const Attempt& a) const;
+  ExecutionAttempt ExecutionView(const Attempt& a) const;
+  bool AgentControlsPhases(MachineId m) const;
+  void BeginSegments(uint32_t slot) override;
+  void SegmentDone(uint32_t slot) override;
+  void AttemptDone(uint32_t slot, Outcome outcome) override;
+  void UsageChanged(uint32_t slot, const Resources& before, const Resources& after) override;
+  void PhaseEnded(uint32_t slot, uint32_t phase, TimeUs start_us, double held, bool completed) override;
 
   const Workload& w_;
   policy::Policy& policy_;
@@ -258,26 +271,30 @@ class EngineCore {
   std::vector<uint32_t> free_attempts_;
   std::vector<std::vector<uint32_t>> machine_attempts_;  // started or launched, per machine
   uint64_t start_counter_ = 0;
+  uint64_t launch_counter_ = 0;
+  std::unique_ptr<Execution> execution_;  // chosen once per run
 
   SlotTable<PackedMail> mail_;                         // mail in flight, by the slot its event names
   SlotTable<std::vector<int64_t>> mail_lists_;         // messages' lists
   SlotTable<policy::ContainerInfo> mail_containers_;   // container records of container mail
+  SlotTable<policy::TaskUsage> mail_usage_;            // measured usage of task-end mail
+  PackedEnd PackEnd(const policy::TaskEnd& end);
+  policy::TaskEnd UnpackEnd(const PackedEnd& end);
 
   absl::flat_hash_map<uint32_t, policy::ContainerInfo> containers_;
   uint32_t next_container_ = 0;
 
-  // Live mode (sim/live_engine.h): attempts run on real machines.
-  AttemptExecutor* executor_ = nullptr;
-  bool remote_agents_ = false;        // node agents run on the nodes (LiveEngine)
-  std::vector<bool> remote_alive_;   // per machine, with remote_agents_: its agent is up
+  // Node agents hosted elsewhere (the runtime's nodes): their mail goes
+  // through this channel, and remote_alive_ says which are up.
+  AgentChannel* agent_channel_ = nullptr;
+  std::vector<bool> remote_alive_;
+  bool remote_agents() const { return agent_channel_ != nullptr; }
   // HasAgent: machine m has a node agent now (here, or remote).
   bool HasAgent(uint32_t m) const {
-    return m < nodes_.size() && (nodes_[m] != nullptr || (remote_agents_ && remote_alive_[m]));
+    return m < nodes_.size() && (nodes_[m] != nullptr || (remote_agents() && remote_alive_[m]));
   }
-  bool ending_by_executor_ = false;  // EndAttempt was called for an end the executor reported
 
   Rng root_rng_;
-  Rng failure_rng_;
   uint64_t events_since_progress_ = 0;
   uint64_t unfinished_jobs_ = 0;
 };

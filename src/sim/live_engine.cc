@@ -14,13 +14,84 @@ namespace weft::sim {
 namespace {
 uint32_t SlotOf(uint64_t id) { return static_cast<uint32_t>(id & 0xffffffffu); }
 uint32_t GenerationOf(uint64_t id) { return static_cast<uint32_t>(id >> 32); }
+uint64_t IdOf(uint32_t slot, uint32_t generation) { return (uint64_t{generation} << 32) | slot; }
 }  // namespace
+
+// LiveExecution: attempts run as real processes on the runtime's nodes
+// (through the AttemptExecutor); the node runs a task's work as a whole and
+// reports what it used. An attempt's use is its stage's expected usage until
+// the node's first measurement.
+class LiveExecution final : public Execution {
+ public:
+  LiveExecution(AttemptExecutor& executor, ExecutionHost& host) : executor_(executor), host_(host) {}
+
+  void Begin(uint32_t slot, const ExecutionAttempt& a) override {
+    if (slot >= runs_.size()) runs_.resize(slot + 1);
+    runs_[slot] = Run{.active = true, .generation = a.generation, .use = a.usage, .peak = a.usage};
+    host_.UsageChanged(slot, Resources(), a.usage);
+    executor_.StartAttempt(AttemptLaunch{IdOf(slot, a.generation), a.task, a.attempt_no, a.machine});
+  }
+  void RunSegment(uint32_t /*slot*/, const ExecutionAttempt& /*a*/) override {}  // the node runs the whole task
+  void OnSegmentEvent(const Event& /*e*/) override {}
+
+  AttemptAccount End(uint32_t slot, const ExecutionAttempt& a) override {
+    AttemptAccount account;
+    // An end the engine decided (a kill, a failed job, a lost machine) stops
+    // the process; an end the node reported has nothing left to stop.
+    if (slot != reporting_) executor_.KillAttempt(IdOf(slot, a.generation), a.machine);
+    if (slot >= runs_.size() || !runs_[slot].active) return account;
+    Run& run = runs_[slot];
+    account.usage = {run.use, run.peak};
+    account.start_us = run.start_us;
+    host_.UsageChanged(slot, run.use, Resources());
+    run.active = false;
+    return account;
+  }
+  Resources Current(uint32_t slot) const override {
+    return slot < runs_.size() && runs_[slot].active ? runs_[slot].use : Resources();
+  }
+
+  // Measured: the node measured what attempt `slot` uses now.
+  void Measured(uint32_t slot, const Resources& usage) {
+    if (slot >= runs_.size() || !runs_[slot].active) return;
+    Run& run = runs_[slot];
+    host_.UsageChanged(slot, run.use, usage);
+    run.use = usage;
+    for (int k = 0; k < kNumResources; ++k) {
+      const auto r = static_cast<Resource>(k);
+      run.peak.set_micro(r, std::max(run.peak.micro(r), usage.micro(r)));
+    }
+  }
+  // Reporting: the node reported the end of attempt `slot` (it began at
+  // `start_us` when known, else -1); the engine's End follows at once.
+  void Reporting(uint32_t slot, const Resources& usage, TimeUs start_us) {
+    Measured(slot, usage);
+    if (slot < runs_.size()) runs_[slot].start_us = start_us;
+    reporting_ = slot;
+  }
+  void Reported() { reporting_ = UINT32_MAX; }
+
+ private:
+  struct Run {
+    bool active = false;
+    uint32_t generation = 0;
+    Resources use;
+    Resources peak;
+    TimeUs start_us = -1;
+  };
+  AttemptExecutor& executor_;
+  ExecutionHost& host_;
+  std::vector<Run> runs_;
+  uint32_t reporting_ = UINT32_MAX;
+};
 
 LiveEngine::LiveEngine(const Workload& workload, policy::Policy& policy, SimOptions options,
                        AttemptExecutor& executor, bool remote_agents)
     : core_(std::make_unique<EngineCore>(workload, policy, std::move(options))) {
-  core_->executor_ = &executor;
-  core_->remote_agents_ = remote_agents && policy.has_node_agents();
+  auto execution = std::make_unique<LiveExecution>(executor, *core_);
+  execution_ = execution.get();
+  core_->SetExecution(std::move(execution));
+  if (remote_agents && policy.has_node_agents()) core_->agent_channel_ = &executor;
   // Jobs are added one by one while the engine runs (JobAdded).
   core_->arrival_order_.clear();
   core_->unfinished_jobs_ = 0;
@@ -69,15 +140,9 @@ bool LiveEngine::AttemptEnded(uint64_t id, Outcome outcome, const Resources& usa
   if (slot >= core_->attempts_.size()) return false;
   Attempt& a = core_->attempts_[slot];
   if (a.free || a.generation != GenerationOf(id)) return false;
-  if (a.started) {
-    core_->cluster_.RemoveUsed(a.machine, a.usage);
-    a.usage = usage;
-    core_->cluster_.AddUsed(a.machine, a.usage);
-    if (ran_us >= 0) a.start_us = std::clamp(now - ran_us, a.start_us, now);
-  }
-  core_->ending_by_executor_ = true;
+  execution_->Reporting(slot, usage, a.started && ran_us >= 0 ? now - ran_us : -1);
   core_->EndAttempt(slot, outcome);
-  core_->ending_by_executor_ = false;
+  execution_->Reported();
   Advance(now);
   return true;
 }
@@ -88,9 +153,7 @@ void LiveEngine::UpdateUsage(uint64_t id, const Resources& usage, TimeUs now) {
   if (slot >= core_->attempts_.size()) return;
   Attempt& a = core_->attempts_[slot];
   if (a.free || a.generation != GenerationOf(id) || !a.started) return;
-  core_->cluster_.RemoveUsed(a.machine, a.usage);
-  a.usage = usage;
-  core_->cluster_.AddUsed(a.machine, a.usage);
+  execution_->Measured(slot, usage);
 }
 
 void LiveEngine::NodeSend(MachineId m, const policy::Address& to, policy::Message message, TimeUs now) {

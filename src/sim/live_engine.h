@@ -30,6 +30,7 @@
 #include "policy/job_view.h"
 #include "policy/policy.h"
 #include "sim/engine.h"
+#include "sim/node_mail.h"
 
 namespace weft::sim {
 
@@ -41,23 +42,12 @@ struct AttemptLaunch {
   MachineId machine;
 };
 
-// NodeMail: what a node agent hosted on its node (remote agents, below)
-// hears from the platform: its start, a message from another role, the end
-// of a task on its machine, or that a scheduler replica died (`tag`).
-struct NodeMail {
-  enum class Kind : uint8_t { kStart, kMessage, kTaskEnded, kSchedulerDown };
-  Kind kind = Kind::kStart;
-  policy::Address from;
-  policy::Message message;
-  policy::TaskEnd end;
-  uint64_t tag = 0;
-};
-
-class AttemptExecutor {
+// AttemptExecutor: the runtime's side of a live run: it runs attempts on the
+// nodes, and (with remote node agents) carries their agents' mail.
+class AttemptExecutor : public AgentChannel {
  public:
-  virtual ~AttemptExecutor() = default;
   // DeliverToNode: with remote node agents, mail for machine m's agent.
-  virtual void DeliverToNode(MachineId /*machine*/, const NodeMail& /*mail*/) {}
+  void DeliverToNode(MachineId /*machine*/, const NodeMail& /*mail*/) override {}
   virtual void StartAttempt(const AttemptLaunch& launch) = 0;
   // KillAttempt: the engine has ended the attempt (it is already recorded as
   // killed); stop the process if it still runs. Its end must not be reported.
@@ -65,6 +55,7 @@ class AttemptExecutor {
 };
 
 class EngineCore;
+class LiveExecution;
 
 class LiveEngine {
  public:
@@ -128,6 +119,7 @@ class LiveEngine {
 
  private:
   std::unique_ptr<EngineCore> core_;
+  LiveExecution* execution_ = nullptr;  // owned by core_
 };
 
 }  // namespace weft::sim

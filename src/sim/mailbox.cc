@@ -23,7 +23,7 @@ void EngineCore::PostMail(const Mail& mail, TimeUs delay) {
       p.payload.range = mail.range;
       break;
     case MailKind::kTaskEnded:
-      p.payload.end = mail.end;
+      p.payload.end = PackEnd(mail.end);
       break;
     case MailKind::kJobArrived:
     case MailKind::kJobFinished:
@@ -34,6 +34,7 @@ void EngineCore::PostMail(const Mail& mail, TimeUs delay) {
       p.payload.machine = mail.machine;
       break;
     case MailKind::kPhaseReady:
+    case MailKind::kPhaseEnded:
       p.payload.phase = {mail.end.task, mail.phase};
       break;
     case MailKind::kStart:
@@ -45,6 +46,17 @@ void EngineCore::PostMail(const Mail& mail, TimeUs delay) {
       throw std::logic_error("messages and container mail have their own Post functions");
   }
   PostPacked(p, delay);
+}
+
+PackedEnd EngineCore::PackEnd(const policy::TaskEnd& e) {
+  return PackedEnd{.task = e.task, .machine = e.machine, .outcome = e.outcome, .will_retry = e.will_retry,
+                   .attempt = e.attempt, .start_us = e.start_us, .end_us = e.end_us, .container = e.container,
+                   .usage = mail_usage_.Put(e.usage)};
+}
+
+policy::TaskEnd EngineCore::UnpackEnd(const PackedEnd& e) {
+  return policy::TaskEnd{e.task,   e.machine, e.outcome,  e.attempt, e.start_us,
+                         e.end_us, e.container, e.will_retry, mail_usage_.Take(e.usage)};
 }
 
 void EngineCore::PostMessage(const Address& from, const Address& to, policy::Message& message) {
@@ -85,6 +97,7 @@ void EngineCore::ForwardToNode(const PackedMail& m) {
   const uint32_t index = m.to.index;
   if (index >= remote_alive_.size() || !remote_alive_[index] || m.incarnation != node_incarnation_[index]) {
     if (m.kind == MailKind::kMessage) ++stats_.messages_dropped;
+    if (m.kind == MailKind::kTaskEnded) (void)mail_usage_.Take(p.end.usage);
     return;
   }
   NodeMail mail{.from = m.from};
@@ -99,7 +112,7 @@ void EngineCore::ForwardToNode(const PackedMail& m) {
       break;
     case MailKind::kTaskEnded:
       mail.kind = NodeMail::Kind::kTaskEnded;
-      mail.end = p.end;
+      mail.end = UnpackEnd(p.end);
       break;
     case MailKind::kSchedulerDown:
       mail.kind = NodeMail::Kind::kSchedulerDown;
@@ -108,7 +121,7 @@ void EngineCore::ForwardToNode(const PackedMail& m) {
     default:
       return;  // timers are the remote agent's own; phases are not run remotely
   }
-  executor_->DeliverToNode(MachineId(index), mail);
+  agent_channel_->DeliverToNode(MachineId(index), mail);
 }
 
 void EngineCore::DeliverMail(uint32_t slot) {
@@ -123,7 +136,7 @@ void EngineCore::DeliverMail(uint32_t slot) {
       role = m.to.index < jobs_.size() ? jobs_[m.to.index].manager.get() : nullptr;
       break;
     case RoleKind::kNode:
-      if (remote_agents_) return ForwardToNode(m);
+      if (remote_agents()) return ForwardToNode(m);
       role = m.to.index < nodes_.size() && m.incarnation == node_incarnation_[m.to.index]
                  ? nodes_[m.to.index].get()
                  : nullptr;
@@ -137,6 +150,7 @@ void EngineCore::DeliverMail(uint32_t slot) {
         m.kind == MailKind::kContainerReleased) {
       (void)mail_containers_.Take(p.container);
     }
+    if (m.kind == MailKind::kTaskEnded) (void)mail_usage_.Take(p.end.usage);
     return;
   }
   auto* scheduler = m.to.kind == RoleKind::kScheduler ? static_cast<policy::ClusterScheduler*>(role) : nullptr;
@@ -165,9 +179,12 @@ void EngineCore::DeliverMail(uint32_t slot) {
       if (manager) manager->OnTasksReady(p.range);
       break;
     case MailKind::kTaskEnded:
-      if (scheduler) scheduler->OnTaskEnded(p.end);
-      if (manager) manager->OnTaskEnded(p.end);
-      if (node) node->OnTaskEnded(p.end);
+    {
+      const policy::TaskEnd end = UnpackEnd(p.end);
+      if (scheduler) scheduler->OnTaskEnded(end);
+      if (manager) manager->OnTaskEnded(end);
+      if (node) node->OnTaskEnded(end);
+    }
       break;
     case MailKind::kJobFinished:
       scheduler->OnJobFinished(p.job.job, p.job.ok);
@@ -195,6 +212,9 @@ void EngineCore::DeliverMail(uint32_t slot) {
       break;
     case MailKind::kPhaseReady:
       node->OnPhaseReady(p.phase.task, p.phase.phase);
+      break;
+    case MailKind::kPhaseEnded:
+      node->OnPhaseEnded(p.phase.task, p.phase.phase);
       break;
   }
 }

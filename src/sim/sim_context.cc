@@ -108,18 +108,25 @@ absl::Status EngineCore::DoLaunch(const Address& by, const TaskRef& t, MachineId
                                 kResourceNames[p.resource]));
     }
   }
+  // A task whose phases a node agent controls reserves only its memory:
+  // each phase holds its resource while it runs (sim/execution.h).
+  Resources reserve = st.demand;
+  if (!st.phases.empty() && AgentControlsPhases(m)) {
+    reserve = Resources();
+    reserve.set_micro(kMem, st.demand.micro(kMem));
+  }
   if (c.valid()) {
     policy::ContainerInfo& info = containers_.at(c.value());
     if (info.job != t.job) return Refuse("the container belongs to another job");
-    if (!(info.in_use + st.demand).FitsIn(info.size)) return Refuse("the task does not fit in the container");
-    info.in_use += st.demand;
+    if (!(info.in_use + reserve).FitsIn(info.size)) return Refuse("the task does not fit in the container");
+    info.in_use += reserve;
     ++info.tasks;
   } else {
-    if (!st.demand.FitsIn(cluster_.capacity(m))) return Refuse("the task's demand exceeds the machine's capacity");
-    if (!policy_.overbooking() && !cluster_.Fits(m, st.demand)) {
+    if (!reserve.FitsIn(cluster_.capacity(m))) return Refuse("the task's demand exceeds the machine's capacity");
+    if (!cluster_.Fits(m, reserve, policy_.overbooked())) {
       return Refuse(fmt::format("the task does not fit in what is free on {}", w_.cluster.machine(m).name));
     }
-    cluster_.Allocate(m, st.demand);
+    cluster_.Allocate(m, reserve);
   }
   JobRun& jr = jobs_[t.job.value()];
   const uint64_t k = jr.progress->stage_offset[t.stage] + t.index;
@@ -135,8 +142,9 @@ absl::Status EngineCore::DoLaunch(const Address& by, const TaskRef& t, MachineId
   a.attempt_no = jr.attempts[k];
   if (jr.attempts[k] < 255) ++jr.attempts[k];
   a.ready_us = jr.task_ready_us.empty() ? jr.stage_ready_us[t.stage] : jr.task_ready_us[k];
-  a.demand = st.demand;
+  a.demand = reserve;
   a.usage = st.usage;
+  a.launch_order = launch_counter_++;
   jr.slot[k] = slot;
   cluster_.AddRunning(m, 1);
   machine_attempts_[m.value()].push_back(slot);
@@ -168,10 +176,10 @@ absl::StatusOr<ContainerId> EngineCore::DoGrant(const Address& by, JobId job, Ma
   if (!m.valid() || m.value() >= w_.cluster.size() || !cluster_.up(m)) return Refuse("machine not up");
   if (size.IsZero()) return Refuse("a container needs a non-zero size");
   if (!size.FitsIn(cluster_.capacity(m))) return Refuse("the container exceeds the machine's capacity");
-  if (!policy_.overbooking() && !cluster_.Fits(m, size)) return Refuse("the container does not fit");
+  if (!cluster_.Fits(m, size, policy_.overbooked())) return Refuse("the container does not fit");
   cluster_.Allocate(m, size);
   const ContainerId id(next_container_++);
-  policy::ContainerInfo info{id, job, m, size, Resources(), 0, by, queue_.now()};
+  policy::ContainerInfo info{id, job, m, size, Resources(), Resources(), 0, by, queue_.now()};
   containers_.emplace(id.value(), info);
   PostContainerMail(MailKind::kContainerGranted, Address::JobManager(job), info, DelayTo(by, Address::JobManager(job)));
   return id;
@@ -205,8 +213,9 @@ absl::Status EngineCore::DoStartPhase(const Address& by, const TaskRef& t) {
   const uint32_t slot = jr.slot[jr.progress->stage_offset[t.stage] + t.index];
   Attempt& a = attempts_[slot];
   if (a.machine.value() != by.index) return Refuse("the task runs on another machine");
-  if (a.running_segment) return Refuse("the task's current phase is already running");
-  StartSegment(slot);
+  if (a.segment_running) return Refuse("the task's current phase is already running");
+  a.segment_running = true;
+  execution_->RunSegment(slot, ExecutionView(a));
   return absl::OkStatus();
 }
 

@@ -1,5 +1,6 @@
 #include "sim/simulation.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <memory>
@@ -8,6 +9,7 @@
 #include "core/status.h"
 #include "fmt/format.h"
 #include "metrics/event_log.h"
+#include "metrics/phases_writer.h"
 #include "metrics/results_writer.h"
 #include "metrics/schedule_checker.h"
 #include "policy/registry.h"
@@ -56,6 +58,14 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
   if (!request.out_dir.empty()) {
     ASSIGN_OR_RETURN(writer, ResultsWriter::Open(request.out_dir, workload));
   }
+  // phases.csv: only for workloads with phases (docs/results.md).
+  std::unique_ptr<PhasesWriter> phases;
+  const bool has_phases = std::any_of(workload.jobs.begin(), workload.jobs.end(), [](const Job& j) {
+    return std::any_of(j.stages.begin(), j.stages.end(), [](const Stage& s) { return !s.phases.empty(); });
+  });
+  if (writer && has_phases) {
+    ASSIGN_OR_RETURN(phases, PhasesWriter::Open(request.out_dir, workload));
+  }
   std::unique_ptr<EventLog> events;
   if (!request.events_path.empty()) {
     ASSIGN_OR_RETURN(events, EventLog::Open(request.events_path, workload));
@@ -69,10 +79,11 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
   engine.AddObserver(&metrics);
   std::unique_ptr<ScheduleChecker> checker;
   if (request.check) {
-    checker = std::make_unique<ScheduleChecker>(workload, built.policy->overbooking());
+    checker = std::make_unique<ScheduleChecker>(workload, built.policy->overbooked());
     engine.AddObserver(checker.get());
   }
   if (writer) engine.AddObserver(writer.get());
+  if (phases) engine.AddObserver(phases.get());
   if (events) engine.AddObserver(events.get());
 
   const auto start = std::chrono::steady_clock::now();
@@ -104,6 +115,12 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
   j["model"] = ExecutionModelName(options.model);
   j["latency"] = UsToSeconds(options.latency_us);
   j["overbooking"] = result.overbooking;
+  // Additive: which resources the policy may overbook.
+  nlohmann::json overbooked = nlohmann::json::array();
+  for (int k = 0; k < kNumResources; ++k) {
+    if (InMask(built.policy->overbooked(), static_cast<Resource>(k))) overbooked.push_back(kResourceNames[k]);
+  }
+  j["overbooked_resources"] = overbooked;
   j["knowledge"] = std::string(policy::KnowledgeName(built.policy->knowledge()));
   j.update(result.summary.ToJson());
   j["events"] = result.stats.events;
@@ -117,6 +134,7 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
 
   if (writer) {
     RETURN_IF_ERROR(writer->Finish());
+    if (phases) RETURN_IF_ERROR(phases->Finish());
     std::ofstream summary(request.out_dir + "/summary.json.tmp");
     summary << result.summary_json.dump(2) << "\n";
     summary.close();

@@ -76,7 +76,7 @@ constexpr uint32_t kScan = 0, kAgg = 1, kMap = 0, kReduce = 1;
 
 class ScheduleCheckerTest : public ::testing::Test {
  protected:
-  void AllowOverbooking() { checker_ = std::make_unique<ScheduleChecker>(workload_, true); }
+  void AllowOverbooking() { checker_ = std::make_unique<ScheduleChecker>(workload_, kAllResources); }
 
   Resources StageDemand(uint32_t job, uint32_t stage) const {
     return workload_.jobs[job].stages[stage].demand;
@@ -116,7 +116,7 @@ class ScheduleCheckerTest : public ::testing::Test {
   const std::vector<std::string>& violations() const { return checker_->violations(); }
 
   Workload workload_ = TestWorkload();
-  std::unique_ptr<ScheduleChecker> checker_ = std::make_unique<ScheduleChecker>(workload_, false);
+  std::unique_ptr<ScheduleChecker> checker_ = std::make_unique<ScheduleChecker>(workload_, ResourceMask{0});
 };
 
 TEST_F(ScheduleCheckerTest, ValidScheduleHasNoViolations) {

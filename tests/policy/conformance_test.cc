@@ -271,7 +271,7 @@ class LyingPolicy final : public policy::Policy {
  public:
   explicit LyingPolicy(bool lie) : lie_(lie) {}
   policy::Knowledge knowledge() const override { return policy::Knowledge::kNonClairvoyant; }
-  bool overbooking() const override { return lie_ && asked_++ > 0; }
+  ResourceMask overbooked() const override { return lie_ && asked_++ > 0 ? kAllResources : 0; }
   std::unique_ptr<policy::ClusterScheduler> MakeScheduler(policy::Context& ctx, uint32_t) override {
     return std::make_unique<AllOnMachine0>(ctx);
   }
@@ -296,7 +296,7 @@ TEST(ScheduleCheckerLiveTest, CatchesAPolicyThatOverbooksWithoutDeclaringIt) {
   ASSERT_TRUE(w.ok());
   LyingPolicy policy(/*lie=*/true);
   sim::Engine engine(*w, policy, sim::SimOptions{});
-  ScheduleChecker checker(*w, policy.overbooking());  // as Simulate builds it
+  ScheduleChecker checker(*w, policy.overbooked());  // as Simulate builds it
   engine.AddObserver(&checker);
   ASSERT_TRUE(engine.Run().ok());  // the engine let both tasks run at once
   EXPECT_EQ(engine.stats().refused_decisions, 0u);
@@ -310,7 +310,7 @@ TEST(ScheduleCheckerLiveTest, EngineRefusesTheSameScheduleFromAnHonestPolicy) {
   ASSERT_TRUE(w.ok());
   LyingPolicy policy(/*lie=*/false);
   sim::Engine engine(*w, policy, sim::SimOptions{});
-  ScheduleChecker checker(*w, policy.overbooking());
+  ScheduleChecker checker(*w, policy.overbooked());
   engine.AddObserver(&checker);
   EXPECT_FALSE(engine.Run().ok());  // the second task was refused and never ran
   EXPECT_EQ(engine.stats().refused_decisions, 1u);

@@ -67,7 +67,7 @@ RunResult RunPolicy(const std::string& json, const std::string& policy, const st
     return run;
   }
   sim::Engine engine(*workload, *built->policy, options);
-  ScheduleChecker checker(*workload, built->policy->overbooking());
+  ScheduleChecker checker(*workload, built->policy->overbooked());
   engine.AddObserver(&run.rec);
   engine.AddObserver(&checker);
   run.status = engine.Run();

@@ -90,7 +90,7 @@ inline Run RunPolicyObject(std::string_view workload_json, Policy& policy, sim::
   run.workload = std::move(*workload);
   sim::Engine engine(run.workload, policy, options);
   Recorder recorder(run.attempts);
-  ScheduleChecker checker(run.workload, policy.overbooking());
+  ScheduleChecker checker(run.workload, policy.overbooked());
   engine.AddObserver(&recorder);
   engine.AddObserver(&checker);
   run.status = engine.Run();

@@ -32,7 +32,7 @@ SparrowRun RunSparrow(const std::string& json, const std::string& policy, const 
   EXPECT_TRUE(built.ok()) << StatusMessage(built.status());
   sim::Engine engine(out.run.workload, *built->policy, options);
   Recorder recorder(out.run.attempts);
-  ScheduleChecker checker(out.run.workload, false);
+  ScheduleChecker checker(out.run.workload, weft::ResourceMask{0});
   engine.AddObserver(&recorder);
   engine.AddObserver(&checker);
   out.run.status = engine.Run();

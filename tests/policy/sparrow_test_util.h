@@ -33,7 +33,7 @@ inline void RunOnWorkload(const Workload& w, const std::string& policy, const st
   auto built = BuildPolicy(policy, params);
   ASSERT_TRUE(built.ok()) << StatusMessage(built.status());
   sim::Engine engine(w, *built->policy, options);
-  ScheduleChecker checker(w, false);
+  ScheduleChecker checker(w, weft::ResourceMask{0});
   engine.AddObserver(&out);
   engine.AddObserver(&checker);
   out.status = engine.Run();

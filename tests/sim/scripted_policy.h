@@ -39,7 +39,8 @@ constexpr TimeUs Sec(double s) { return static_cast<TimeUs>(s * 1e6 + (s >= 0 ? 
 // Script: the behaviour of every role, as closures (unset ones do nothing).
 struct Script {
   policy::Knowledge knowledge = policy::Knowledge::kNonClairvoyant;
-  bool overbooking = false;
+  bool overbooking = false;   // every resource may be overbooked
+  ResourceMask overbooked = 0;  // or only these
   uint32_t schedulers = 1;
   bool node_agents = false;
   bool agent_controls_phases = false;
@@ -60,6 +61,7 @@ struct Script {
   std::function<void(Context&, MachineId, uint64_t)> node_on_timer;
   std::function<void(Context&, MachineId, const TaskEnd&)> node_on_ended;
   std::function<void(Context&, MachineId, const TaskRef&, uint32_t)> node_on_phase_ready;
+  std::function<void(Context&, MachineId, const TaskRef&, uint32_t)> node_on_phase_ended;
   std::function<void(Context&, MachineId, uint32_t)> node_on_scheduler_down;
 };
 
@@ -103,6 +105,9 @@ class ScriptedNode final : public policy::NodeAgent {
   void OnPhaseReady(const TaskRef& t, uint32_t phase) override {
     if (s_.node_on_phase_ready) s_.node_on_phase_ready(ctx_, machine_, t, phase);
   }
+  void OnPhaseEnded(const TaskRef& t, uint32_t phase) override {
+    if (s_.node_on_phase_ended) s_.node_on_phase_ended(ctx_, machine_, t, phase);
+  }
 
  private:
   Script& s_;
@@ -112,7 +117,7 @@ class ScriptedPolicy final : public policy::Policy {
  public:
   explicit ScriptedPolicy(Script& s) : s_(s) {}
   policy::Knowledge knowledge() const override { return s_.knowledge; }
-  bool overbooking() const override { return s_.overbooking; }
+  ResourceMask overbooked() const override { return s_.overbooking ? kAllResources : s_.overbooked; }
   uint32_t num_schedulers() const override { return s_.schedulers; }
   std::unique_ptr<policy::ClusterScheduler> MakeScheduler(Context& ctx, uint32_t) override {
     return std::make_unique<ScriptedScheduler>(ctx, s_);
@@ -166,11 +171,13 @@ struct Recorder final : RunObserver {
   std::vector<AttemptStart> starts;
   std::vector<AttemptRecord> attempts;
   std::vector<JobRecord> jobs;
+  std::vector<PhaseRecord> phases;
   TimeUs run_end = -1;
 
   void OnAttemptStart(const AttemptStart& s) override { starts.push_back(s); }
   void OnAttemptEnd(const AttemptRecord& r) override { attempts.push_back(r); }
   void OnJobEnd(const JobRecord& r) override { jobs.push_back(r); }
+  void OnPhaseEnd(const PhaseRecord& r) override { phases.push_back(r); }
   void OnRunEnd(TimeUs t) override { run_end = t; }
 
   // Attempt returns the record of attempt `attempt` of a task; fails the
@@ -216,7 +223,7 @@ inline RunOutcome RunEngine(const Workload& w, Script& script, SimOptions option
   ScriptedPolicy policy(script);
   Engine engine(w, policy, std::move(options));
   RunOutcome out;
-  ScheduleChecker checker(w, script.overbooking);
+  ScheduleChecker checker(w, script.overbooking ? kAllResources : script.overbooked);
   engine.AddObserver(&out.rec);
   engine.AddObserver(&checker);
   out.status = engine.Run();

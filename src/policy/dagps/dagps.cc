@@ -226,7 +226,9 @@ class DagpsPolicy final : public Policy {
  public:
   explicit DagpsPolicy(const DagpsOptions& options) : options_(options) {}
   Knowledge knowledge() const override { return Knowledge::kClairvoyant; }
-  bool overbooking() const override { return options_.overbook > 0; }
+  ResourceMask overbooked() const override {
+    return options_.overbook > 0 ? MaskOf(kCpu) | MaskOf(kDisk) | MaskOf(kNet) : 0;
+  }
   std::unique_ptr<ClusterScheduler> MakeScheduler(Context& ctx, uint32_t /*replica*/) override {
     return std::make_unique<DagpsScheduler>(ctx, options_);
   }

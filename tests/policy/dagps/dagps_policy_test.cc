@@ -146,6 +146,8 @@ TEST(DagpsPolicyTest, DeclaresOverbookingOnlyWhenAskedFor) {
   auto over = BuildPolicy("dagps", {"overbook=0.5"});
   ASSERT_TRUE(over.ok());
   EXPECT_TRUE(over->policy->overbooking());
+  // DAGPS overbooks cpu, disk and net; memory always fits exactly.
+  EXPECT_EQ(over->policy->overbooked(), MaskOf(kCpu) | MaskOf(kDisk) | MaskOf(kNet));
   EXPECT_FALSE(BuildPolicy("dagps", {"overbook=-1"}).ok());
 }
 

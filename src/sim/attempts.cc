@@ -1,0 +1,197 @@
+// Attempts on machines, the engine's side: launch bookkeeping, the start of
+// an attempt on its machine, the sequence of its phases (handed to a node
+// agent that controls phases, or run back to back), and its end, whoever
+// decides it. How the work itself progresses, and what it holds and uses,
+// is the run's Execution's (sim/execution.h); the engine hears back through
+// the ExecutionHost callbacks below.
+#include <algorithm>
+
+#include "sim/engine_impl.h"
+
+namespace weft::sim {
+
+using policy::Address;
+using policy::Outcome;
+using policy::TaskState;
+
+uint32_t EngineCore::NewAttempt() {
+  uint32_t slot;
+  if (!free_attempts_.empty()) {
+    slot = free_attempts_.back();
+    free_attempts_.pop_back();
+  } else {
+    slot = static_cast<uint32_t>(attempts_.size());
+    attempts_.emplace_back();
+  }
+  Attempt& a = attempts_[slot];
+  const uint32_t generation = a.generation;
+  a = Attempt();
+  a.generation = generation;
+  a.free = false;
+  return slot;
+}
+
+Locality EngineCore::LocalityOf(const Attempt& a) const {
+  const auto prefs = w_.jobs[a.task.job.value()].stages[a.task.stage].Preferences(a.task.index);
+  if (prefs.empty()) return Locality::kNone;
+  const RackId rack = cluster_.rack(a.machine);
+  bool same_rack = false;
+  for (MachineId p : prefs) {
+    if (p == a.machine) return Locality::kNode;
+    same_rack |= cluster_.rack(p) == rack;
+  }
+  return same_rack ? Locality::kRack : Locality::kRemote;
+}
+
+ExecutionAttempt EngineCore::ExecutionView(const Attempt& a) const {
+  return ExecutionAttempt{.task = a.task, .attempt_no = a.attempt_no, .machine = a.machine,
+                          .generation = a.generation, .phase = a.phase, .launch_order = a.launch_order,
+                          .demand = a.demand, .usage = a.usage};
+}
+
+bool EngineCore::AgentControlsPhases(MachineId m) const {
+  return !nodes_.empty() && nodes_[m.value()] && nodes_[m.value()]->ControlsPhases();
+}
+
+void EngineCore::StartAttempt(uint32_t slot) {
+  events_since_progress_ = 0;
+  Attempt& a = attempts_[slot];
+  JobRun& jr = jobs_[a.task.job.value()];
+  a.started = true;
+  a.start_us = queue_.now();
+  jr.first_start_us = jr.first_start_us < 0 ? a.start_us : jr.first_start_us;
+  jr.progress->state(a.task) = TaskState::kRunning;
+  ++start_counter_;
+  const AttemptStart start{a.task, a.attempt_no, a.machine, a.start_us, a.demand};
+  for (RunObserver* o : observers_) o->OnAttemptStart(start);
+  execution_->Begin(slot, ExecutionView(a));
+}
+
+void EngineCore::BeginSegments(uint32_t slot) {
+  Attempt& a = attempts_[slot];
+  const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
+  if (!st.phases.empty() && AgentControlsPhases(a.machine)) {
+    Mail mail{.kind = MailKind::kPhaseReady, .to = Address::Node(a.machine), .phase = 0};
+    mail.end.task = a.task;
+    PostMail(std::move(mail), 0);
+    return;
+  }
+  a.segment_running = true;
+  execution_->RunSegment(slot, ExecutionView(a));
+}
+
+void EngineCore::SegmentDone(uint32_t slot) {
+  Attempt& a = attempts_[slot];
+  a.segment_running = false;
+  const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
+  if (a.phase + 1u >= std::max<size_t>(st.phases.size(), 1)) return EndAttempt(slot, Outcome::kOk);
+  ++a.phase;
+  if (AgentControlsPhases(a.machine)) {
+    Mail mail{.kind = MailKind::kPhaseReady, .to = Address::Node(a.machine), .phase = a.phase};
+    mail.end.task = a.task;
+    PostMail(std::move(mail), 0);
+    return;
+  }
+  a.segment_running = true;
+  execution_->RunSegment(slot, ExecutionView(a));
+}
+
+void EngineCore::AttemptDone(uint32_t slot, Outcome outcome) { EndAttempt(slot, outcome); }
+
+void EngineCore::UsageChanged(uint32_t slot, const Resources& before, const Resources& after) {
+  const Attempt& a = attempts_[slot];
+  cluster_.RemoveUsed(a.machine, before);
+  cluster_.AddUsed(a.machine, after);
+  if (a.container.valid()) {
+    auto it = containers_.find(a.container.value());
+    if (it != containers_.end()) {
+      it->second.used -= before;
+      it->second.used += after;
+    }
+  }
+}
+
+void EngineCore::PhaseEnded(uint32_t slot, uint32_t phase, TimeUs start_us, double held, bool completed) {
+  const Attempt& a = attempts_[slot];
+  const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
+  const PhaseRecord record{a.task, a.attempt_no, phase, st.phases[phase].resource, a.machine, start_us,
+                           queue_.now(), held, completed};
+  for (RunObserver* o : observers_) o->OnPhaseEnd(record);
+  // An agent that controls phases hears each end before the next is ready.
+  if (completed && AgentControlsPhases(a.machine)) {
+    Mail mail{.kind = MailKind::kPhaseEnded, .to = Address::Node(a.machine), .phase = phase};
+    mail.end.task = a.task;
+    PostMail(std::move(mail), 0);
+  }
+}
+
+void EngineCore::EndAttempt(uint32_t slot, Outcome outcome) {
+  events_since_progress_ = 0;
+  Attempt a = attempts_[slot];
+  const AttemptAccount account = execution_->End(slot, ExecutionView(a));
+  const TaskRef t = a.task;
+  JobRun& jr = jobs_[t.job.value()];
+  const uint64_t k = jr.progress->stage_offset[t.stage] + t.index;
+  const MachineId m = a.machine;
+  const TimeUs now = queue_.now();
+  // Release what the attempt reserved.
+  auto& on_machine = machine_attempts_[m.value()];
+  on_machine.erase(std::find(on_machine.begin(), on_machine.end(), slot));
+  cluster_.AddRunning(m, -1);
+  if (a.container.valid()) {
+    auto it = containers_.find(a.container.value());
+    if (it != containers_.end()) {
+      it->second.in_use -= a.demand;
+      --it->second.tasks;
+    }
+  } else {
+    cluster_.Deallocate(m, a.demand);
+  }
+  Attempt& freed = attempts_[slot];
+  freed.free = true;
+  freed.segment_running = false;
+  ++freed.generation;
+  free_attempts_.push_back(slot);
+  jr.slot[k] = UINT32_MAX;
+
+  policy::StageProgress& sp = jr.progress->stages[t.stage];
+  --sp.running;
+  ++stats_.attempts;
+  TimeUs start = a.started ? a.start_us : now;
+  if (a.started && account.start_us >= 0) start = std::clamp(account.start_us, start, now);
+  if (outcome == Outcome::kOk) {
+    ++sp.learned_count;
+    sp.learned_total_us += now - start;
+  }
+  const AttemptRecord record{t,       a.attempt_no,          m,
+                             a.ready_us, start,              now,
+                             outcome, a.demand,              a.started ? account.usage.average : a.usage,
+                             LocalityOf(a), a.container.valid(), account.held};
+  for (RunObserver* o : observers_) o->OnAttemptEnd(record);
+
+  bool job_fails = false;
+  bool retry = false;
+  if (outcome == Outcome::kFailed) {
+    ++jr.failures[k];
+    job_fails = jr.failures[k] >= opt_.max_attempts;
+    retry = !job_fails && !jr.progress->failed;
+  } else if (outcome == Outcome::kKilled) {
+    retry = !jr.progress->failed;
+  }
+  jr.progress->state(t) = TaskState::kBlocked;  // until one of the branches below
+  policy::TaskEnd end{t, m, outcome, a.attempt_no, start, now, a.container, retry, account.usage};
+  PostMail(Mail{.kind = MailKind::kTaskEnded, .to = HomeOf(t.job), .end = end}, opt_.latency_us);
+  if (HasAgent(m.value())) PostMail(Mail{.kind = MailKind::kTaskEnded, .to = Address::Node(m), .end = end}, 0);
+
+  if (outcome == Outcome::kOk) {
+    TaskDone(t);
+  } else if (retry) {
+    MakeReady(t, true);
+  } else if (job_fails) {
+    FinishJob(t.job, false);
+  } else {
+    jr.progress->state(t) = TaskState::kAbandoned;
+  }
+}
+
+}  // namespace weft::sim

@@ -1,0 +1,330 @@
+// The simulator's execution models: segments, shares, rates and the
+// integration of what attempts use and hold (sim/modeled_execution.h).
+#include "sim/modeled_execution.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace weft::sim {
+
+namespace {
+constexpr Resource kSharedResources[] = {kCpu, kDisk, kNet};
+
+int64_t Scaled(int64_t micro, double factor) {
+  return factor == 1.0 ? micro : std::llround(static_cast<double>(micro) * factor);
+}
+}  // namespace
+
+ModeledExecution::ModeledExecution(const Workload& workload, const policy::ClusterState& cluster, EventQueue& queue,
+                                   ExecutionHost& host, Rng failure_rng, double task_failure_prob)
+    : w_(workload),
+      cluster_(cluster),
+      queue_(queue),
+      host_(host),
+      failure_rng_(std::move(failure_rng)),
+      task_failure_prob_(task_failure_prob),
+      on_machine_(workload.cluster.size()),
+      wanted_(workload.cluster.size()),
+      was_over_(workload.cluster.size(), false) {}
+
+double ModeledExecution::NominalSegmentUs(const Work& w, const Stage& st, uint32_t index) const {
+  if (!w.phased) return static_cast<double>(st.TaskDuration(index));
+  const Phase& p = st.phases[w.phase];
+  // cpu work is core-seconds on one core; disk and net work are MB at the
+  // machine's full bandwidth. A task's `durations` entry scales its phases.
+  const double alone_us = p.resource == kCpu ? p.work * 1e6 : p.work / cluster_.capacity(w.machine).units(p.resource) * 1e6;
+  return w.factor == 1.0 ? alone_us : alone_us * w.factor;
+}
+
+void ModeledExecution::Begin(uint32_t slot, const ExecutionAttempt& attempt) {
+  if (slot >= work_.size()) work_.resize(slot + 1);
+  Work& w = work_[slot];
+  const Stage& st = w_.jobs[attempt.task.job.value()].stages[attempt.task.stage];
+  w = Work();
+  w.active = true;
+  w.phased = !st.phases.empty();
+  w.generation = attempt.generation;
+  w.machine = attempt.machine;
+  w.launch_order = attempt.launch_order;
+  w.begin_order = begin_counter_++;
+  w.demand = attempt.demand;
+  w.usage = attempt.usage;
+  w.begin_us = w.last_update_us = w.area_until_us = queue_.now();
+  if (w.phased && !st.durations_us.empty() && st.duration_us > 0) {
+    w.factor = static_cast<double>(st.TaskDuration(attempt.task.index)) / static_cast<double>(st.duration_us);
+  }
+  if (task_failure_prob_ > 0 && failure_rng_.Bernoulli(task_failure_prob_)) {
+    w.doomed = true;
+    w.fail_phase = w.phased ? static_cast<uint16_t>(failure_rng_.UniformInt(st.phases.size())) : 0;
+  }
+  auto& list = on_machine_[w.machine.value()];
+  auto pos = std::upper_bound(list.begin(), list.end(), w.launch_order,
+                              [&](uint64_t order, uint32_t s) { return order < work_[s].launch_order; });
+  list.insert(pos, slot);
+  if (w.phased) {
+    // From its start a task with phases holds and uses its memory; its
+    // phases' resources come and go with the phases.
+    Resources hold;
+    hold.set_micro(kMem, w.demand.micro(kMem));
+    Resources use;
+    use.set_micro(kMem, w.usage.micro(kMem));
+    SetUse(slot, w, use, hold);
+    w.changed = false;
+  } else {
+    w.hold = w.demand;  // its use starts with its only segment, at once
+  }
+  host_.BeginSegments(slot);
+  // Memory beyond capacity is charged under contention only: the fixed
+  // model idealizes a task as running for its duration, whatever shares its
+  // machine.
+  if (Contended() && work_[slot].active && work_[slot].generation == attempt.generation) {
+    EnforceMemory(attempt.machine);
+  }
+}
+
+void ModeledExecution::RunSegment(uint32_t slot, const ExecutionAttempt& attempt) {
+  Work& w = work_[slot];
+  const Stage& st = w_.jobs[attempt.task.job.value()].stages[attempt.task.stage];
+  const TimeUs now = queue_.now();
+  Integrate(w, now);
+  w.phase = attempt.phase;
+  w.running = true;
+  w.remaining_us = NominalSegmentUs(w, st, attempt.task.index);
+  if (w.doomed && !w.phased) w.remaining_us = std::max(1.0, std::floor(w.remaining_us * failure_rng_.Uniform()));
+  w.want = Resources();
+  if (!w.phased) {
+    for (Resource r : kSharedResources) w.want.set_micro(r, w.usage.micro(r));
+  } else {
+    const Resource r = st.phases[w.phase].resource;
+    w.want.set_micro(r, r == kCpu ? kMicroUnits : cluster_.capacity(w.machine).micro(r));
+  }
+  w.last_update_us = now;
+  w.segment_start_us = now;
+  w.segment_held_area = 0;
+  w.rate = 1;
+  wanted_[w.machine.value()] += w.want;
+  const bool contended = Contended();
+  if (!contended) {
+    w.planned_end_us = now + static_cast<TimeUs>(std::ceil(w.remaining_us));
+    queue_.Push(Event{.time = w.planned_end_us, .type = EventType::kSegmentEnd, .a = slot, .b = w.generation,
+                      .c = ++w.version});
+  } else {
+    w.planned_end_us = -1;  // Recompute sets it
+  }
+  const MachineId m = w.machine;
+  Recompute(m, slot);
+  // A whole task's use is constant from here unless its machine's shares
+  // move: its account then needs no integration.
+  if (!work_[slot].phased) work_[slot].changed = false;
+}
+
+void ModeledExecution::OnSegmentEvent(const Event& e) {
+  if (e.a >= work_.size()) return;
+  Work& w = work_[e.a];
+  if (!w.active || w.generation != e.b || w.version != e.c || !w.running) return;  // stale
+  const uint32_t slot = static_cast<uint32_t>(e.a);
+  if (!w.phased) {
+    // A whole task's only segment: its end is the attempt's end, and End
+    // releases the machine (the same work, done once).
+    w.remaining_us = 0;
+    return w.doomed ? host_.AttemptDone(slot, Outcome::kFailed) : host_.SegmentDone(slot);
+  }
+  Integrate(w, queue_.now());
+  w.running = false;
+  w.remaining_us = 0;
+  wanted_[w.machine.value()] -= w.want;
+  w.want = Resources();
+  if (w.phased) ReportPhase(slot, w, /*completed=*/true);
+  Recompute(w.machine, slot);
+  if (w.doomed && (!w.phased || w.phase == w.fail_phase)) return host_.AttemptDone(slot, Outcome::kFailed);
+  host_.SegmentDone(slot);
+}
+
+AttemptAccount ModeledExecution::End(uint32_t slot, const ExecutionAttempt& /*attempt*/) {
+  AttemptAccount account;
+  if (slot >= work_.size() || !work_[slot].active) return account;  // never reached its machine
+  Work& w = work_[slot];
+  const TimeUs now = queue_.now();
+  Integrate(w, now);
+  const bool was_running = w.running;
+  if (was_running) {
+    wanted_[w.machine.value()] -= w.want;
+    // A whole task ends with its segment; a phase cut short is reported.
+    if (w.phased) ReportPhase(slot, w, /*completed=*/false);
+  }
+  const TimeUs duration = now - w.begin_us;
+  account.usage.peak = w.changed && duration > 0 ? w.peak : w.use;
+  if (!w.changed || duration <= 0) {
+    account.usage.average = w.use;
+    if (w.phased) account.held = w.hold;
+  } else {
+    Resources held;
+    for (int k = 0; k < kNumResources; ++k) {
+      const auto r = static_cast<Resource>(k);
+      account.usage.average.set_micro(r, std::llround(w.used_area[k] / static_cast<double>(duration)));
+      held.set_micro(r, std::llround(w.held_area[k] / static_cast<double>(duration)));
+    }
+    if (w.phased) account.held = held;
+  }
+  host_.UsageChanged(slot, w.use, Resources());
+  w.active = false;
+  w.running = false;
+  auto& list = on_machine_[w.machine.value()];
+  list.erase(std::find(list.begin(), list.end(), slot));
+  if (was_running) Recompute(w.machine, UINT32_MAX);
+  return account;
+}
+
+Resources ModeledExecution::Current(uint32_t slot) const {
+  return slot < work_.size() && work_[slot].active ? work_[slot].use : Resources();
+}
+
+void ModeledExecution::Integrate(Work& w, TimeUs now) {
+  // Until its use or holding first changes, an attempt's account is its
+  // constant use: nothing to integrate (the common case, kept cheap).
+  if (!w.changed) return;
+  const TimeUs dt = now - w.area_until_us;
+  if (dt <= 0) return;
+  const auto span = static_cast<double>(dt);
+  // The peak is the most the attempt used for a while, not at an instant
+  // (launches at one instant pass through momentary shares).
+  for (int k = 0; k < kNumResources; ++k) {
+    const auto r = static_cast<Resource>(k);
+    w.peak.set_micro(r, std::max(w.peak.micro(r), w.use.micro(r)));
+  }
+  for (int k = 0; k < kNumResources; ++k) {
+    w.used_area[k] += static_cast<double>(w.use.micro(static_cast<Resource>(k))) * span;
+    w.held_area[k] += static_cast<double>(w.hold.micro(static_cast<Resource>(k))) * span;
+  }
+  if (w.running && w.phased) {
+    for (Resource r : kSharedResources) {
+      if (w.want.micro(r) > 0) w.segment_held_area += static_cast<double>(w.hold.micro(r)) * span;
+    }
+  }
+  w.area_until_us = now;
+}
+
+bool ModeledExecution::Oversubscribed(MachineId m) const {
+  const Resources& cap = cluster_.capacity(m);
+  for (Resource r : kSharedResources) {
+    if (wanted_[m.value()].micro(r) > cap.micro(r)) return true;
+  }
+  return false;
+}
+
+void ModeledExecution::Recompute(MachineId m, uint32_t changed) {
+  const TimeUs now = queue_.now();
+  const Resources& cap = cluster_.capacity(m);
+  const bool contended = Contended();
+  const auto& list = on_machine_[m.value()];
+  // In the fixed model, while nothing on m is oversubscribed every share is 1
+  // and only the attempt that changed needs its use updated; otherwise (and
+  // always under contention) every running segment's rate and use moves.
+  const bool over = Oversubscribed(m);
+  std::array<double, kNumResources> share{};
+  share.fill(1.0);
+  if (contended) {
+    std::array<int64_t, kNumResources> wanted{};
+    for (uint32_t slot : list) {
+      Work& w = work_[slot];
+      if (!w.running) continue;
+      w.remaining_us = std::max(0.0, w.remaining_us - static_cast<double>(now - w.last_update_us) * w.rate);
+      w.last_update_us = now;
+      for (Resource r : kSharedResources) wanted[r] += w.want.micro(r);
+    }
+    for (Resource r : kSharedResources) {
+      share[r] = wanted[r] > cap.micro(r) ? static_cast<double>(cap.micro(r)) / static_cast<double>(wanted[r]) : 1.0;
+    }
+  } else if (over || was_over_[m.value()]) {
+    for (Resource r : kSharedResources) {
+      const int64_t wanted = wanted_[m.value()].micro(r);
+      share[r] = wanted > cap.micro(r) ? static_cast<double>(cap.micro(r)) / static_cast<double>(wanted) : 1.0;
+    }
+  }
+  const bool all = contended || over || was_over_[m.value()];
+  if (all) {
+    for (uint32_t slot : list) Update(slot, now, share, contended);
+  } else if (changed != UINT32_MAX && work_[changed].active) {
+    Update(changed, now, share, contended);
+  }
+  was_over_[m.value()] = over;
+}
+
+void ModeledExecution::Update(uint32_t slot, TimeUs now, const std::array<double, kNumResources>& share,
+                              bool contended) {
+  Work& w = work_[slot];
+  if (contended && w.running) {
+    double rate = 1.0;
+    for (Resource r : kSharedResources) {
+      if (w.want.micro(r) > 0) rate = std::min(rate, share[r]);
+    }
+    w.rate = std::max(rate, 1e-9);
+    const TimeUs end = now + static_cast<TimeUs>(std::ceil(w.remaining_us / w.rate - 1e-9));
+    if (end != w.planned_end_us) {
+      w.planned_end_us = end;
+      queue_.Push(Event{.time = end, .type = EventType::kSegmentEnd, .a = slot, .b = w.generation, .c = ++w.version});
+    }
+  }
+  Resources use;
+  use.set_micro(kMem, w.usage.micro(kMem));
+  Resources hold = w.phased ? Resources() : w.demand;
+  hold.set_micro(kMem, w.demand.micro(kMem));
+  if (w.running) {
+    for (Resource r : kSharedResources) {
+      if (w.want.micro(r) == 0) continue;
+      use.set_micro(r, Scaled(w.want.micro(r), contended ? w.rate : share[r]));
+      if (w.phased) hold.set_micro(r, Scaled(w.want.micro(r), share[r]));
+    }
+  }
+  SetUse(slot, w, use, hold);
+}
+
+void ModeledExecution::SetUse(uint32_t slot, Work& w, const Resources& use, const Resources& hold) {
+  const TimeUs now = queue_.now();
+  if (!w.changed && (use != w.use || hold != w.hold)) {
+    // The first change: what was constant since Begin becomes the areas.
+    const auto span = static_cast<double>(now - w.begin_us);
+    if (now > w.begin_us) w.peak = w.use;
+    for (int k = 0; k < kNumResources; ++k) {
+      w.used_area[k] = static_cast<double>(w.use.micro(static_cast<Resource>(k))) * span;
+      w.held_area[k] = static_cast<double>(w.hold.micro(static_cast<Resource>(k))) * span;
+    }
+    w.area_until_us = now;
+  }
+  Integrate(w, now);
+  if (use != w.use) {
+    host_.UsageChanged(slot, w.use, use);
+    w.use = use;
+    w.changed = true;
+  }
+  if (hold != w.hold) {
+    w.hold = hold;
+    w.changed = true;
+  }
+}
+
+void ModeledExecution::EnforceMemory(MachineId m) {
+  // Out-of-memory: kill the newest attempts until the rest fit, as an OOM
+  // killer would. The kills count as failures of those tasks.
+  while (cluster_.used(m).micro(kMem) > cluster_.capacity(m).micro(kMem)) {
+    uint32_t newest = UINT32_MAX;
+    for (uint32_t slot : on_machine_[m.value()]) {
+      if (newest == UINT32_MAX || work_[slot].begin_order > work_[newest].begin_order) newest = slot;
+    }
+    if (newest == UINT32_MAX) return;
+    host_.AttemptDone(newest, Outcome::kFailed);
+  }
+}
+
+void ModeledExecution::ReportPhase(uint32_t slot, Work& w, bool completed) {
+  const TimeUs span = queue_.now() - w.segment_start_us;
+  double held = 0;
+  if (span > 0) {
+    held = w.segment_held_area / static_cast<double>(span) / static_cast<double>(kMicroUnits);
+  } else {
+    for (Resource r : kSharedResources) held += static_cast<double>(w.hold.micro(r)) / kMicroUnits;
+  }
+  host_.PhaseEnded(slot, w.phase, w.segment_start_us, held, completed);
+}
+
+}  // namespace weft::sim
