@@ -10,6 +10,7 @@
 #include "metrics/event_log.h"
 #include "metrics/results_writer.h"
 #include "metrics/schedule_checker.h"
+#include "metrics/timeline_writer.h"
 #include "policy/registry.h"
 
 namespace weft::sim {
@@ -56,6 +57,10 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
   if (!request.out_dir.empty()) {
     ASSIGN_OR_RETURN(writer, ResultsWriter::Open(request.out_dir, workload));
   }
+  std::unique_ptr<TimelineWriter> timeline;
+  if (!request.out_dir.empty()) {
+    ASSIGN_OR_RETURN(timeline, TimelineWriter::Open(request.out_dir, workload, request.timeline_step_us));
+  }
   std::unique_ptr<EventLog> events;
   if (!request.events_path.empty()) {
     ASSIGN_OR_RETURN(events, EventLog::Open(request.events_path, workload));
@@ -73,6 +78,7 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
     engine.AddObserver(checker.get());
   }
   if (writer) engine.AddObserver(writer.get());
+  if (timeline) engine.AddObserver(timeline.get());
   if (events) engine.AddObserver(events.get());
 
   const auto start = std::chrono::steady_clock::now();
@@ -117,6 +123,7 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
 
   if (writer) {
     RETURN_IF_ERROR(writer->Finish());
+    RETURN_IF_ERROR(timeline->Finish());
     std::ofstream summary(request.out_dir + "/summary.json.tmp");
     summary << result.summary_json.dump(2) << "\n";
     summary.close();
