@@ -129,7 +129,8 @@
         { label: "waiting", data: xy(t.t, t.waiting), borderColor: color(1), pointRadius: 0, borderWidth: 1 }] },
         options: { parsing: false, scales: { x: axis("time (s)"), y: axis("attempts", { min: 0 }) } } });
     });
-  perRun("Gantt chart of tasks on machines", "Bars colored by job; failed attempts red, killed grey.", (grid, r) => {
+  perRun("Gantt chart of tasks on machines",
+    "Bars colored by job; failed attempts red, killed grey; attempts running at once on one machine overlap.", (grid, r) => {
     const g = r.series.gantt;
     // Jobs take the palette without its red and grey, which mean failed and killed here.
     const jobColors = palette.filter((c) => c !== "#d62728" && c !== "#7f7f7f");
@@ -145,7 +146,8 @@
       const u = r.series.users;
       if (!u) { grid.append(el("div", { class: "panel note" }, r.name + ": one user")); return; }
       chart(panel(grid, r.name + ": users' cpu shares"), { type: "line", data: { datasets: u.users.map((name, j) => ({
-        label: name, data: xy(u.t, u.share[j]), borderColor: color(j), backgroundColor: color(j) + "99", fill: true,
+        label: name, data: xy(u.t, u.share[j]), borderColor: color(j), backgroundColor: color(j) + "99",
+        fill: j === 0 ? "origin" : "-1",  // each area sits on the one below: a stack
         pointRadius: 0, borderWidth: 1 })) },
         options: { parsing: false, scales: { x: axis("time (s)"), y: axis("share", { stacked: true, min: 0, max: 1 }) } } });
     });

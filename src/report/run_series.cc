@@ -53,7 +53,7 @@ json LowerBoundPoints(const RunData& run, size_t max_points, json& notes) {
     x.push_back(jobs[i]->newlb);
     y.push_back(jobs[i]->newlb_ratio);
   }
-  if (stride > 1) notes.push_back(fmt::format("JCT / NewLB: every {}th of {} jobs", stride, jobs.size()));
+  if (stride > 1) notes.push_back(fmt::format("JCT / NewLB: one job in {} of {}", stride, jobs.size()));
   return {{"x", Rounded(x)}, {"y", Rounded(y)}};
 }
 
