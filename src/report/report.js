@@ -31,8 +31,16 @@
     parent.append(p);
     return canvas;
   }
+  // Charts are queued and drawn a few at a time between turns of the event
+  // loop, so a report of many runs stays scrollable while it draws.
+  const pending = [];
   function chart(canvas, config) {
-    charts.push(new Chart(canvas, config));
+    pending.push([canvas, config]);
+  }
+  function drawSome(done) {
+    const until = performance.now() + 40;
+    while (pending.length && performance.now() < until) charts.push(new Chart(...pending.shift()));
+    if (pending.length) setTimeout(() => drawSome(done), 0); else done();
   }
   function axis(title, extra) {
     return Object.assign({ type: "linear", title: { display: true, text: title } }, extra || {});
@@ -161,15 +169,17 @@
       options: { scales: { x: { title: { display: true, text: "tasks per job" } }, y: axis("jobs", { min: 0 }) } } });
   });
 
-  // --- self-check: what a browser test (and a curious reader) can read back ---
+  // --- self-check, once everything is drawn: what a browser test (and a curious reader) can read back ---
   const inked = (canvas) => {
     const px = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
     let n = 0;
     for (let i = 3; i < px.length; i += 4) if (px[i] !== 0) n++;
     return n;
   };
-  document.getElementById("weft-status").textContent = JSON.stringify({
-    charts: charts.map((c) => ({ id: c.canvas.id, points: c.data.datasets.reduce((a, d) => a + d.data.length, 0),
-      legend: c.data.datasets.map((d) => d.label), inked: inked(c.canvas) })),
-    errors: window.weftErrors });
+  drawSome(() => {
+    document.getElementById("weft-status").textContent = JSON.stringify({
+      charts: charts.map((c) => ({ id: c.canvas.id, points: c.data.datasets.reduce((a, d) => a + d.data.length, 0),
+        legend: c.data.datasets.map((d) => d.label), inked: inked(c.canvas) })),
+      errors: window.weftErrors, drawn_ms: Math.round(performance.now()) });
+  });
 })();

@@ -2,8 +2,8 @@
 //
 // RunData: one result directory (FORMATS.md section 2, simulated or exported
 // from a real run) read back for `weft report`: summary.json whole, jobs.csv
-// and tasks.csv as compact rows (about 40 bytes an attempt, so a 1M-task run
-// takes ~40 MB), and timeline.csv when the run wrote one. Columns are found by
+// and tasks.csv as compact rows (48 bytes an attempt, so a 1M-task run
+// takes ~50 MB), and timeline.csv when the run wrote one. Columns are found by
 // their header names, so files with extra columns read the same.
 // LoadRun is the only function that touches the file system. Not thread-safe.
 #pragma once
