@@ -7,20 +7,46 @@
 
 namespace weft {
 
-Timeline::Timeline(TimeUs origin_us, TimeUs step_us) : origin_us_(origin_us), step_us_(step_us) {}
+Timeline::Timeline(TimeUs origin_us, TimeUs step_us, size_t max_bins)
+    : origin_us_(origin_us), step_us_(step_us), max_bins_(std::max<size_t>(1, max_bins)) {}
 
-void Timeline::Grow(size_t bins) {
-  if (partial_.size() >= bins) return;
-  partial_.resize(bins, Rates{});
-  rate_delta_.resize(bins + 1, Rates{});
+size_t Timeline::Reach(TimeUs end_us) {
+  while (static_cast<uint64_t>((end_us - 1 - origin_us_) / step_us_) >= max_bins_) Coarsen();
+  const size_t last = static_cast<size_t>((end_us - 1 - origin_us_) / step_us_);
+  if (partial_.size() <= last) {
+    partial_.resize(last + 1, Rates{});
+    rate_delta_.resize(last + 2, Rates{});
+  }
+  return last;
+}
+
+void Timeline::Coarsen() {
+  Rates rate{};
+  for (size_t b = 0; b < partial_.size(); ++b) {
+    for (int q = 0; q < kNumQuantities; ++q) {
+      rate[q] += rate_delta_[b][q];
+      partial_[b][q] += rate[q] * static_cast<double>(step_us_);
+    }
+  }
+  const size_t merged = (partial_.size() + 1) / 2;
+  for (size_t b = 0; b < merged; ++b) {
+    Rates sum = partial_[2 * b];
+    if (2 * b + 1 < partial_.size()) {
+      for (int q = 0; q < kNumQuantities; ++q) sum[q] += partial_[2 * b + 1][q];
+    }
+    partial_[b] = sum;
+  }
+  partial_.resize(merged);
+  rate_delta_.assign(merged + 1, Rates{});
+  step_us_ *= 2;
 }
 
 void Timeline::Add(TimeUs start_us, TimeUs end_us, const Rates& rates) {
   start_us = std::max(start_us, origin_us_);
   if (end_us <= start_us) return;
+  const size_t last = Reach(end_us);
   const TimeUs s = start_us - origin_us_, e = end_us - origin_us_;
-  const size_t first = static_cast<size_t>(s / step_us_), last = static_cast<size_t>((e - 1) / step_us_);
-  Grow(last + 1);
+  const size_t first = static_cast<size_t>(s / step_us_);
   auto add_piece = [&](size_t bin, TimeUs length) {
     for (int q = 0; q < kNumQuantities; ++q) partial_[bin][q] += rates[q] * static_cast<double>(length);
   };
@@ -40,10 +66,10 @@ void Timeline::Add(TimeUs start_us, TimeUs end_us, const Rates& rates) {
   }
 }
 
-std::vector<Timeline::Bin> Timeline::Bins(TimeUs end_us) const {
+std::vector<Timeline::Bin> Timeline::Bins(TimeUs end_us) {
   std::vector<Bin> bins;
   if (end_us <= origin_us_) return bins;
-  const size_t count = static_cast<size_t>((end_us - origin_us_ - 1) / step_us_) + 1;
+  const size_t count = Reach(end_us) + 1;
   bins.reserve(count);
   Rates rate{};
   for (size_t b = 0; b < count; ++b) {

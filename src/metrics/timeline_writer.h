@@ -20,10 +20,14 @@
 //
 // Records may come in any order (the runtime export replays them per
 // scheduler replica), so the bins stay in memory until Finish: 20 doubles a
-// bin, 160 bytes, which is 14 MB a simulated day at a one-second step. Each record
-// costs O(1) whatever its length (partial end bins plus a difference array
-// for the whole bins between). When the engine reports per-phase holdings,
-// they enter through Timeline::Add as intervals like any other.
+// bin, 160 bytes. At most kMaxBins (131,072: 21 MB) are kept: a run longer
+// than that many steps (a day and a half at one second; or jobs spaced far
+// apart, as the lone-DAG studies do) doubles the step, merging bins pairwise,
+// as often as needed, so timeline.csv's step is the requested one times a
+// power of two. Each record costs O(1) whatever its length (partial end bins
+// plus a difference array for the whole bins between). When the engine
+// reports per-phase holdings, they enter through Timeline::Add as intervals
+// like any other.
 // Not thread-safe.
 #pragma once
 
@@ -50,8 +54,11 @@ class Timeline {
   static constexpr int kNumQuantities = kUsed + kNumResources;
   using Rates = std::array<double, kNumQuantities>;
 
-  // `origin_us`: the first bin's start; `step_us` > 0.
-  Timeline(TimeUs origin_us, TimeUs step_us);
+  static constexpr size_t kMaxBins = size_t{1} << 17;
+
+  // `origin_us`: the first bin's start; `step_us` > 0; `max_bins` >= 1: the
+  // step doubles rather than keep more bins.
+  Timeline(TimeUs origin_us, TimeUs step_us, size_t max_bins = kMaxBins);
 
   // Add adds `rates` over [start_us, end_us) (clipped at the origin).
   void Add(TimeUs start_us, TimeUs end_us, const Rates& rates);
@@ -63,16 +70,22 @@ class Timeline {
     Rates mean{};
   };
   // Bins returns the rows from the origin up to `end_us` (the last one cut
-  // there); none when end_us <= origin.
-  std::vector<Bin> Bins(TimeUs end_us) const;
+  // there; the step doubled first if that many rows would exceed max_bins);
+  // none when end_us <= origin.
+  std::vector<Bin> Bins(TimeUs end_us);
 
   TimeUs step_us() const { return step_us_; }
 
  private:
-  void Grow(size_t bins);
+  // Reach makes room for bins up to the one holding `end_us` - 1, doubling
+  // the step while they would be more than max_bins; returns that bin.
+  size_t Reach(TimeUs end_us);
+  // Coarsen doubles the step: whole-bin rates become integrals, bins merge in pairs.
+  void Coarsen();
 
   TimeUs origin_us_;
   TimeUs step_us_;
+  size_t max_bins_;
   // Per bin: integrals of the cut pieces (rate x microseconds), and a
   // difference array of the rates of intervals covering whole bins.
   std::vector<Rates> partial_;

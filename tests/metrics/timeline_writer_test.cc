@@ -50,6 +50,32 @@ TEST(TimelineTest, ClipsBeforeTheOriginAndIgnoresEmptyIntervals) {
   EXPECT_TRUE(Timeline(10 * kS, kS).Bins(10 * kS).empty());
 }
 
+// A run longer than max_bins steps doubles the step (here twice, 1 s -> 4 s)
+// and keeps every integral: what was added before the change too.
+TEST(TimelineTest, DoublesTheStepRatherThanKeepTooManyBins) {
+  Timeline t(0, kS, 4);
+  t.Add(kS, 2 * kS, Cpu(2));   // fits at 1 s
+  t.Add(0, 10 * kS, Cpu(1));   // 10 bins of 1 s would be too many
+  EXPECT_EQ(t.step_us(), 4 * kS);
+  const auto bins = t.Bins(10 * kS);
+  ASSERT_EQ(bins.size(), 3u);
+  EXPECT_DOUBLE_EQ(bins[0].mean[Timeline::kAlloc + kCpu], (2.0 + 4.0) / 4);
+  EXPECT_DOUBLE_EQ(bins[1].mean[Timeline::kAlloc + kCpu], 1.0);
+  EXPECT_EQ(bins[2].length_us, 2 * kS);
+  EXPECT_DOUBLE_EQ(bins[2].mean[Timeline::kAlloc + kCpu], 1.0);
+  EXPECT_EQ(t.Bins(100 * kS).size(), 4u);  // the end alone can double it again
+  EXPECT_EQ(t.step_us(), 32 * kS);
+}
+
+// Jobs a simulated year apart (as the lone-DAG studies space them) cost
+// max_bins bins, not one per second.
+TEST(TimelineTest, FarApartRecordsStayWithinTheBinBudget) {
+  Timeline t(0, kS);
+  t.Add(0, kS, Cpu(1));
+  t.Add(365 * 86400 * kS, 365 * 86400 * kS + kS, Cpu(1));
+  EXPECT_LE(t.Bins(365 * 86400 * kS + kS).size(), Timeline::kMaxBins);
+}
+
 // Property: the integral over the bins equals the sum of rate x length,
 // whatever the intervals and the order they come in.
 TEST(TimelineTest, IntegralIsExactInAnyOrder) {
@@ -64,7 +90,7 @@ TEST(TimelineTest, IntegralIsExactInAnyOrder) {
   }
   for (int order = 0; order < 2; ++order) {
     if (order == 1) std::shuffle(intervals.begin(), intervals.end(), rng);
-    Timeline t(0, 3 * kS / 2);
+    Timeline t(0, 3 * kS / 2, 16);  // coarsened a few times on the way
     for (const auto& [s, e] : intervals) t.Add(s, e, Cpu(3));
     long double integral = 0;
     for (const Timeline::Bin& b : t.Bins(130 * kS)) {
