@@ -2,11 +2,9 @@
 // write it: the hand-checked run of docs/report.md, and, for several
 // policies, the integral of the allocation equal to summary.json's
 // utilization.
-#include <fstream>
-#include <sstream>
-
 #include "nlohmann/json.hpp"
 #include "tests/cli/cli_test_util.h"
+#include "tests/metrics/timeline_rows.h"
 
 namespace weft {
 namespace {
@@ -26,19 +24,6 @@ constexpr char kHandChecked[] = R"({"weft": 1,
     {"name": "b", "arrival": 1, "stages": [{"name": "s", "tasks": 1, "duration": 2.5, "demand": {"cpu": 2, "mem": 2}}]}
   ]})";
 
-std::vector<std::vector<double>> ReadRows(const std::string& text, std::string* header) {
-  std::istringstream in(text);
-  std::getline(in, *header);
-  std::vector<std::vector<double>> rows;
-  for (std::string line; std::getline(in, line);) {
-    std::vector<double> row;
-    std::stringstream ss(line);
-    for (std::string field; std::getline(ss, field, ',');) row.push_back(std::stod(field));
-    rows.push_back(row);
-  }
-  return rows;
-}
-
 // Integral of column `c` over the bins, over the makespan: a utilization.
 double Integrate(const std::vector<std::vector<double>>& rows, size_t c, double makespan) {
   double sum = 0;
@@ -56,7 +41,7 @@ TEST_F(TimelineCliTest, HandCheckedRun) {
   const Result r = Run({"sim", "-w", w, "-p", "fifo", "--out", (dir_ / "run").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string header;
-  const auto rows = ReadRows(Slurp(dir_ / "run/timeline.csv"), &header);
+  const auto rows = ReadTimelineRows(Slurp(dir_ / "run/timeline.csv"), &header);
   EXPECT_EQ(header,
             "time,running,waiting,cpu_alloc,mem_alloc,disk_alloc,net_alloc,cpu_used,mem_used,disk_used,net_used");
   ASSERT_EQ(rows.size(), 4u);
@@ -76,7 +61,7 @@ TEST_F(TimelineCliTest, StepFlagSetsTheBins) {
   const std::string w = Write("w.json", kHandChecked);
   ASSERT_EQ(Run({"sim", "-w", w, "--out", (dir_ / "run").string(), "--timeline-step", "0.25"}).exit_code, 0);
   std::string header;
-  EXPECT_EQ(ReadRows(Slurp(dir_ / "run/timeline.csv"), &header).size(), 14u);  // 3.5 s / 0.25 s
+  EXPECT_EQ(ReadTimelineRows(Slurp(dir_ / "run/timeline.csv"), &header).size(), 14u);  // 3.5 s / 0.25 s
   ExpectBadInput(Run({"sim", "-w", w, "--out", (dir_ / "bad").string(), "--timeline-step", "0"}));
 }
 
@@ -92,7 +77,7 @@ TEST_F(TimelineCliTest, CompareOutIntegratesToEachPolicysUtilization) {
     ASSERT_TRUE(std::filesystem::exists(run / "tasks.csv")) << policy;
     const auto summary = nlohmann::json::parse(Slurp(run / "summary.json"));
     std::string header;
-    const auto rows = ReadRows(Slurp(run / "timeline.csv"), &header);
+    const auto rows = ReadTimelineRows(Slurp(run / "timeline.csv"), &header);
     const double makespan = summary["makespan"].get<double>();
     ASSERT_GT(rows.size(), 1u) << policy;
     for (auto [column, key, kind] : {std::tuple{3, "cpu", "utilization"}, {4, "mem", "utilization"},
@@ -101,6 +86,24 @@ TEST_F(TimelineCliTest, CompareOutIntegratesToEachPolicysUtilization) {
       EXPECT_NEAR(Integrate(rows, column, makespan), truth, 1e-5 * std::max(1.0, truth)) << policy << " " << kind << " " << key;
     }
   }
+}
+
+// compare --out DIR/POLICY holds what `weft sim --out` writes for that
+// policy, file for file (summary.json but for its wall time).
+TEST_F(TimelineCliTest, CompareOutHoldsWhatSimWrites) {
+  const std::string w = WEFT_EXAMPLES_DIR "/tpch-small.json";
+  ASSERT_EQ(Run({"compare", "-w", w, "--policies", "fair,cp", "--out", (dir_ / "cmp").string()}).exit_code, 0);
+  ASSERT_EQ(Run({"sim", "-w", w, "-p", "cp", "--out", (dir_ / "sim").string()}).exit_code, 0);
+  for (const char* file : {"tasks.csv", "jobs.csv", "timeline.csv"}) {
+    EXPECT_EQ(Slurp(dir_ / "cmp/cp" / file), Slurp(dir_ / "sim" / file)) << file;
+  }
+  auto summary = [&](const std::filesystem::path& path) {
+    auto j = nlohmann::json::parse(Slurp(path));
+    j.erase("wall_seconds");
+    return j;
+  };
+  EXPECT_EQ(summary(dir_ / "cmp/cp/summary.json"), summary(dir_ / "sim/summary.json"));
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "cmp/fair/timeline.csv"));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "gtest/gtest.h"
 #include "metrics/run_metrics.h"
+#include "tests/metrics/timeline_rows.h"
 
 namespace weft {
 namespace {
@@ -117,19 +118,6 @@ Workload OneMachine() {
   return w;
 }
 
-std::vector<std::vector<double>> ReadCsv(const std::string& path, std::string* header) {
-  std::ifstream in(path);
-  std::getline(in, *header);
-  std::vector<std::vector<double>> rows;
-  for (std::string line; std::getline(in, line);) {
-    std::vector<double> row;
-    std::stringstream ss(line);
-    for (std::string field; std::getline(ss, field, ',');) row.push_back(std::stod(field));
-    rows.push_back(row);
-  }
-  return rows;
-}
-
 // Tasks [0, 3) and [0.5, 1.5) s of 1 cpu, a container of 2 cpu [1, 2.5) s
 // whose task [1, 2) s counts as used but not again as allocated; the task
 // [0.5, 1.5) was ready at 0. Capacity 4 cpu, step 1 s, makespan 3 s.
@@ -157,7 +145,10 @@ TEST(TimelineWriterTest, WritesTheHandCheckedRunAndMatchesRunMetrics) {
   ASSERT_TRUE((*writer)->Finish().ok());
   ASSERT_FALSE(std::filesystem::exists(dir + "/timeline.csv.tmp"));
   std::string header;
-  const auto rows = ReadCsv(dir + "/timeline.csv", &header);
+  std::ifstream in(dir + "/timeline.csv");
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto rows = ReadTimelineRows(text.str(), &header);
   EXPECT_EQ(header,
             "time,running,waiting,cpu_alloc,mem_alloc,disk_alloc,net_alloc,cpu_used,mem_used,disk_used,net_used");
   ASSERT_EQ(rows.size(), 3u);
