@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # weft's main job on the bundled default workload: installs what is missing,
 # builds weft, and compares every registered policy on examples/default.json
-# (150 TPC-H DAG jobs, ~149k tasks, 200 machines). Extra arguments go to
-# `weft compare` (e.g. --model contention, --latency 0.001).
+# (150 TPC-H DAG jobs, ~149k tasks, 200 machines), then writes the HTML report of
+# the comparison (build/demo/report.html; its last line says where). Extra
+# arguments go to `weft compare` (e.g. --model contention, --latency 0.001).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -11,4 +12,5 @@ bash scripts/install-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j2 --target weft
 ./build/src/weft validate examples/default.json
-./build/src/weft compare --workload examples/default.json --policies all "$@"
+./build/src/weft compare --workload examples/default.json --policies all --out build/demo "$@"
+./build/src/weft report build/demo/*/ -w examples/default.json -o build/demo/report.html --title "weft: every policy on examples/default.json"

@@ -27,6 +27,7 @@ void AddBoundsCommand(CLI::App& app, CommandRun& run);
 void AddConvertCommand(CLI::App& app, CommandRun& run);
 void AddJobCommands(CLI::App& app, CommandRun& run);     // submit, status, wait, cancel
 void AddClusterCommand(CLI::App& app, CommandRun& run);  // cluster up, cluster down
+void AddReportCommand(CLI::App& app, CommandRun& run);
 
 // Exit codes shared by every command (FORMATS.md section 3).
 // ReadWorkloadOrReport reads and validates a workload file; on error it

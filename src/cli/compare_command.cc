@@ -20,6 +20,7 @@ struct CompareFlags {
   std::string policies = "fifo";
   std::vector<std::string> params;  // POLICY:k=v, or k=v for every policy that has k
   std::string csv;
+  std::string out;  // DIR: each policy's results in DIR/POLICY
 };
 
 std::vector<std::string> Split(const std::string& s, char sep) {
@@ -55,7 +56,9 @@ int RunCompare(const CompareFlags& f) {
         params.push_back(p.substr(colon + 1));
       }
     }
-    auto result = sim::Simulate(prepared->workload, Request(f.common, prepared->options, name, params));
+    sim::SimulationRequest request = Request(f.common, prepared->options, name, params);
+    if (!f.out.empty()) request.out_dir = f.out + "/" + name;
+    auto result = sim::Simulate(prepared->workload, request);
     if (!result.ok()) return ReportError(result.status());
     if (!result->status.ok()) {
       std::cerr << fmt::format("error: policy {}: {}\n", name, StatusMessage(result->status));
@@ -98,6 +101,7 @@ void AddCompareCommand(CLI::App& app, CommandRun& run) {
   cmd->add_option("--policies", flags->policies, "Comma-separated policy names, or \"all\"")->capture_default_str();
   cmd->add_option("--param", flags->params, "POLICY:k=v for one policy, or k=v for all; repeatable");
   cmd->add_option("--csv", flags->csv, "Also write the table as CSV to this file");
+  cmd->add_option("--out", flags->out, "Write each policy's results (as weft sim --out) to DIR/POLICY");
   cmd->callback([&run, flags] { run = [flags] { return RunCompare(*flags); }; });
 }
 

@@ -28,6 +28,7 @@ int Main(int argc, char** argv) {
   AddConvertCommand(app, run);
   AddJobCommands(app, run);
   AddClusterCommand(app, run);
+  AddReportCommand(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,5 +1,6 @@
 #include "cli/sim_flags.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
@@ -41,6 +42,9 @@ void SimFlags::Register(CLI::App& cmd) {
                  "Fail a scheduler replica: REPLICA@T (seconds); its jobs fail over to the next replica; repeatable");
   cmd.add_flag("--no-check", no_check, "Skip the schedule checker (for very large runs)");
   cmd.add_flag("--no-progress", no_progress, "Never draw a progress bar");
+  cmd.add_option("--timeline-step", timeline_step_s, "Step of timeline.csv in the --out directory, in seconds")
+      ->check(CLI::Range(1e-6, 86400.0))
+      ->capture_default_str();
 }
 
 absl::StatusOr<Workload> SimFlags::Load() const {
@@ -141,6 +145,7 @@ sim::SimulationRequest Request(const SimFlags& flags, const sim::SimOptions& opt
   return sim::SimulationRequest{.policy = std::move(policy),
                                 .params = std::move(params),
                                 .options = options,
+                                .timeline_step_us = std::max<TimeUs>(1, std::llround(flags.timeline_step_s * 1e6)),
                                 .check = !flags.no_check,
                                 .progress = !flags.no_progress && isatty(STDERR_FILENO)};
 }

@@ -27,6 +27,7 @@ struct SimFlags {
   std::vector<std::string> scheduler_failures;  // REPLICA@T
   bool no_check = false;
   bool no_progress = false;
+  double timeline_step_s = 1;  // the step of timeline.csv (docs/report.md)
 
   void Register(CLI::App& cmd);
   // Load reads the workload (or the default); errors are InvalidArgument.

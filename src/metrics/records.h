@@ -62,6 +62,7 @@ struct PhaseRecord {
   TimeUs end_us = 0;
   double held = 0;  // time average of the resource held, in its units (cores, MB/s)
   bool completed = true;
+  bool in_container = false;
 };
 
 struct JobRecord {

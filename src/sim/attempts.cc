@@ -114,8 +114,8 @@ void EngineCore::UsageChanged(uint32_t slot, const Resources& before, const Reso
 void EngineCore::PhaseEnded(uint32_t slot, uint32_t phase, TimeUs start_us, double held, bool completed) {
   const Attempt& a = attempts_[slot];
   const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
-  const PhaseRecord record{a.task, a.attempt_no, phase, st.phases[phase].resource, a.machine, start_us,
-                           queue_.now(), held, completed};
+  const PhaseRecord record{a.task,   a.attempt_no, phase,     st.phases[phase].resource, a.machine,
+                           start_us, queue_.now(), held,      completed,                 a.container.valid()};
   for (RunObserver* o : observers_) o->OnPhaseEnd(record);
   // An agent that controls phases hears each end before the next is ready.
   if (completed && AgentControlsPhases(a.machine)) {

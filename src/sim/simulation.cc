@@ -12,6 +12,7 @@
 #include "metrics/phases_writer.h"
 #include "metrics/results_writer.h"
 #include "metrics/schedule_checker.h"
+#include "metrics/timeline_writer.h"
 #include "policy/registry.h"
 
 namespace weft::sim {
@@ -66,6 +67,10 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
   if (writer && has_phases) {
     ASSIGN_OR_RETURN(phases, PhasesWriter::Open(request.out_dir, workload));
   }
+  std::unique_ptr<TimelineWriter> timeline;
+  if (!request.out_dir.empty()) {
+    ASSIGN_OR_RETURN(timeline, TimelineWriter::Open(request.out_dir, workload, request.timeline_step_us));
+  }
   std::unique_ptr<EventLog> events;
   if (!request.events_path.empty()) {
     ASSIGN_OR_RETURN(events, EventLog::Open(request.events_path, workload));
@@ -84,6 +89,7 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
   }
   if (writer) engine.AddObserver(writer.get());
   if (phases) engine.AddObserver(phases.get());
+  if (timeline) engine.AddObserver(timeline.get());
   if (events) engine.AddObserver(events.get());
 
   const auto start = std::chrono::steady_clock::now();
@@ -135,6 +141,7 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
   if (writer) {
     RETURN_IF_ERROR(writer->Finish());
     if (phases) RETURN_IF_ERROR(phases->Finish());
+    RETURN_IF_ERROR(timeline->Finish());
     std::ofstream summary(request.out_dir + "/summary.json.tmp");
     summary << result.summary_json.dump(2) << "\n";
     summary.close();

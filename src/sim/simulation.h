@@ -23,6 +23,7 @@ struct SimulationRequest {
   std::vector<std::string> params;  // k=v
   SimOptions options;
   std::string out_dir;      // empty: no result files
+  TimeUs timeline_step_us = kUsPerSecond;  // the step of out_dir/timeline.csv
   std::string events_path;  // empty: no event log
   bool check = true;        // run the schedule checker
   bool progress = false;    // draw a progress bar on stderr

@@ -38,7 +38,7 @@ TEST_P(GoldenTest, ResultsMatch) {
   const Result r = Run(args);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const bool update = std::getenv("WEFT_UPDATE_GOLDEN") != nullptr;
-  for (const std::string name : {"tasks.csv", "jobs.csv", "summary.json", "phases.csv"}) {
+  for (const std::string name : {"tasks.csv", "jobs.csv", "summary.json", "phases.csv", "timeline.csv"}) {
     const bool produced = fs::exists(out / name);
     std::string actual = produced ? Slurp(out / name) : "";
     if (name == "summary.json") actual = SummaryWithoutClock(actual);

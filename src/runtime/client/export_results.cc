@@ -10,6 +10,7 @@
 #include "core/status.h"
 #include "metrics/results_writer.h"
 #include "metrics/run_metrics.h"
+#include "metrics/timeline_writer.h"
 #include "runtime/wire.h"
 #include "trace/workload_reader.h"
 
@@ -94,6 +95,7 @@ absl::Status WriteExportedResults(const std::vector<std::vector<v1::ExportChunk>
   ASSIGN_OR_RETURN(const Merged merged, Merge(exports));
   const Workload& workload = merged.workload;
   ASSIGN_OR_RETURN(std::unique_ptr<ResultsWriter> writer, ResultsWriter::Open(dir, workload));
+  ASSIGN_OR_RETURN(std::unique_ptr<TimelineWriter> timeline, TimelineWriter::Open(dir, workload));
   RunMetrics metrics(workload);
   TimeUs end = 0;
   uint64_t attempts = 0;
@@ -122,6 +124,7 @@ absl::Status WriteExportedResults(const std::vector<std::vector<v1::ExportChunk>
                               LocalityFrom(row.locality()),
                               false};
         writer->OnAttemptEnd(a);
+        timeline->OnAttemptEnd(a);
         metrics.OnAttemptEnd(a);
         end = std::max(end, a.end_us);
         ++attempts;
@@ -132,6 +135,7 @@ absl::Status WriteExportedResults(const std::vector<std::vector<v1::ExportChunk>
       const JobRecord j{JobId(jobs[row.job()]), row.arrival_us() + shift, row.start_us() + shift,
                         row.end_us() + shift, row.state() == "succeeded"};
       writer->OnJobEnd(j);
+      timeline->OnJobEnd(j);
       metrics.OnJobEnd(j);
       end = std::max(end, j.end_us);
       ++ended;
@@ -140,6 +144,8 @@ absl::Status WriteExportedResults(const std::vector<std::vector<v1::ExportChunk>
   writer->OnRunEnd(end);
   metrics.OnRunEnd(end);
   RETURN_IF_ERROR(writer->Finish());
+  timeline->OnRunEnd(end);
+  RETURN_IF_ERROR(timeline->Finish());
   nlohmann::ordered_json j;
   j["policy"] = exports[0][0].policy();
   j["seed"] = 0;

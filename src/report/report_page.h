@@ -1,0 +1,29 @@
+// File: report/report_page.h
+//
+// ReportPage assembles the self-contained HTML report of one or more runs:
+// the template and script of report_assets.h, Chart.js inlined, and the
+// runs' summaries and series (run_series.h) embedded as one JSON document.
+// Pure: no I/O (the caller reads the runs and writes the file).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/run_data.h"
+#include "report/run_series.h"
+
+namespace weft::report {
+
+struct NamedRun {
+  std::string name;  // as shown in legends and tables
+  const RunData* run = nullptr;
+};
+
+// ReportPage returns the whole HTML page.
+std::string ReportPage(const std::string& title, const std::vector<NamedRun>& runs, const SeriesOptions& options);
+
+// RunNames gives each directory a short, distinct name: its last path
+// component, or more of its path where two would clash.
+std::vector<std::string> RunNames(const std::vector<std::string>& dirs);
+
+}  // namespace weft::report

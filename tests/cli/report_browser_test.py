@@ -1,0 +1,118 @@
+#!/usr/bin/python3
+"""The report in a real browser: renders `weft report` of two small runs in headless Chromium and checks
+that every chart drew (non-blank canvas, data points), that no error reached the console, and that the
+legends name both runs; then takes a screenshot.
+
+  report_browser_test.py --weft BUILD/src/weft --workload examples/tpch-small.json --work DIR \
+      [--screenshot OUT.png]
+
+Chromium is Debian's `chromium`: installed here with apt-get when it is missing and we are root, else the
+test is skipped (exit 77, which CTest reports as skipped). The page reports what it drew in
+<pre id="weft-status">, read back with --dump-dom once the page's scripts have run.
+"""
+import argparse
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+
+
+def ensure_chromium():
+    path = shutil.which("chromium")
+    if path:
+        return path
+    if os.geteuid() != 0:
+        print("SKIPPED: chromium is not installed and we are not root to apt-get it", flush=True)
+        sys.exit(SKIP)
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    install = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium"]
+    if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode != 0:
+        subprocess.run(["apt-get", "update", "-qq"], env=env, check=False)
+        if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode != 0:
+            print("SKIPPED: apt-get could not install chromium", flush=True)
+            sys.exit(SKIP)
+    return shutil.which("chromium")
+
+
+def chromium(binary, profile, *args):
+    """Runs headless Chromium with nothing that reaches the network, in its own new profile."""
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run",
+             "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--hide-scrollbars",
+             f"--user-data-dir={profile}"]
+    done = subprocess.run([binary, *flags, *args], capture_output=True, text=True, timeout=240)
+    if done.returncode != 0:
+        sys.exit(f"FAILED: chromium exited {done.returncode}: {done.stderr[-2000:]}")
+    return done.stdout
+
+
+def run(cmd):
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"FAILED: {' '.join(cmd)} exited {done.returncode}: {done.stderr}")
+    return done.stdout
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--weft", required=True)
+    ap.add_argument("--workload", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--screenshot")
+    a = ap.parse_args()
+    browser = ensure_chromium()
+    os.makedirs(a.work, exist_ok=True)
+    fifo, fair = os.path.join(a.work, "fifo"), os.path.join(a.work, "fair")
+    run([a.weft, "sim", "-w", a.workload, "-p", "fifo", "--out", fifo, "--timeline-step", "0.5"])
+    run([a.weft, "sim", "-w", a.workload, "-p", "fair", "--task-failures", "0.05", "--out", fair,
+         "--timeline-step", "0.5"])
+    page = os.path.join(a.work, "report.html")
+    run([a.weft, "report", fifo, fair, "-w", a.workload, "-o", page, "--title", "weft report: fifo and fair"])
+
+    failures = []
+    with tempfile.TemporaryDirectory() as profile:
+        dom = chromium(browser, profile, "--virtual-time-budget=10000", "--window-size=1400,1000", "--dump-dom",
+                       "file://" + os.path.abspath(page))
+    m = re.search(r'<pre id="weft-status"[^>]*>(.*?)</pre>', dom, re.S)
+    if not m or not m.group(1).strip():
+        sys.exit("FAILED: the page wrote no self-check (its script did not run to the end)")
+    status = json.loads(html.unescape(m.group(1)))
+    if status["errors"]:
+        failures.append(f"console errors: {status['errors']}")
+    charts = status["charts"]
+    # 4 overlaid job charts + 3 bar charts, and per run: utilization, tasks, Gantt, fairness, 2 workload.
+    if len(charts) != 7 + 2 * 6:
+        failures.append(f"{len(charts)} charts drew, expected {7 + 2 * 6}")
+    for c in charts:
+        if c["inked"] < 1000:
+            failures.append(f"{c['id']} looks blank ({c['inked']} pixels drawn)")
+        if c["points"] == 0:
+            failures.append(f"{c['id']} has no data points ({c['legend']})")
+    overlaid = [c for c in charts if "fifo" in c["legend"] and "fair" in c["legend"]]
+    if len(overlaid) != 7:
+        failures.append(f"{len(overlaid)} charts have both runs in their legend, expected 7")
+    legends = {label for c in charts for label in c["legend"]}
+    for label in ("cpu allocated", "cpu used", "running", "waiting", "task attempts", "alice", "bob", "jobs arriving"):
+        if label not in legends:
+            failures.append(f"no legend entry \"{label}\"")
+
+    if a.screenshot:
+        with tempfile.TemporaryDirectory() as profile:
+            chromium(browser, profile, "--virtual-time-budget=10000", "--window-size=1400,2600",
+                     f"--screenshot={os.path.abspath(a.screenshot)}", "file://" + os.path.abspath(page))
+        if not os.path.exists(a.screenshot) or os.path.getsize(a.screenshot) < 20000:
+            failures.append(f"the screenshot {a.screenshot} is missing or nearly empty")
+
+    for f in failures:
+        print("FAILED:", f)
+    print(f"{len(charts)} charts checked in {browser}: {'ok' if not failures else 'FAILED'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

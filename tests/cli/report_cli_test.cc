@@ -1,0 +1,137 @@
+// End-to-end tests of `weft report`: a self-contained page (Chart.js inlined,
+// nothing loaded from elsewhere) whose embedded data matches the runs, the
+// sampling of big runs said on the page, and the bad-input contract (exit 2,
+// one line naming the file, no report left behind). The page in a real
+// browser: report_browser_test.py.
+#include <fstream>
+#include <regex>
+
+#include "nlohmann/json.hpp"
+#include "tests/cli/cli_test_util.h"
+
+namespace weft {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+class ReportCliTest : public CliTest {
+ protected:
+  std::string Sim(const std::string& policy, std::vector<std::string> extra = {}) {
+    const std::string out = (dir_ / policy).string();
+    std::vector<std::string> args = {"sim", "-w", WEFT_EXAMPLES_DIR "/tpch-small.json", "-p", policy, "--out", out};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = Run(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return out;
+  }
+
+  // Data returns the JSON document the page embeds.
+  nlohmann::json Data(const std::string& page) {
+    const std::string open = R"(<script type="application/json" id="weft-data">)";
+    const size_t start = page.find(open);
+    EXPECT_NE(start, std::string::npos);
+    const size_t end = page.find("</script>", start);
+    return nlohmann::json::parse(page.substr(start + open.size(), end - start - open.size()));
+  }
+};
+
+TEST_F(ReportCliTest, WritesOneSelfContainedPageOfBothRuns) {
+  const std::string fifo = Sim("fifo"), fair = Sim("fair", {"--task-failures", "0.1"});
+  const std::string out = (dir_ / "report.html").string();
+  const Result r = Run({"report", fifo, fair, "-w", WEFT_EXAMPLES_DIR "/tpch-small.json", "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("report of 2 run(s)"));
+  EXPECT_THAT(r.out, HasSubstr(out));
+  const std::string page = Slurp(out);
+  EXPECT_THAT(page, HasSubstr("Chart.js v3"));  // inlined from libjs-chart.js
+  EXPECT_FALSE(std::regex_search(page, std::regex(R"(<(script|link|img)[^>]+(src|href)=)")))
+      << "the page loads something from elsewhere";
+  EXPECT_THAT(page, Not(HasSubstr("/*WEFT:")));
+  const nlohmann::json data = Data(page);
+  ASSERT_EQ(data["runs"].size(), 2u);
+  EXPECT_EQ(data["runs"][0]["name"], "fifo");
+  EXPECT_EQ(data["runs"][1]["name"], "fair");
+  const auto summary = nlohmann::json::parse(Slurp(dir_ / "fair/summary.json"));
+  const nlohmann::json& run = data["runs"][1];
+  EXPECT_EQ(run["summary"]["avg_jct"], summary["avg_jct"]);
+  EXPECT_EQ(run["summary"]["policy"], "fair");
+  const nlohmann::json& s = run["series"];
+  EXPECT_EQ(s["jct_cdf"]["x"].size(), summary["jobs"].get<size_t>() - summary["jobs_failed"].get<size_t>());
+  EXPECT_DOUBLE_EQ(s["jct_cdf"]["y"].back().get<double>(), 1.0);
+  EXPECT_EQ(s["slowdown_cdf"]["x"].size(), s["jct_cdf"]["x"].size());
+  EXPECT_GE(s["slowdown_cdf"]["x"][0].get<double>(), 1.0);  // JCT >= critical path
+  EXPECT_EQ(s["outcomes"]["failed"], summary["attempts_failed"]);
+  EXPECT_GT(s["attempts"].size(), 1u);  // retries happened
+  EXPECT_EQ(s["users"]["users"].size(), 2u);  // alice and bob
+  EXPECT_FALSE(s["timeline"]["t"].empty());
+  EXPECT_FALSE(s["gantt"]["bars"].empty());
+  EXPECT_TRUE(s["notes"].empty());  // nothing sampled in a small run
+}
+
+TEST_F(ReportCliTest, SaysWhatItSampled) {
+  const std::string fifo = Sim("fifo", {"--timeline-step", "0.01"});
+  const std::string out = (dir_ / "r.html").string();
+  ASSERT_EQ(Run({"report", fifo, "-o", out, "--max-points", "10", "--gantt-machines", "3"}).exit_code, 0);
+  const nlohmann::json s = Data(Slurp(out))["runs"][0]["series"];
+  EXPECT_LE(s["delay_cdf"]["x"].size(), 10u);
+  EXPECT_LE(s["timeline"]["t"].size(), 10u);
+  EXPECT_EQ(s["gantt"]["machines"], nlohmann::json({"m0", "m3", "m6"}));
+  const std::string notes = s["notes"].dump();
+  EXPECT_THAT(notes, HasSubstr("scheduling delay CDF drawn at 10 of"));
+  EXPECT_THAT(notes, HasSubstr("Gantt: 3 of 10 machines"));
+  EXPECT_THAT(notes, HasSubstr("timeline: means of"));
+}
+
+TEST_F(ReportCliTest, GanttWindowKeepsOnlyBarsInside) {
+  const std::string fifo = Sim("fifo");
+  const std::string out = (dir_ / "r.html").string();
+  ASSERT_EQ(Run({"report", fifo, "-o", out, "--gantt-window", "2:4"}).exit_code, 0);
+  const nlohmann::json g = Data(Slurp(out))["runs"][0]["series"]["gantt"];
+  EXPECT_EQ(g["window"], nlohmann::json({2, 4}));
+  ASSERT_FALSE(g["bars"].empty());
+  for (const auto& bar : g["bars"]) {
+    EXPECT_LT(bar[1].get<double>(), 4.0);
+    EXPECT_GE(bar[2].get<double>(), 2.0);
+  }
+}
+
+TEST_F(ReportCliTest, RunWithoutTimelineStillReports) {
+  const std::string fifo = Sim("fifo");
+  std::filesystem::remove(dir_ / "fifo/timeline.csv");
+  const std::string out = (dir_ / "r.html").string();
+  ASSERT_EQ(Run({"report", fifo, "-o", out}).exit_code, 0);
+  EXPECT_FALSE(Data(Slurp(out))["runs"][0]["series"].contains("timeline"));
+}
+
+TEST_F(ReportCliTest, BadInputNamesTheFileAndWritesNothing) {
+  const std::string fifo = Sim("fifo");
+  const std::string out = (dir_ / "r.html").string();
+  Result r = Run({"report", (dir_ / "nope").string(), "-o", out});
+  ExpectBadInput(r);
+  EXPECT_THAT(r.err, HasSubstr("nope: not a result directory"));
+
+  std::string tasks = Slurp(dir_ / "fifo/tasks.csv");
+  Write("fifo/tasks.csv", std::regex_replace(tasks, std::regex("^job,stage,task,attempt,machine"), "job,stage,task,try,machine"));
+  r = Run({"report", fifo, "-o", out});
+  ExpectBadInput(r);
+  EXPECT_THAT(r.err, HasSubstr("tasks.csv: no column \"attempt\""));
+
+  Write("fifo/tasks.csv", tasks + "q,s,0,0,m0,1.0,x,3.0,ok,1,1,0,0,none\n");
+  r = Run({"report", fifo, "-o", out});
+  ExpectBadInput(r);
+  EXPECT_THAT(r.err, HasSubstr("tasks.csv: line 807, column start: \"x\" is not a number"));
+
+  Write("fifo/tasks.csv", tasks);
+  Write("fifo/summary.json", "[1, 2");
+  r = Run({"report", fifo, "-o", out});
+  ExpectBadInput(r);
+  EXPECT_THAT(r.err, HasSubstr("summary.json: not a JSON object"));
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_FALSE(std::filesystem::exists(out + ".tmp"));
+
+  ExpectBadInput(Run({"report", fifo, "--gantt-window", "5:1"}));
+}
+
+}  // namespace
+}  // namespace weft
