@@ -163,12 +163,16 @@ MeanCi MeanAndCi95(const std::vector<double>& values) {
   MeanCi ci;
   ci.n = values.size();
   if (ci.n == 0) return ci;
-  double sum = 0;
-  for (double v : values) sum += v;
-  ci.mean = sum / static_cast<double>(ci.n);
+  // Summed as offsets from the first value, so equal values (a deterministic
+  // policy over seeds) give exactly that value and a zero-width interval.
+  const double base = values[0];
+  double offsets = 0;
+  for (double v : values) offsets += v - base;
+  const double mean_offset = offsets / static_cast<double>(ci.n);
+  ci.mean = base + mean_offset;
   if (ci.n < 2) return ci;
   double squares = 0;
-  for (double v : values) squares += (v - ci.mean) * (v - ci.mean);
+  for (double v : values) squares += (v - base - mean_offset) * (v - base - mean_offset);
   const double sd = std::sqrt(squares / static_cast<double>(ci.n - 1));
   // Student's t at 0.975 for 1..30 degrees of freedom, then the normal's.
   static constexpr double kT[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,

@@ -70,6 +70,10 @@ TEST(SweepPlanTest, MeanAndStudentInterval) {
   EXPECT_NEAR(four.half_width, 3.182 * std::sqrt(5.0 / 3.0) / 2, 1e-12);
   EXPECT_EQ(MeanAndCi95({3, 3, 3}).half_width, 0);
   EXPECT_EQ(CiText(MeanAndCi95({3, 3, 3})), "0");
+  // Equal values that do not sum exactly in floating point stay exact.
+  const MeanCi same = MeanAndCi95({21.728, 21.728, 21.728});
+  EXPECT_EQ(same.mean, 21.728);
+  EXPECT_EQ(same.half_width, 0);
 }
 
 }  // namespace
