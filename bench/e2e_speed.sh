@@ -9,8 +9,9 @@
 # W.json is the Sparrow-style workload: 20,000 jobs x 100 one-core tasks,
 # per-task exponential durations (mean 0.1 s), load 0.9, 10,000 single-slot
 # machines (bench/e2e_speed.cc gen). Each step is timed as a whole process
-# with /usr/bin/time, RUNS times (default 3); the median wall time is printed
-# with tasks/s and the ratio to the bare loop.
+# with /usr/bin/time, RUNS times (default 3); the medians of wall and cpu
+# seconds are printed with tasks per cpu second and the cpu ratio to the bare
+# loop.
 #
 #   bash bench/e2e_speed.sh [BUILD_DIR] [--jobs N]   (RUNS=5 bash bench/e2e_speed.sh ...)
 # Needs BUILD_DIR/src/weft and BUILD_DIR/bench/weft_bench_e2e (default build/).
@@ -37,25 +38,32 @@ trap 'rm -rf "$dir"' EXIT
 "$e2e" gen "$dir/w.json" --jobs "$jobs"
 echo "workload: $jobs jobs x 100 tasks, $(du -h "$dir/w.json" | cut -f1), 10000 machines; median of $runs runs"
 
-# median_wall CMD...: runs CMD $runs times, prints the median wall seconds.
-median_wall() {
-  local times=()
+# measure CMD...: runs CMD $runs times; prints the median wall seconds and the
+# median cpu seconds (user + sys, all threads), the steadier figure on a
+# shared machine.
+measure() {
+  : >"$dir/times"
   for _ in $(seq "$runs"); do
-    /usr/bin/time -f %e -o "$dir/time" "$@" >/dev/null 2>&1 || true
-    times+=("$(cat "$dir/time")")
+    /usr/bin/time -f '%e %U %S' -o "$dir/time" "$@" >/dev/null 2>&1 || true
+    cat "$dir/time" >>"$dir/times"
   done
-  printf '%s\n' "${times[@]}" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+  local median='{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+  echo "$(awk '{ print $1 }' "$dir/times" | sort -g | awk "$median")" \
+    "$(awk '{ print $2 + $3 }' "$dir/times" | sort -g | awk "$median")"
 }
 
-bare=$(median_wall "$e2e" loop --jobs "$jobs")
-printf '%-44s %8s %12s %9s\n' step wall_s tasks/s x_bare
+read -r bare bare_cpu < <(measure "$e2e" loop --jobs "$jobs")
+printf '%-40s %8s %8s %12s %10s\n' step wall_s cpu_s tasks/cpu_s cpu_x_bare
 row() {
-  local name=$1 t=$2
-  awk -v n="$name" -v t="$t" -v k="$tasks" -v b="$bare" \
-    'BEGIN { printf "%-44s %8.2f %12.0f %9.1f\n", n, t, (t > 0 ? k / t : 0), (b > 0 ? t / b : 0) }'
+  local name=$1
+  shift
+  local wall cpu
+  read -r wall cpu < <(measure "$@")
+  awk -v n="$name" -v w="$wall" -v c="$cpu" -v k="$tasks" -v b="$bare_cpu" \
+    'BEGIN { printf "%-40s %8.2f %8.2f %12.0f %10.1f\n", n, w, c, (c > 0 ? k / c : 0), (b > 0 ? c / b : 0) }'
 }
-row "weft validate" "$(median_wall "$weft" validate "$dir/w.json")"
-row "weft sim -p fifo (no --out)" "$(median_wall "$weft" sim -w "$dir/w.json" -p fifo)"
-row "weft sim -p fifo --out" "$(median_wall "$weft" sim -w "$dir/w.json" -p fifo --out "$dir/out")"
-row "weft sim -p fifo --out --no-check" "$(median_wall "$weft" sim -w "$dir/w.json" -p fifo --out "$dir/out" --no-check)"
-row "bare loop (weft_bench_e2e loop)" "$bare"
+row "weft validate" "$weft" validate "$dir/w.json"
+row "weft sim -p fifo (no --out)" "$weft" sim -w "$dir/w.json" -p fifo
+row "weft sim -p fifo --out" "$weft" sim -w "$dir/w.json" -p fifo --out "$dir/out"
+row "weft sim -p fifo --out --no-check" "$weft" sim -w "$dir/w.json" -p fifo --out "$dir/out" --no-check
+row "bare loop (weft_bench_e2e loop)" "$e2e" loop --jobs "$jobs"
