@@ -9,7 +9,10 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/install-deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# The same configuration as scripts/test.sh (one line in scripts/configure.sh):
+# the objects built here are the ones the test run needs, so running it next
+# builds only the tests instead of recompiling everything with other flags.
+bash scripts/configure.sh >/dev/null
 cmake --build build -j2 --target weft
 ./build/src/weft validate examples/default.json
 ./build/src/weft compare --workload examples/default.json --policies all --out build/demo "$@"

@@ -28,6 +28,7 @@ void AddConvertCommand(CLI::App& app, CommandRun& run);
 void AddJobCommands(CLI::App& app, CommandRun& run);     // submit, status, wait, cancel
 void AddClusterCommand(CLI::App& app, CommandRun& run);  // cluster up, cluster down
 void AddReportCommand(CLI::App& app, CommandRun& run);
+void AddSweepCommand(CLI::App& app, CommandRun& run);    // policies x params x seeds x workloads
 
 // Exit codes shared by every command (FORMATS.md section 3).
 // ReadWorkloadOrReport reads and validates a workload file; on error it

@@ -24,6 +24,7 @@ int Main(int argc, char** argv) {
   AddPoliciesCommand(app, run);
   AddSimCommand(app, run);
   AddCompareCommand(app, run);
+  AddSweepCommand(app, run);
   AddBoundsCommand(app, run);
   AddConvertCommand(app, run);
   AddJobCommands(app, run);

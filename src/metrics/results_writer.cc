@@ -6,16 +6,57 @@
 #include <memory>
 
 #include "core/time.h"
+#include "fmt/compile.h"
 
 namespace weft {
 namespace {
 constexpr char kTasksHeader[] = "job,stage,task,attempt,machine,ready,start,end,outcome,cpu,mem,disk,net,locality\n";
 constexpr char kJobsHeader[] = "job,user,arrival,start,end,jct,outcome,newlb,newlb_ratio\n";
 constexpr size_t kFlushBytes = 1 << 20;
+
+// The task rows are most of a run's output (one per attempt, millions in big
+// runs), so they are built by appending to the buffer directly: no format
+// string parsed per field and no temporary string per field.
+
+void Append(fmt::memory_buffer& b, std::string_view text) { b.append(text.data(), text.data() + text.size()); }
+
+void AppendInt(fmt::memory_buffer& b, uint64_t value) {
+  const fmt::format_int digits(value);
+  b.append(digits.data(), digits.data() + digits.size());
+}
+
+// AppendSeconds appends exactly what FormatSeconds returns.
+void AppendSeconds(fmt::memory_buffer& b, TimeUs us) {
+  const bool negative = us < 0;
+  const uint64_t magnitude = negative ? static_cast<uint64_t>(-(us + 1)) + 1 : static_cast<uint64_t>(us);
+  if (negative) b.push_back('-');
+  AppendInt(b, magnitude / 1'000'000);
+  char fraction[7] = {'.'};
+  uint64_t rest = magnitude % 1'000'000;
+  for (int i = 6; i >= 1; --i, rest /= 10) fraction[i] = static_cast<char>('0' + rest % 10);
+  b.append(fraction, fraction + 7);
+}
+
+bool NeedsQuoting(std::string_view text) {
+  for (const char c : text) {
+    if (c == ',' || c == '"' || c == '\r' || c == '\n') return true;
+  }
+  return false;
+}
+
+// AppendCsvField appends what CsvField returns, copying only when quoting.
+void AppendCsvField(fmt::memory_buffer& b, const std::string& text) {
+  if (!NeedsQuoting(text)) {
+    Append(b, text);
+  } else {
+    Append(b, CsvField(text));
+  }
+}
+
 }  // namespace
 
 std::string CsvField(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  if (!NeedsQuoting(text)) return text;
   std::string out(text.size() * 2 + 2, '\0');
   out.resize(csv_write(out.data(), out.size(), text.data(), text.size()));
   return out;
@@ -34,6 +75,11 @@ absl::StatusOr<std::unique_ptr<ResultsWriter>> ResultsWriter::Open(const std::st
   if (w->tasks_ == nullptr || w->jobs_ == nullptr) {
     return absl::InvalidArgumentError(fmt::format("--out {}: cannot write there", dir));
   }
+  // Every row names a machine: quote each name once, not once per row.
+  w->machine_text_.reserve(workload.cluster.size());
+  for (size_t m = 0; m < workload.cluster.size(); ++m) {
+    w->machine_text_.push_back(CsvField(workload.cluster.machine(MachineId(static_cast<uint32_t>(m))).name));
+  }
   w->task_buffer_.append(std::string_view(kTasksHeader));
   w->job_buffer_.append(std::string_view(kJobsHeader));
   return w;
@@ -46,13 +92,36 @@ ResultsWriter::~ResultsWriter() {
 
 void ResultsWriter::OnAttemptEnd(const AttemptRecord& r) {
   const Job& job = workload_.jobs[r.task.job.value()];
-  auto out = std::back_inserter(task_buffer_);
-  fmt::format_to(out, "{},{},{},{},{},{},{},{},{}", CsvField(job.name), CsvField(job.stages[r.task.stage].name),
-                 r.task.index, r.attempt, CsvField(workload_.cluster.machine(r.machine).name),
-                 FormatSeconds(r.ready_us), FormatSeconds(r.start_us), FormatSeconds(r.end_us),
-                 OutcomeName(r.outcome));
-  for (int k = 0; k < kNumResources; ++k) fmt::format_to(out, ",{}", r.demand.units(static_cast<Resource>(k)));
-  fmt::format_to(out, ",{}\n", LocalityName(r.locality));
+  fmt::memory_buffer& b = task_buffer_;
+  AppendCsvField(b, job.name);
+  b.push_back(',');
+  AppendCsvField(b, job.stages[r.task.stage].name);
+  b.push_back(',');
+  AppendInt(b, r.task.index);
+  b.push_back(',');
+  AppendInt(b, r.attempt);
+  b.push_back(',');
+  Append(b, machine_text_[r.machine.value()]);
+  b.push_back(',');
+  AppendSeconds(b, r.ready_us);
+  b.push_back(',');
+  AppendSeconds(b, r.start_us);
+  b.push_back(',');
+  AppendSeconds(b, r.end_us);
+  b.push_back(',');
+  Append(b, OutcomeName(r.outcome));
+  // Attempts of one stage share a demand, so its text is kept and reused.
+  if (demand_text_.size() == 0 || r.demand != last_demand_) {
+    last_demand_ = r.demand;
+    demand_text_.clear();
+    for (int k = 0; k < kNumResources; ++k) {
+      fmt::format_to(std::back_inserter(demand_text_), FMT_COMPILE(",{}"), r.demand.units(static_cast<Resource>(k)));
+    }
+  }
+  b.append(demand_text_.data(), demand_text_.data() + demand_text_.size());
+  b.push_back(',');
+  Append(b, LocalityName(r.locality));
+  b.push_back('\n');
   Flush(false);
 }
 

@@ -14,6 +14,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
@@ -47,6 +48,9 @@ class ResultsWriter final : public RunObserver {
   std::FILE* jobs_ = nullptr;
   fmt::memory_buffer task_buffer_;
   fmt::memory_buffer job_buffer_;
+  std::vector<std::string> machine_text_;  // each machine's name as a CSV field
+  Resources last_demand_;          // the demand demand_text_ renders
+  fmt::memory_buffer demand_text_;  // ",cpu,mem,disk,net" of last_demand_; empty before the first row
 };
 
 // CsvField returns `text` quoted as a CSV field when it contains a comma,

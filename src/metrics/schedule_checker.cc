@@ -1,8 +1,8 @@
 // File: metrics/schedule_checker.cc
 //
 // ScheduleChecker: re-derives task, job and machine state from the stream of
-// run records and reports every rule the schedule breaks. Not thread-safe;
-// see the header.
+// run records and reports every rule the schedule breaks, inline or on a
+// checking thread of its own fed in batches; see the header.
 #include "metrics/schedule_checker.h"
 
 #include <tuple>
@@ -18,11 +18,87 @@ void SaturatingIncrement(uint8_t& x) {
 
 }  // namespace
 
-ScheduleChecker::ScheduleChecker(const Workload& workload, ResourceMask overbooked)
+ScheduleChecker::ScheduleChecker(const Workload& workload, ResourceMask overbooked, bool concurrent)
     : workload_(workload),
       overbooked_(overbooked),
       machine_held_(workload.cluster.size()),
-      job_phase_(workload.jobs.size(), JobPhase::kNotSeen) {}
+      job_phase_(workload.jobs.size(), JobPhase::kNotSeen),
+      concurrent_(concurrent && std::thread::hardware_concurrency() > 1) {}
+
+ScheduleChecker::~ScheduleChecker() {
+  if (!worker_.joinable()) return;
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  worker_.join();
+}
+
+void ScheduleChecker::Push(Record record) {
+  pending_.push_back(std::move(record));
+  if (concurrent_ && pending_.size() >= kBatchRecords) HandOver();
+}
+
+void ScheduleChecker::HandOver() {
+  std::unique_lock lock(mu_);
+  // Two batches at most: the one being checked and this one. Waiting here
+  // keeps memory bounded when the simulation outruns the checker.
+  cv_.wait(lock, [this] { return !batch_ready_; });
+  std::swap(pending_, handed_);  // pending_ gets back a checked batch's buffer
+  pending_.clear();
+  batch_ready_ = true;
+  if (!worker_.joinable()) worker_ = std::thread([this] { Work(); });
+  cv_.notify_all();
+}
+
+void ScheduleChecker::Work() {
+  std::vector<Record> batch;
+  while (true) {
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait(lock, [this] { return batch_ready_ || stop_; });
+      if (!batch_ready_) return;  // stopped, nothing left
+      std::swap(batch, handed_);
+      batch_ready_ = false;
+      busy_ = true;
+    }
+    cv_.notify_all();
+    for (const Record& r : batch) Apply(r);
+    batch.clear();
+    {
+      std::lock_guard lock(mu_);
+      busy_ = false;
+    }
+    cv_.notify_all();
+  }
+}
+
+void ScheduleChecker::Drain() {
+  if (!worker_.joinable()) {
+    // No thread (inline, or not one batch yet): check here.
+    for (const Record& r : pending_) Apply(r);
+    pending_.clear();
+    return;
+  }
+  if (!pending_.empty()) HandOver();
+  std::unique_lock lock(mu_);
+  cv_.wait(lock, [this] { return !batch_ready_ && !busy_; });
+}
+
+void ScheduleChecker::Apply(const Record& record) {
+  switch (record.index()) {
+    case 0: CheckStart(std::get<0>(record)); break;
+    case 1: CheckEnd(std::get<1>(record)); break;
+    case 2: CheckJobEnd(std::get<2>(record)); break;
+    default: CheckRunEnd(std::get<3>(record)); break;
+  }
+}
+
+void ScheduleChecker::OnRunEnd(TimeUs end_us) {
+  Push(end_us);
+  Drain();
+}
 
 void ScheduleChecker::Report(std::string message) {
   ++violation_count_;
@@ -109,72 +185,74 @@ void ScheduleChecker::CheckParents(JobState& state, const TaskRef& task, Machine
   }
 }
 
-void ScheduleChecker::OnAttemptStart(const AttemptStart& start) {
+void ScheduleChecker::CheckStart(const AttemptStart& start) {
   const TimeUs t = start.time_us;
   CheckOrder(t, "attempt start");
   if (!ValidTask(start.task, t, "started")) return;
-  const std::string task = Describe(start.task);
-  const std::string machine = MachineName(start.machine);
-  const std::string at = fmt::format("at {} s on {}", FormatSeconds(t), machine);
+  // Messages name tasks and machines; they are built only for a violation,
+  // as a valid run (the usual case) has millions of records and none.
+  const auto task = [&] { return Describe(start.task); };
+  const auto at = [&] { return fmt::format("at {} s on {}", FormatSeconds(t), MachineName(start.machine)); };
 
   const RunningKey key{start.task, start.attempt};
-  if (running_.contains(key)) {
-    Report(fmt::format("{} attempt {} started {} while that same attempt is already running", task,
-                       start.attempt, at));
+  const auto [slot, inserted] = running_.try_emplace(key);
+  if (!inserted) {
+    Report(fmt::format("{} attempt {} started {} while that same attempt is already running", task(),
+                       start.attempt, at()));
     return;  // not tracked: its end matches the first start
   }
 
   const Job& job = workload_.jobs[start.task.job.value()];
   if (t < job.arrival_us) {
-    Report(fmt::format("{} started {} before its job arrived at {} s", task, at,
+    Report(fmt::format("{} started {} before its job arrived at {} s", task(), at(),
                        FormatSeconds(job.arrival_us)));
   }
 
   if (!ValidMachine(start.machine)) {
-    Report(fmt::format("{} started at {} s on {}", task, FormatSeconds(t), machine));
+    Report(fmt::format("{} started at {} s on {}", task(), FormatSeconds(t), MachineName(start.machine)));
   } else {
     const Resources& capacity = workload_.cluster.machine(start.machine).capacity;
     Resources& held = machine_held_[start.machine.value()];
     held += start.demand;
     if (!start.demand.FitsIn(capacity)) {
       Report(fmt::format("{} started {} with demand {} that exceeds the machine's capacity {}",
-                         task, at, start.demand.ToString(), capacity.ToString()));
+                         task(), at(), start.demand.ToString(), capacity.ToString()));
     } else if (!held.FitsInExcept(capacity, overbooked_)) {
-      Report(fmt::format("{} started {} over the machine's capacity: {} held, capacity {}", task,
-                         at, held.ToString(), capacity.ToString()));
+      Report(fmt::format("{} started {} over the machine's capacity: {} held, capacity {}", task(),
+                         at(), held.ToString(), capacity.ToString()));
     }
   }
 
   JobState* state = ActiveJob(start.task.job);
   if (state == nullptr) {
-    Report(fmt::format("{} started {} after its job ended", task, at));
+    Report(fmt::format("{} started {} after its job ended", task(), at()));
   } else {
     TaskState& ts = Task(*state, start.task);
     if (ts.ok_ends > 0) {
-      Report(fmt::format("{} started {} after it had already ended ok", task, at));
+      Report(fmt::format("{} started {} after it had already ended ok", task(), at()));
     }
     if (ts.running > 0) {
-      Report(fmt::format("{} started {} while another attempt of it is still running", task, at));
+      Report(fmt::format("{} started {} while another attempt of it is still running", task(), at()));
     }
     CheckParents(*state, start.task, start.machine, t);
     SaturatingIncrement(ts.running);
   }
-  running_.emplace(key, Running{.machine = start.machine,
-                                .start_us = t,
-                                .demand = start.demand,
-                                .after_job_end = state == nullptr});
+  slot->second = Running{.machine = start.machine,
+                         .start_us = t,
+                         .demand = start.demand,
+                         .after_job_end = state == nullptr};
 }
 
-void ScheduleChecker::OnAttemptEnd(const AttemptRecord& record) {
+void ScheduleChecker::CheckEnd(const AttemptRecord& record) {
   const TimeUs t = record.end_us;
   CheckOrder(t, "attempt end");
   if (!ValidTask(record.task, t, "ended")) return;
-  const std::string task = fmt::format("{} attempt {}", Describe(record.task), record.attempt);
-  const std::string at =
-      fmt::format("at {} s on {}", FormatSeconds(t), MachineName(record.machine));
+  // Built only for a violation, as in OnAttemptStart.
+  const auto task = [&] { return fmt::format("{} attempt {}", Describe(record.task), record.attempt); };
+  const auto at = [&] { return fmt::format("at {} s on {}", FormatSeconds(t), MachineName(record.machine)); };
 
   if (record.end_us < record.start_us) {
-    Report(fmt::format("{} ended {} before it started at {} s", task, at,
+    Report(fmt::format("{} ended {} before it started at {} s", task(), at(),
                        FormatSeconds(record.start_us)));
   }
 
@@ -187,38 +265,37 @@ void ScheduleChecker::OnAttemptEnd(const AttemptRecord& record) {
     after_job_end = run.after_job_end;
     if (ValidMachine(run.machine)) machine_held_[run.machine.value()] -= run.demand;
     if (record.machine != run.machine) {
-      Report(fmt::format("{} ended {} but started on {}", task, at, MachineName(run.machine)));
+      Report(fmt::format("{} ended {} but started on {}", task(), at(), MachineName(run.machine)));
     }
     if (record.start_us != run.start_us) {
-      Report(fmt::format("{} ended {} reporting start {} s but started at {} s", task, at,
+      Report(fmt::format("{} ended {} reporting start {} s but started at {} s", task(), at(),
                          FormatSeconds(record.start_us), FormatSeconds(run.start_us)));
     }
     if (record.demand != run.demand) {
-      Report(fmt::format("{} ended {} reporting demand {} but held {}", task, at,
+      Report(fmt::format("{} ended {} reporting demand {} but held {}", task(), at(),
                          record.demand.ToString(), run.demand.ToString()));
     }
   } else if (record.outcome == Outcome::kKilled && record.start_us == record.end_us) {
     return;  // killed before it started: nothing ran
   } else {
-    Report(
-        fmt::format("{} ended {} ({}) but was not running", task, at, OutcomeName(record.outcome)));
+    Report(fmt::format("{} ended {} ({}) but was not running", task(), at(), OutcomeName(record.outcome)));
   }
   if (record.start_us < record.ready_us) {
-    Report(fmt::format("{} started at {} s on {} before it was ready at {} s", task,
+    Report(fmt::format("{} started at {} s on {} before it was ready at {} s", task(),
                        FormatSeconds(record.start_us), MachineName(record.machine),
                        FormatSeconds(record.ready_us)));
   }
 
   JobState* state = ActiveJob(record.task.job);
   if (state == nullptr) {
-    if (started && !after_job_end) Report(fmt::format("{} ended {} after its job ended", task, at));
+    if (started && !after_job_end) Report(fmt::format("{} ended {} after its job ended", task(), at()));
     return;
   }
   TaskState& ts = Task(*state, record.task);
   if (started && ts.running > 0) --ts.running;
   if (record.outcome == Outcome::kOk) {
     if (ts.ok_ends > 0) {
-      Report(fmt::format("{} ended ok {} but the task had already ended ok", task, at));
+      Report(fmt::format("{} ended ok {} but the task had already ended ok", task(), at()));
     } else {
       ++state->stage_done[record.task.stage];
     }
@@ -226,7 +303,7 @@ void ScheduleChecker::OnAttemptEnd(const AttemptRecord& record) {
   }
 }
 
-void ScheduleChecker::OnJobEnd(const JobRecord& record) {
+void ScheduleChecker::CheckJobEnd(const JobRecord& record) {
   const TimeUs t = record.end_us;
   CheckOrder(t, "job end");
   const uint32_t j = record.job.value();
@@ -262,7 +339,7 @@ void ScheduleChecker::OnJobEnd(const JobRecord& record) {
   job_phase_[j] = JobPhase::kEnded;
 }
 
-void ScheduleChecker::OnRunEnd(TimeUs end_us) {
+void ScheduleChecker::CheckRunEnd(TimeUs end_us) {
   CheckOrder(end_us, "run end");
   run_ended_ = true;
   size_t not_ended = 0;

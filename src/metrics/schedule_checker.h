@@ -22,13 +22,22 @@
 // proportional to the active jobs (plus one byte per job and per machine
 // state), not to the whole trace.
 //
-// Threading: not thread-safe. Feed one instance from the thread that runs the
-// simulation; read the results after OnRunEnd.
+// Threading: feed one instance from one thread (the one that runs the
+// simulation). With `concurrent`, the checking itself runs on a second thread
+// of the checker's own: records are copied into batches of kBatchRecords and
+// handed over, and checked in the order they came, so the verdict is the same
+// as checking inline. The results (ok, violations) may be read at any time
+// from the feeding thread: reading waits until every record fed so far has
+// been checked. A run shorter than one batch never starts the thread.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -45,22 +54,56 @@ class ScheduleChecker : public RunObserver {
   // The most violation messages kept; violation_count() counts them all.
   static constexpr size_t kMaxMessages = 20;
 
+  // Records handed to the checking thread at a time.
+  static constexpr size_t kBatchRecords = 8192;
+
   // `workload` must outlive the checker. For the resources in `overbooked`,
   // the sum of the demands on a machine may exceed its capacity (a single
-  // demand may still not).
-  ScheduleChecker(const Workload& workload, ResourceMask overbooked);
+  // demand may still not). `concurrent`: check on a second thread (see
+  // above); ignored on a machine with one core.
+  ScheduleChecker(const Workload& workload, ResourceMask overbooked, bool concurrent = true);
+  ~ScheduleChecker() override;
+  ScheduleChecker(const ScheduleChecker&) = delete;
+  ScheduleChecker& operator=(const ScheduleChecker&) = delete;
 
-  void OnAttemptStart(const AttemptStart& start) override;
-  void OnAttemptEnd(const AttemptRecord& record) override;
-  void OnJobEnd(const JobRecord& record) override;
+  void OnAttemptStart(const AttemptStart& start) override { Push(start); }
+  void OnAttemptEnd(const AttemptRecord& record) override { Push(record); }
+  void OnJobEnd(const JobRecord& record) override { Push(record); }
+  // OnRunEnd also waits until every record has been checked.
   void OnRunEnd(TimeUs end_us) override;
 
-  bool ok() const { return violation_count_ == 0; }
+  bool ok() const { return violation_count() == 0; }
   // The first kMaxMessages violations, one line each, in the order found.
-  const std::vector<std::string>& violations() const { return messages_; }
-  uint64_t violation_count() const { return violation_count_; }
+  const std::vector<std::string>& violations() const {
+    Sync();
+    return messages_;
+  }
+  uint64_t violation_count() const {
+    Sync();
+    return violation_count_;
+  }
 
  private:
+  // One record as fed; TimeUs is the run's end.
+  using Record = std::variant<AttemptStart, AttemptRecord, JobRecord, TimeUs>;
+  void Push(Record record);
+  // HandOver gives the pending batch to the checking thread, starting it the
+  // first time; waits while the thread still has an unclaimed batch.
+  void HandOver();
+  // Drain returns once every record fed so far has been checked.
+  void Drain();
+  // Sync: Drain for the const accessors (the records are logically part of
+  // the state already; checking them is catching up, not a change).
+  void Sync() const { const_cast<ScheduleChecker*>(this)->Drain(); }
+  void Work();
+  void Apply(const Record& record);
+
+  // The checks, on whichever thread checks (never two at once).
+  void CheckStart(const AttemptStart& start);
+  void CheckEnd(const AttemptRecord& record);
+  void CheckJobEnd(const JobRecord& record);
+  void CheckRunEnd(TimeUs end_us);
+
   // What the checker knows about one task of an active job.
   struct TaskState {
     uint8_t ok_ends = 0;  // attempts that ended ok, saturating at 255
@@ -121,6 +164,18 @@ class ScheduleChecker : public RunObserver {
   bool run_ended_ = false;
   std::vector<std::string> messages_;
   uint64_t violation_count_ = 0;
+
+  // The hand-over. pending_ is the feeding thread's alone; handed_,
+  // batch_ready_, busy_ and stop_ are guarded by mu_.
+  const bool concurrent_;
+  std::vector<Record> pending_;
+  std::vector<Record> handed_;
+  bool batch_ready_ = false;  // handed_ holds a batch the thread has not taken
+  bool busy_ = false;         // the thread is checking a batch
+  bool stop_ = false;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::thread worker_;
 };
 
 }  // namespace weft

@@ -22,33 +22,49 @@ using nlohmann::json;
 
 constexpr int kFormatVersion = 1;
 
-absl::StatusOr<json> ParseJsonRejectingDuplicates(std::string_view text) {
-  // nlohmann keeps the last of duplicate keys silently; its parser callback
-  // sees every key, so track the keys of each open object ourselves.
-  std::vector<absl::flat_hash_set<std::string>> open_objects;
-  std::string duplicate;
-  auto callback = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
-    switch (event) {
-      case json::parse_event_t::object_start:
-        open_objects.emplace_back();
-        break;
-      case json::parse_event_t::object_end:
-        if (!open_objects.empty()) open_objects.pop_back();
-        break;
-      case json::parse_event_t::key:
-        if (!open_objects.empty() && !open_objects.back().insert(parsed.get<std::string>()).second &&
-            duplicate.empty()) {
-          duplicate = parsed.get<std::string>();
-        }
-        break;
-      default:
-        break;
+// DomRejectingDuplicates builds the document as nlohmann's own SAX-to-DOM
+// parser does, and records the first key that appears twice in one object
+// (nlohmann would keep the last silently). It replaces the callback parser,
+// whose end of every object scans the whole enclosing array for discarded
+// values: quadratic in the number of jobs. sax_parse dispatches on this type,
+// so the three methods below hide the base's without virtual calls.
+class DomRejectingDuplicates : public nlohmann::detail::json_sax_dom_parser<json> {
+ public:
+  using Base = nlohmann::detail::json_sax_dom_parser<json>;
+  explicit DomRejectingDuplicates(json& root) : Base(root) {}
+
+  bool start_object(std::size_t elements) {
+    // Keys of the open objects, innermost last; an object's keys are few, so
+    // a linear search over a reused vector beats a hash set per object.
+    open_.emplace_back(keys_.size());
+    return Base::start_object(elements);
+  }
+  bool key(std::string& k) {
+    if (duplicate_.empty() &&
+        std::find(keys_.begin() + static_cast<std::ptrdiff_t>(open_.back()), keys_.end(), k) != keys_.end()) {
+      duplicate_ = k;
     }
-    return true;
-  };
+    keys_.push_back(k);
+    return Base::key(k);
+  }
+  bool end_object() {
+    keys_.resize(open_.back());
+    open_.pop_back();
+    return Base::end_object();
+  }
+  const std::string& duplicate() const { return duplicate_; }
+
+ private:
+  std::vector<std::string> keys_;  // keys of every open object, outermost first
+  std::vector<size_t> open_;       // per open object: where its keys start in keys_
+  std::string duplicate_;
+};
+
+absl::StatusOr<json> ParseJsonRejectingDuplicates(std::string_view text) {
   json doc;
+  DomRejectingDuplicates sax(doc);
   try {
-    doc = json::parse(text.begin(), text.end(), callback);
+    json::sax_parse(text.begin(), text.end(), &sax);
   } catch (const json::exception& e) {
     // parse_error, or out_of_range for a number beyond double ("1e999").
     // Drop nlohmann's "[json.exception.parse_error.101] " prefix.
@@ -56,8 +72,8 @@ absl::StatusOr<json> ParseJsonRejectingDuplicates(std::string_view text) {
     if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
     return absl::InvalidArgumentError("not valid JSON: " + what);
   }
-  if (!duplicate.empty()) {
-    return absl::InvalidArgumentError(fmt::format("key \"{}\" appears twice in one object", duplicate));
+  if (!sax.duplicate().empty()) {
+    return absl::InvalidArgumentError(fmt::format("key \"{}\" appears twice in one object", sax.duplicate()));
   }
   return doc;
 }

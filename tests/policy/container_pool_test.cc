@@ -51,7 +51,7 @@ class FakeContext final : public Context {
 
   // Grant makes container `id` of `size` exist and returns its info.
   ContainerInfo Grant(uint32_t id, const Resources& size, uint32_t machine = 0) {
-    ContainerInfo info{ContainerId(id), JobId(0), MachineId(machine), size, Resources(), 0, Address::Scheduler(0)};
+    ContainerInfo info{ContainerId(id), JobId(0), MachineId(machine), size, Resources(), Resources(), 0, Address::Scheduler(0)};
     containers[id] = info;
     return info;
   }
