@@ -26,6 +26,7 @@ int Main(int argc, char** argv) {
   AddCompareCommand(app, run);
   AddBoundsCommand(app, run);
   AddConvertCommand(app, run);
+  AddTraceCommand(app, run);
   AddJobCommands(app, run);
   AddClusterCommand(app, run);
   try {
