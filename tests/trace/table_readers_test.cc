@@ -111,5 +111,47 @@ TEST(Alibaba2018TraceDataTest, MediumFilteredReplays) {
   EXPECT_EQ(read.workload->cluster.size(), 4034u);
 }
 
+using Alibaba2018Test = TraceFixture;
+
+// batch_task (native): task_name,instance_num,job_name,task_type,status,start_time,end_time,plan_cpu,plan_mem.
+constexpr char kBatchTask[] = "M1,2,j_1,1,Terminated,100,110,100,0.5\nR2_1,3,j_1,1,Terminated,110,130,50,0.5\n";
+
+// A batch_instance row: instance_name,task_name,job_name,task_type,status,start_time,end_time,machine_id,seq_no,
+// total_seq_no,cpu_avg,cpu_max,mem_avg,mem_max.
+std::string Instance(const std::string& task, int start, int end, const std::string& status = "Terminated",
+                     const std::string& cpu = "40", const std::string& mem = "0.2") {
+  return "i," + task + ",j_1,1," + status + "," + std::to_string(start) + "," + std::to_string(end) + ",m_1,1,1," +
+         cpu + ",90," + mem + ",0.4\n";
+}
+
+TEST_F(Alibaba2018Test, BatchInstanceGivesPerInstanceDurationsAndUsage) {
+  const std::string task = Write("batch_task.csv", kBatchTask);
+  // M1: both instances Terminated -> their own durations; R2: 2 of 3 (one Failed) -> the mean.
+  const std::string inst = Write("batch_instance.csv", Instance("M1", 100, 104) + Instance("M1", 100, 109, "Terminated", "60", "-1") +
+                                                           Instance("R2_1", 110, 120) + Instance("R2_1", 110, 130) +
+                                                           Instance("R2_1", 110, 111, "Failed"));
+  const auto read = Read("alibaba-2018:" + task + "," + inst);
+  ASSERT_TRUE(read.workload.ok()) << read.Error();
+  const Job& job = read.workload->jobs[0];
+  const Stage* m1 = StageNamed(job, "M1");
+  const Stage* r2 = StageNamed(job, "R2_1");
+  ASSERT_TRUE(m1 != nullptr && r2 != nullptr);
+  EXPECT_EQ(m1->durations_us, (std::vector<TimeUs>{4000000, 9000000}));
+  EXPECT_NEAR(m1->usage.units(kCpu), 0.4, 1e-6);  // the -1 memory row is left out of the mean
+  EXPECT_TRUE(r2->durations_us.empty());
+  EXPECT_EQ(r2->duration_us, 15000000);
+  EXPECT_EQ(read.report.skipped("batch_instance rows not Terminated"), 1u);
+  EXPECT_EQ(read.report.noted("stages whose Terminated batch_instance rows differ in number from instance_num, run at "
+                              "their mean"),
+            1u);
+}
+
+TEST_F(Alibaba2018Test, RefusesABatchInstanceOfAnotherLayout) {
+  const std::string task = Write("batch_task.csv", kBatchTask);
+  const std::string inst = Write("batch_instance.csv", "i,M1,j_1,1,Terminated,100,104\n");
+  EXPECT_THAT(Read("alibaba-2018:" + task + "," + inst).Error(),
+              HasSubstr("batch_instance.csv: row 1: 7 columns, but a alibaba-2018 batch_instance row has 14"));
+}
+
 }  // namespace
 }  // namespace weft
