@@ -23,23 +23,20 @@ struct TaskRecord {
 
 constexpr std::string_view kTable = "alibaba-2017 batch_task";
 
-absl::Status ReadFile(const std::string& file, std::map<int64_t, std::vector<TaskRecord>>& jobs, TraceReport& report) {
-  ASSIGN_OR_RETURN(auto rows, RowReader::Open(file));
-  while (true) {
-    ASSIGN_OR_RETURN(const bool more, rows->Next());
-    if (!more) break;
-    ++report.rows;
-    RETURN_IF_ERROR(rows->ExpectColumns(8, kTable));
-    if (rows->row_number() == 1 && !ParseFiniteNumber(rows->field(0))) continue;  // the optional header
-    const std::string where = fmt::format("{} row {}", file, rows->row_number());
-    ASSIGN_OR_RETURN(const std::optional<int64_t> create, rows->OptionalInt(0, "task_create_time"));
-    ASSIGN_OR_RETURN(const std::optional<int64_t> end, rows->OptionalInt(1, "task_end_time"));
-    ASSIGN_OR_RETURN(const int64_t job, rows->Int(2, "job_id"));
-    ASSIGN_OR_RETURN(const int64_t task, rows->Int(3, "task_id"));
-    ASSIGN_OR_RETURN(const std::optional<int64_t> instances, rows->OptionalInt(4, "instance_num"));
-    ASSIGN_OR_RETURN(const std::optional<double> cpu, rows->OptionalNumber(6, "plan_cpu"));
-    ASSIGN_OR_RETURN(const std::optional<double> mem, rows->OptionalNumber(7, "plan_mem"));
-    if (rows->field(5) != "Terminated") {
+absl::Status ReadFiles(const std::vector<std::string>& files, std::map<int64_t, std::vector<TaskRecord>>& jobs,
+                       TraceReport& report) {
+  return ForEachRow(files, ',', report.rows, [&](const RowReader& rows) -> absl::Status {
+    RETURN_IF_ERROR(rows.ExpectColumns(8, kTable));
+    if (rows.row_number() == 1 && !ParseFiniteNumber(rows.field(0))) return absl::OkStatus();  // the optional header
+    const std::string where = fmt::format("{} row {}", rows.file(), rows.row_number());
+    ASSIGN_OR_RETURN(const std::optional<int64_t> create, rows.OptionalInt(0, "task_create_time"));
+    ASSIGN_OR_RETURN(const std::optional<int64_t> end, rows.OptionalInt(1, "task_end_time"));
+    ASSIGN_OR_RETURN(const int64_t job, rows.Int(2, "job_id"));
+    ASSIGN_OR_RETURN(const int64_t task, rows.Int(3, "task_id"));
+    ASSIGN_OR_RETURN(const std::optional<int64_t> instances, rows.OptionalInt(4, "instance_num"));
+    ASSIGN_OR_RETURN(const std::optional<double> cpu, rows.OptionalNumber(6, "plan_cpu"));
+    ASSIGN_OR_RETURN(const std::optional<double> mem, rows.OptionalNumber(7, "plan_mem"));
+    if (rows.field(5) != "Terminated") {
       report.Skip("tasks not Terminated", 1, where);
     } else if (!cpu || !mem || *cpu <= 0 || *mem < 0) {
       report.Skip("tasks without a cpu or memory request", 1, where);
@@ -48,8 +45,8 @@ absl::Status ReadFile(const std::string& file, std::map<int64_t, std::vector<Tas
     } else {
       jobs[job].push_back(TaskRecord{task, *instances, *create, std::max<int64_t>(1, *end - *create), *cpu / 100, *mem});
     }
-  }
-  return absl::OkStatus();
+    return absl::OkStatus();
+  });
 }
 
 }  // namespace
@@ -57,7 +54,7 @@ absl::Status ReadFile(const std::string& file, std::map<int64_t, std::vector<Tas
 absl::Status ReadAlibaba2017(const std::vector<std::string>& paths, TraceEmitter& out) {
   RETURN_IF_ERROR(out.Cluster(json::array({MachineGroup("m", 1300, {{"cpu", 64}, {"mem", 1}})})));
   std::map<int64_t, std::vector<TaskRecord>> jobs;
-  for (const std::string& file : paths) RETURN_IF_ERROR(ReadFile(file, jobs, out.report()));
+  RETURN_IF_ERROR(ReadFiles(paths, jobs, out.report()));
   for (auto& [id, tasks] : jobs) {
     std::sort(tasks.begin(), tasks.end(), [](const TaskRecord& a, const TaskRecord& b) { return a.task_id < b.task_id; });
     json stages = json::array();

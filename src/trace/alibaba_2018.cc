@@ -33,42 +33,37 @@ absl::Status ReadInstances(const std::vector<std::string>& files, json& doc, Tra
       stages[{job["name"].get<std::string>(), stage["name"].get<std::string>()}].stage = &stage;
     }
   }
-  for (const std::string& file : files) {
-    ASSIGN_OR_RETURN(auto rows, RowReader::Open(file));
-    while (true) {
-      ASSIGN_OR_RETURN(const bool more, rows->Next());
-      if (!more) break;
-      ++report.rows;
-      // instance_name,task_name,job_name,task_type,status,start_time,end_time,machine_id,seq_no,total_seq_no,
-      // cpu_avg,cpu_max,mem_avg,mem_max
-      RETURN_IF_ERROR(rows->ExpectColumns(14, kInstanceTable));
-      const auto it = stages.find({rows->field(2), rows->field(1)});
-      if (it == stages.end()) {
-        report.Skip("batch_instance rows of no kept job", 1);
-        continue;
-      }
-      if (rows->field(4) != "Terminated") {
-        report.Skip("batch_instance rows not Terminated", 1);
-        continue;
-      }
-      ASSIGN_OR_RETURN(const std::optional<int64_t> start, rows->OptionalInt(5, "start_time"));
-      ASSIGN_OR_RETURN(const std::optional<int64_t> end, rows->OptionalInt(6, "end_time"));
-      ASSIGN_OR_RETURN(const std::optional<double> cpu, rows->OptionalNumber(10, "cpu_avg"));
-      ASSIGN_OR_RETURN(const std::optional<double> mem, rows->OptionalNumber(12, "mem_avg"));
-      if (!start || !end || *end < *start) {
-        report.Skip("batch_instance rows without a start before their end", 1);
-        continue;
-      }
-      Instances& s = it->second;
-      s.seconds.push_back(std::max<int64_t>(1, *end - *start));  // 0 s means under a second
-      // The trace marks invalid measurements -1 or 101.
-      if (cpu && mem && *cpu >= 0 && *mem >= 0 && *mem <= 100) {
-        s.cpu_sum += *cpu / 100;
-        s.mem_sum += *mem;
-        ++s.measured;
-      }
+  RETURN_IF_ERROR(ForEachRow(files, ',', report.rows, [&](const RowReader& rows) -> absl::Status {
+    // instance_name,task_name,job_name,task_type,status,start_time,end_time,machine_id,seq_no,total_seq_no,
+    // cpu_avg,cpu_max,mem_avg,mem_max
+    RETURN_IF_ERROR(rows.ExpectColumns(14, kInstanceTable));
+    const auto it = stages.find({rows.field(2), rows.field(1)});
+    if (it == stages.end()) {
+      report.Skip("batch_instance rows of no kept job", 1);
+      return absl::OkStatus();
     }
-  }
+    if (rows.field(4) != "Terminated") {
+      report.Skip("batch_instance rows not Terminated", 1);
+      return absl::OkStatus();
+    }
+    ASSIGN_OR_RETURN(const std::optional<int64_t> start, rows.OptionalInt(5, "start_time"));
+    ASSIGN_OR_RETURN(const std::optional<int64_t> end, rows.OptionalInt(6, "end_time"));
+    ASSIGN_OR_RETURN(const std::optional<double> cpu, rows.OptionalNumber(10, "cpu_avg"));
+    ASSIGN_OR_RETURN(const std::optional<double> mem, rows.OptionalNumber(12, "mem_avg"));
+    if (!start || !end || *end < *start) {
+      report.Skip("batch_instance rows without a start before their end", 1);
+      return absl::OkStatus();
+    }
+    Instances& s = it->second;
+    s.seconds.push_back(std::max<int64_t>(1, *end - *start));  // 0 s means under a second
+    // The trace marks invalid measurements -1 or 101.
+    if (cpu && mem && *cpu >= 0 && *mem >= 0 && *mem <= 100) {
+      s.cpu_sum += *cpu / 100;
+      s.mem_sum += *mem;
+      ++s.measured;
+    }
+    return absl::OkStatus();
+  }));
   for (auto& [key, s] : stages) {
     if (s.seconds.empty()) continue;
     json& stage = *s.stage;

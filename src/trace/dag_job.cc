@@ -63,4 +63,14 @@ std::variant<nlohmann::json, DagProblem> DagStages(const std::vector<DagStage>& 
   return out;
 }
 
+absl::Status EmitDagJob(TraceEmitter& out, nlohmann::json job, const std::vector<DagStage>& stages, double arrival_s) {
+  auto built = DagStages(stages);
+  if (const DagProblem* problem = std::get_if<DagProblem>(&built)) {
+    out.report().Skip(DagProblemReason(*problem), 1, job["name"].get<std::string>());
+    return absl::OkStatus();
+  }
+  job["stages"] = std::move(std::get<nlohmann::json>(built));
+  return out.Job(std::move(job), arrival_s);
+}
+
 }  // namespace weft

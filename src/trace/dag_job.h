@@ -10,7 +10,9 @@
 #include <variant>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "nlohmann/json.hpp"
+#include "trace/trace_source.h"
 
 namespace weft {
 
@@ -31,5 +33,9 @@ inline constexpr std::string_view kSkipDuplicateStage = "jobs with two stages of
 inline constexpr std::string_view kSkipCycle = "jobs with a dependency cycle";
 
 std::string_view DagProblemReason(DagProblem problem);
+
+// EmitDagJob passes `job` (name and job fields, no stages) on to `out` with
+// DagStages(stages) as its stages, or counts the job as skipped for its problem.
+absl::Status EmitDagJob(TraceEmitter& out, nlohmann::json job, const std::vector<DagStage>& stages, double arrival_s);
 
 }  // namespace weft

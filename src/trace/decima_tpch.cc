@@ -157,12 +157,7 @@ class Reader {
       stages.push_back(DagStage{s.id, s.children, std::move(stage)});
     }
     job.stages.clear();
-    auto built = DagStages(stages);
-    if (const DagProblem* problem = std::get_if<DagProblem>(&built)) {
-      out_.report().Skip(DagProblemReason(*problem), 1, job.name);
-      return absl::OkStatus();
-    }
-    return out_.Job({{"name", job.name}, {"stages", std::move(std::get<json>(built))}}, 0);
+    return EmitDagJob(out_, {{"name", job.name}}, stages, 0);
   }
 
   TraceEmitter& out_;

@@ -52,32 +52,27 @@ constexpr uint64_t kCellMachines = 12583;
 absl::StatusOr<json> ReadMachines(const std::vector<std::string>& files, TraceReport& report) {
   // machine_id -> (cpus, memory) while present.
   std::map<int64_t, std::pair<double, double>> machines;
-  for (const std::string& file : files) {
-    ASSIGN_OR_RETURN(auto rows, RowReader::Open(file));
-    while (true) {
-      ASSIGN_OR_RETURN(const bool more, rows->Next());
-      if (!more) break;
-      ++report.rows;
-      RETURN_IF_ERROR(rows->RefuseHeader("google-2011 machine_events"));
-      RETURN_IF_ERROR(rows->ExpectColumns(6, "google-2011 machine_events"));
-      RETURN_IF_ERROR(rows->Int(0, "time").status());
-      ASSIGN_OR_RETURN(const int64_t id, rows->Int(1, "machine_id"));
-      ASSIGN_OR_RETURN(const int64_t type, rows->Int(2, "event_type"));
-      ASSIGN_OR_RETURN(const std::optional<double> cpus, rows->OptionalNumber(4, "cpus"));
-      ASSIGN_OR_RETURN(const std::optional<double> mem, rows->OptionalNumber(5, "memory"));
-      if (type == 1) {
-        machines.erase(id);
-      } else if (type == 0 || type == 2) {
-        if (!cpus || !mem) {
-          report.Skip("machine events without a capacity", 1, fmt::format("{} row {}", file, rows->row_number()));
-          continue;
-        }
-        machines[id] = {*cpus, *mem};
-      } else {
-        return rows->ColumnError(2, "event_type", fmt::format("{} is not 0 (ADD), 1 (REMOVE) or 2 (UPDATE)", type));
+  RETURN_IF_ERROR(ForEachRow(files, ',', report.rows, [&](const RowReader& rows) -> absl::Status {
+    RETURN_IF_ERROR(rows.RefuseHeader("google-2011 machine_events"));
+    RETURN_IF_ERROR(rows.ExpectColumns(6, "google-2011 machine_events"));
+    RETURN_IF_ERROR(rows.Int(0, "time").status());
+    ASSIGN_OR_RETURN(const int64_t id, rows.Int(1, "machine_id"));
+    ASSIGN_OR_RETURN(const int64_t type, rows.Int(2, "event_type"));
+    ASSIGN_OR_RETURN(const std::optional<double> cpus, rows.OptionalNumber(4, "cpus"));
+    ASSIGN_OR_RETURN(const std::optional<double> mem, rows.OptionalNumber(5, "memory"));
+    if (type == 1) {
+      machines.erase(id);
+    } else if (type == 0 || type == 2) {
+      if (!cpus || !mem) {
+        report.Skip("machine events without a capacity", 1, fmt::format("{} row {}", rows.file(), rows.row_number()));
+        return absl::OkStatus();
       }
+      machines[id] = {*cpus, *mem};
+    } else {
+      return rows.ColumnError(2, "event_type", fmt::format("{} is not 0 (ADD), 1 (REMOVE) or 2 (UPDATE)", type));
     }
-  }
+    return absl::OkStatus();
+  }));
   json out = GroupsByCapacity(machines);
   if (out.empty()) return absl::InvalidArgumentError(fmt::format("{}: no machine with a capacity", files.front()));
   return out;
@@ -86,54 +81,44 @@ absl::StatusOr<json> ReadMachines(const std::vector<std::string>& files, TraceRe
 absl::StatusOr<absl::flat_hash_map<int64_t, int64_t>> ReadJobEnds(const std::vector<std::string>& files,
                                                                  TraceReport& report) {
   absl::flat_hash_map<int64_t, int64_t> ends;
-  for (const std::string& file : files) {
-    ASSIGN_OR_RETURN(auto rows, RowReader::Open(file));
-    while (true) {
-      ASSIGN_OR_RETURN(const bool more, rows->Next());
-      if (!more) break;
-      ++report.rows;
-      RETURN_IF_ERROR(rows->RefuseHeader("google-2011 job_events"));
-      RETURN_IF_ERROR(rows->ExpectColumns(8, "google-2011 job_events"));
-      ASSIGN_OR_RETURN(const int64_t time, rows->Int(0, "time"));
-      ASSIGN_OR_RETURN(const int64_t job, rows->Int(2, "job_id"));
-      ASSIGN_OR_RETURN(const int64_t type, rows->Int(3, "event_type"));
-      if (type < 0 || type > 8) return rows->ColumnError(3, "event_type", fmt::format("{} is not 0..8", type));
-      if (type >= kEvict && type <= kLost) ends[job] = time;
-    }
-  }
+  RETURN_IF_ERROR(ForEachRow(files, ',', report.rows, [&](const RowReader& rows) -> absl::Status {
+    RETURN_IF_ERROR(rows.RefuseHeader("google-2011 job_events"));
+    RETURN_IF_ERROR(rows.ExpectColumns(8, "google-2011 job_events"));
+    ASSIGN_OR_RETURN(const int64_t time, rows.Int(0, "time"));
+    ASSIGN_OR_RETURN(const int64_t job, rows.Int(2, "job_id"));
+    ASSIGN_OR_RETURN(const int64_t type, rows.Int(3, "event_type"));
+    if (type < 0 || type > 8) return rows.ColumnError(3, "event_type", fmt::format("{} is not 0..8", type));
+    if (type >= kEvict && type <= kLost) ends[job] = time;
+    return absl::OkStatus();
+  }));
   return ends;
 }
 
 absl::StatusOr<absl::flat_hash_map<std::pair<int64_t, int64_t>, Usage>> ReadUsage(const std::vector<std::string>& files,
                                                                                  TraceReport& report) {
   absl::flat_hash_map<std::pair<int64_t, int64_t>, Usage> usage;
-  for (const std::string& file : files) {
-    ASSIGN_OR_RETURN(auto rows, RowReader::Open(file));
-    while (true) {
-      ASSIGN_OR_RETURN(const bool more, rows->Next());
-      if (!more) break;
-      ++report.rows;
-      RETURN_IF_ERROR(rows->RefuseHeader("google-2011 task_usage"));
-      // Schema 2.1 has 20 columns; earlier exports lack the last (sampled cpu usage).
-      if (rows->size() != 19) RETURN_IF_ERROR(rows->ExpectColumns(20, "google-2011 task_usage"));
-      ASSIGN_OR_RETURN(const int64_t start, rows->Int(0, "start_time"));
-      ASSIGN_OR_RETURN(const int64_t end, rows->Int(1, "end_time"));
-      ASSIGN_OR_RETURN(const int64_t job, rows->Int(2, "job_id"));
-      ASSIGN_OR_RETURN(const int64_t task, rows->Int(3, "task_index"));
-      ASSIGN_OR_RETURN(const std::optional<double> cpu, rows->OptionalNumber(5, "cpu_rate"));
-      ASSIGN_OR_RETURN(const std::optional<double> mem, rows->OptionalNumber(6, "canonical_memory_usage"));
-      if (end <= start) return rows->ColumnError(1, "end_time", "is not after start_time");
-      if (!cpu || !mem) {
-        report.Skip("task_usage rows without cpu or memory", 1, fmt::format("{} row {}", file, rows->row_number()));
-        continue;
-      }
-      Usage& u = usage[{job, task}];
-      const double seconds = Seconds(end - start);
-      u.cpu_time += *cpu * seconds;
-      u.mem_time += *mem * seconds;
-      u.seconds += seconds;
+  RETURN_IF_ERROR(ForEachRow(files, ',', report.rows, [&](const RowReader& rows) -> absl::Status {
+    RETURN_IF_ERROR(rows.RefuseHeader("google-2011 task_usage"));
+    // Schema 2.1 has 20 columns; earlier exports lack the last (sampled cpu usage).
+    if (rows.size() != 19) RETURN_IF_ERROR(rows.ExpectColumns(20, "google-2011 task_usage"));
+    ASSIGN_OR_RETURN(const int64_t start, rows.Int(0, "start_time"));
+    ASSIGN_OR_RETURN(const int64_t end, rows.Int(1, "end_time"));
+    ASSIGN_OR_RETURN(const int64_t job, rows.Int(2, "job_id"));
+    ASSIGN_OR_RETURN(const int64_t task, rows.Int(3, "task_index"));
+    ASSIGN_OR_RETURN(const std::optional<double> cpu, rows.OptionalNumber(5, "cpu_rate"));
+    ASSIGN_OR_RETURN(const std::optional<double> mem, rows.OptionalNumber(6, "canonical_memory_usage"));
+    if (end <= start) return rows.ColumnError(1, "end_time", "is not after start_time");
+    if (!cpu || !mem) {
+      report.Skip("task_usage rows without cpu or memory", 1, fmt::format("{} row {}", rows.file(), rows.row_number()));
+      return absl::OkStatus();
     }
-  }
+    Usage& u = usage[{job, task}];
+    const double seconds = Seconds(end - start);
+    u.cpu_time += *cpu * seconds;
+    u.mem_time += *mem * seconds;
+    u.seconds += seconds;
+    return absl::OkStatus();
+  }));
   return usage;
 }
 
@@ -144,15 +129,7 @@ class TaskEventsReader {
       : out_(out), ends_(std::move(ends)), usage_(std::move(usage)) {}
 
   absl::Status Read(const std::vector<std::string>& files) {
-    for (const std::string& file : files) {
-      ASSIGN_OR_RETURN(auto rows, RowReader::Open(file));
-      while (true) {
-        ASSIGN_OR_RETURN(const bool more, rows->Next());
-        if (!more) break;
-        ++out_.report().rows;
-        RETURN_IF_ERROR(Row(*rows));
-      }
-    }
+    RETURN_IF_ERROR(ForEachRow(files, ',', out_.report().rows, [&](const RowReader& rows) { return Row(rows); }));
     // Jobs whose end the files do not show, in order of job id.
     std::vector<int64_t> rest;
     for (const auto& [id, job] : active_) rest.push_back(id);

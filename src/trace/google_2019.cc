@@ -65,9 +65,9 @@ class JsonRow {
   json value_;
 };
 
-// ForEachRow reads every line of `files` as a JSON object.
+// ForEachJsonRow reads every line of `files` as a JSON object.
 template <typename F>
-absl::Status ForEachRow(const std::vector<std::string>& files, TraceReport& report, F&& row) {
+absl::Status ForEachJsonRow(const std::vector<std::string>& files, TraceReport& report, F&& row) {
   for (const std::string& file : files) {
     ASSIGN_OR_RETURN(auto lines, LineReader::Open(file));
     while (true) {
@@ -108,7 +108,7 @@ class Reader {
 
   absl::Status Machines(const std::vector<std::string>& files) {
     std::map<int64_t, std::pair<double, double>> machines;
-    RETURN_IF_ERROR(ForEachRow(files, report_, [&](const JsonRow& r) -> absl::Status {
+    RETURN_IF_ERROR(ForEachJsonRow(files, report_, [&](const JsonRow& r) -> absl::Status {
       ASSIGN_OR_RETURN(const int64_t id, r.RequiredInt("machine_id"));
       ASSIGN_OR_RETURN(const std::optional<int64_t> type, r.Int("type"));
       ASSIGN_OR_RETURN(const auto capacity, r.Resources("capacity"));
@@ -126,7 +126,7 @@ class Reader {
   }
 
   absl::Status Collections(const std::vector<std::string>& files) {
-    return ForEachRow(files, report_, [&](const JsonRow& r) -> absl::Status {
+    return ForEachJsonRow(files, report_, [&](const JsonRow& r) -> absl::Status {
       ASSIGN_OR_RETURN(const int64_t id, r.RequiredInt("collection_id"));
       Collection& c = collections_[id];
       ASSIGN_OR_RETURN(const std::optional<int64_t> type, r.Int("collection_type"));
@@ -152,7 +152,7 @@ class Reader {
   }
 
   absl::Status UsageRows(const std::vector<std::string>& files) {
-    return ForEachRow(files, report_, [&](const JsonRow& r) -> absl::Status {
+    return ForEachJsonRow(files, report_, [&](const JsonRow& r) -> absl::Status {
       ASSIGN_OR_RETURN(const int64_t start, r.RequiredInt("start_time"));
       ASSIGN_OR_RETURN(const int64_t end, r.RequiredInt("end_time"));
       ASSIGN_OR_RETURN(const int64_t id, r.RequiredInt("collection_id"));
@@ -172,7 +172,7 @@ class Reader {
   }
 
   absl::Status Instances(const std::vector<std::string>& files) {
-    return ForEachRow(files, report_, [&](const JsonRow& r) -> absl::Status {
+    return ForEachJsonRow(files, report_, [&](const JsonRow& r) -> absl::Status {
       ASSIGN_OR_RETURN(const int64_t time, r.RequiredInt("time"));
       ASSIGN_OR_RETURN(const int64_t type, r.RequiredInt("type"));
       ASSIGN_OR_RETURN(const int64_t id, r.RequiredInt("collection_id"));
@@ -279,16 +279,9 @@ class Reader {
         stage.children.insert(stage.children.end(), stage_ids[child].begin(), stage_ids[child].end());
       }
     }
-    auto built = DagStages(stages);
     const Collection& c = collections_[first];
     const std::string name = members.size() == 1 ? std::to_string(first) : fmt::format("wf{}", first);
-    if (const DagProblem* problem = std::get_if<DagProblem>(&built)) {
-      report_.Skip(DagProblemReason(*problem), 1, name);
-      return absl::OkStatus();
-    }
-    return out_.Job({{"name", name}, {"user", c.user}, {"priority", c.priority},
-                     {"stages", std::move(std::get<json>(built))}},
-                    Seconds(arrives));
+    return EmitDagJob(out_, {{"name", name}, {"user", c.user}, {"priority", c.priority}}, stages, Seconds(arrives));
   }
 
   TraceEmitter& out_;

@@ -86,6 +86,25 @@ class RowReader {
   bool at_end_ = false;
 };
 
+// ForEachRow calls `row(reader)` for every row of every file in turn,
+// counting the rows in `count`; stops at the first error, from a file or
+// from `row`.
+template <typename F>
+absl::Status ForEachRow(const std::vector<std::string>& files, char delimiter, uint64_t& count, F&& row) {
+  for (const std::string& file : files) {
+    absl::StatusOr<std::unique_ptr<RowReader>> reader = RowReader::Open(file, delimiter);
+    if (!reader.ok()) return reader.status();
+    while (true) {
+      absl::StatusOr<bool> more = (*reader)->Next();
+      if (!more.ok()) return more.status();
+      if (!*more) break;
+      ++count;
+      if (absl::Status s = row(static_cast<const RowReader&>(**reader)); !s.ok()) return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
 // LineReader pulls the lines of a file (for newline-delimited JSON).
 class LineReader {
  public:

@@ -51,13 +51,9 @@ class JobAssembler {
 
   absl::Status Flush() {
     if (stages_.empty()) return absl::OkStatus();
-    auto built = DagStages(stages_);
+    const std::vector<DagStage> stages = std::move(stages_);
     stages_.clear();
-    if (const DagProblem* problem = std::get_if<DagProblem>(&built)) {
-      out_.report().Skip(DagProblemReason(*problem), 1, name_);
-      return absl::OkStatus();
-    }
-    return out_.Job({{"name", name_}, {"stages", std::move(std::get<json>(built))}}, 0);
+    return EmitDagJob(out_, {{"name", name_}}, stages, 0);
   }
 
  private:
