@@ -200,6 +200,9 @@ absl::Status TraceEmitter::Job(json job, double arrival_s) {
     }
     tasks += stage["tasks"].get<uint64_t>();
   }
+  if (!names_.insert(name).second) {
+    return absl::InvalidArgumentError(fmt::format("job \"{}\" appears twice in the trace (a file given twice?)", name));
+  }
   job["arrival"] = (arrival_s - options_.window_start_s) / options_.scale_arrivals;
   ++report_.jobs_written;
   report_.tasks_written += tasks;

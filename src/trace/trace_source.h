@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "model/workload.h"
 #include "nlohmann/json.hpp"
@@ -127,6 +128,7 @@ class TraceEmitter {
   TraceReport& report_;
   JobSink& sink_;
   std::vector<nlohmann::json> capacities_;
+  absl::flat_hash_set<std::string> names_;  // jobs passed on; a name twice is bad input (a file given twice)
   bool has_cluster_ = false;
 };
 

@@ -144,6 +144,11 @@ TEST_F(TraceEmitterTest, JobsLargerThanAnyMachineAreSkipped) {
   EXPECT_EQ(read.report.skipped(kSkipTooLarge), 1u);
 }
 
+TEST_F(EmitterTest, AJobNameTwiceIsBadInput) {
+  EXPECT_THAT(Read("swim:" + path_ + "," + path_).Error(),
+              HasSubstr("job \"w/job0\" appears twice in the trace (a file given twice?)"));
+}
+
 TEST_F(TraceEmitterTest, NoJobLeftIsAnError) {
   Write("b.csv", "1,5,3,4,1,Waiting,,\n");
   EXPECT_THAT(Read("alibaba-2017:" + Path("b.csv")).Error(), HasSubstr("no job left to run"));
