@@ -25,6 +25,7 @@ void AddSimCommand(CLI::App& app, CommandRun& run);
 void AddCompareCommand(CLI::App& app, CommandRun& run);
 void AddBoundsCommand(CLI::App& app, CommandRun& run);
 void AddConvertCommand(CLI::App& app, CommandRun& run);
+void AddTraceCommand(CLI::App& app, CommandRun& run);    // trace convert, trace inspect
 void AddJobCommands(CLI::App& app, CommandRun& run);     // submit, status, wait, cancel
 void AddClusterCommand(CLI::App& app, CommandRun& run);  // cluster up, cluster down
 void AddReportCommand(CLI::App& app, CommandRun& run);

@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "core/status.h"
 #include "fmt/format.h"
+#include "trace/trace_formats.h"
 #include "trace/workload_reader.h"
 
 #ifndef WEFT_SOURCE_DIR
@@ -24,6 +25,8 @@ std::string DefaultWorkloadPath() {
 
 void SimFlags::Register(CLI::App& cmd) {
   cmd.add_option("--workload,-w", workload, "Workload file (default: the bundled examples/default.json)");
+  cmd.add_option("--trace", trace, "Replay a trace natively: FORMAT:PATH[,PATH...] (docs/traces.md)");
+  trace_flags.Register(cmd);
   cmd.add_option("--seed", seed, "Random seed; the same seed gives the same schedule")->capture_default_str();
   cmd.add_option("--model", model, "Execution model")
       ->check(CLI::IsMember({"fixed", "contention"}))
@@ -48,7 +51,19 @@ void SimFlags::Register(CLI::App& cmd) {
 }
 
 absl::StatusOr<Workload> SimFlags::Load() const {
-  return ReadWorkloadFile(workload.empty() ? DefaultWorkloadPath() : workload);
+  if (trace.empty()) {
+    if (trace_flags.Given()) {
+      return absl::InvalidArgumentError("--window, --sample, --machines and --scale-arrivals apply to --trace only");
+    }
+    return ReadWorkloadFile(workload.empty() ? DefaultWorkloadPath() : workload);
+  }
+  if (!workload.empty()) return absl::InvalidArgumentError("give --workload or --trace, not both");
+  ASSIGN_OR_RETURN(const TraceSpec spec, ParseTraceSpec(trace));
+  ASSIGN_OR_RETURN(const TraceOptions options, trace_flags.Options(seed));
+  TraceReport report;
+  ASSIGN_OR_RETURN(Workload w, ReadTraceWorkload(spec, options, report));
+  PrintReport(std::cerr, "trace: ", report);
+  return w;
 }
 
 namespace {

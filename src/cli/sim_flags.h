@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "cli/trace_flags.h"
 #include "absl/status/statusor.h"
 #include "model/workload.h"
 #include "sim/engine.h"
@@ -18,6 +19,8 @@ namespace weft::cli {
 
 struct SimFlags {
   std::string workload;  // empty: the bundled default
+  std::string trace;     // FORMAT:PATH[,PATH...]: replay a trace natively instead
+  TraceFlags trace_flags;
   uint64_t seed = 1;
   std::string model = "fixed";
   double latency_s = 0;
@@ -30,7 +33,8 @@ struct SimFlags {
   double timeline_step_s = 1;  // the step of timeline.csv (docs/report.md)
 
   void Register(CLI::App& cmd);
-  // Load reads the workload (or the default); errors are InvalidArgument.
+  // Load reads the workload (or the default, or --trace, printing the trace's
+  // report to stderr); errors are InvalidArgument.
   absl::StatusOr<Workload> Load() const;
   // Options builds SimOptions; `workload` resolves machine names in --fail.
   absl::StatusOr<sim::SimOptions> Options(const Workload& workload) const;

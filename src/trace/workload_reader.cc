@@ -421,6 +421,20 @@ absl::StatusOr<Workload> ParseWorkload(std::string_view text) {
   return w;
 }
 
+absl::Status WorkloadBuilder::SetCluster(const nlohmann::json& cluster) {
+  return ReadCluster(json{{"cluster", cluster}}, w_);
+}
+
+absl::Status WorkloadBuilder::AddJob(const nlohmann::json& j) {
+  Job job;
+  RETURN_IF_ERROR(ReadJob(j, w_, users_, total_tasks_, job));
+  if (!job_names_.insert(job.name).second) {
+    return absl::InvalidArgumentError(fmt::format("job \"{}\": \"name\" is used by two jobs", job.name));
+  }
+  w_.jobs.push_back(std::move(job));
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Workload> ReadWorkloadFile(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return absl::InvalidArgumentError(path + ": no such file");

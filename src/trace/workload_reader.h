@@ -12,8 +12,11 @@
 #include <string>
 #include <string_view>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "model/workload.h"
+#include "nlohmann/json.hpp"
 
 namespace weft {
 
@@ -28,5 +31,24 @@ absl::StatusOr<Workload> ParseWorkload(std::string_view text);
 // ReadWorkloadFile reads and parses the file at `path`. Missing files,
 // directories and unreadable files are InvalidArgument errors too.
 absl::StatusOr<Workload> ReadWorkloadFile(const std::string& path);
+
+// WorkloadBuilder builds a Workload one job at a time with exactly the
+// checks and conversions ParseWorkload applies, so a trace replayed through
+// it gives the same Workload as its converted JSON read back (trace/).
+// Call SetCluster once, then AddJob per job (objects as in "jobs"[]).
+class WorkloadBuilder {
+ public:
+  // SetCluster reads {"machines": [...]}, the value of the file's "cluster".
+  absl::Status SetCluster(const nlohmann::json& cluster);
+  absl::Status AddJob(const nlohmann::json& job);
+  const Workload& workload() const { return w_; }
+  Workload Take() { return std::move(w_); }
+
+ private:
+  Workload w_;
+  absl::flat_hash_map<std::string, UserId> users_;
+  absl::flat_hash_set<std::string> job_names_;
+  uint64_t total_tasks_ = 0;
+};
 
 }  // namespace weft

@@ -1,0 +1,38 @@
+#include "cli/trace_flags.h"
+
+#include <ostream>
+
+#include "core/status.h"
+
+namespace weft::cli {
+
+void TraceFlags::Register(CLI::App& cmd) {
+  cmd.add_option("--window", window, "Only jobs arriving in START:END (trace seconds; either side may be empty); "
+                                     "arrivals then count from START");
+  cmd.add_option("--sample", sample, "Keep each job with this probability (by its name and --seed)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd.add_option("--machines", machines, "Replace the trace's cluster with this many machines like its largest (0: keep)")
+      ->capture_default_str();
+  cmd.add_option("--scale-arrivals", scale_arrivals, "Multiply the arrival rate by this (arrival times are divided by it)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+}
+
+bool TraceFlags::Given() const { return !window.empty() || sample != 1 || machines != 0 || scale_arrivals != 1; }
+
+absl::StatusOr<TraceOptions> TraceFlags::Options(uint64_t seed) const {
+  TraceOptions o;
+  if (!window.empty()) RETURN_IF_ERROR(ParseWindow(window, o));
+  o.sample = sample;
+  o.seed = seed;
+  o.machines = machines;
+  o.scale_arrivals = scale_arrivals;
+  return o;
+}
+
+void PrintReport(std::ostream& out, std::string_view prefix, const TraceReport& report) {
+  for (const std::string& line : report.Lines()) out << prefix << line << "\n";
+}
+
+}  // namespace weft::cli

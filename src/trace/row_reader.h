@@ -1,0 +1,134 @@
+// File: trace/row_reader.h
+//
+// The row mechanism every trace reader shares: RowReader pulls the rows of
+// one delimited file (CSV or TSV, parsed by libcsv) one at a time, and
+// LineReader pulls the lines of a newline-delimited JSON file. Both read
+// plain or gzip-compressed files alike (zlib's gzread passes plain files
+// through), in fixed-size chunks, so memory never holds more than a chunk's
+// rows, whatever the file's size.
+//
+// Errors name the file, the row and the column, in one line:
+//   task_events-part-00001.csv.gz: row 7, column 6 (event_type): "x" is not a whole number
+// Bad input is InvalidArgument. Not thread-safe: one reader per thread.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace weft {
+
+// GzInput: a file read through zlib, plain or gzip.
+class GzInput {
+ public:
+  static absl::StatusOr<std::unique_ptr<GzInput>> Open(const std::string& path);
+  ~GzInput();
+  // Read fills `buf` with up to `size` bytes; 0 at the end of the file.
+  absl::StatusOr<size_t> Read(char* buf, size_t size);
+  const std::string& path() const { return path_; }
+
+ private:
+  GzInput(void* gz, std::string path) : gz_(gz), path_(std::move(path)) {}
+  void* gz_;  // gzFile, kept opaque so that zlib.h stays out of this header
+  std::string path_;
+};
+
+class RowReader {
+ public:
+  // Open prepares to read `path` with fields separated by `delimiter`.
+  static absl::StatusOr<std::unique_ptr<RowReader>> Open(const std::string& path, char delimiter = ',');
+  ~RowReader();
+
+  // Next moves to the next row: true when there is one, false at the end.
+  // Blank lines are skipped.
+  absl::StatusOr<bool> Next();
+
+  const std::vector<std::string>& fields() const { return row_; }
+  size_t size() const { return row_.size(); }
+  const std::string& field(size_t column) const { return row_[column]; }
+  uint64_t row_number() const { return row_number_; }  // 1-based, counting every row of the file
+  const std::string& file() const { return input_->path(); }
+
+  // Error: InvalidArgument "FILE: row N: what".
+  absl::Status Error(std::string_view what) const;
+  // ColumnError: InvalidArgument "FILE: row N, column C (name): what"; C is 1-based.
+  absl::Status ColumnError(size_t column, std::string_view name, std::string_view what) const;
+  // ExpectColumns refuses a row with other than `n` fields; `table` names the
+  // table the reader expected (a file of another table usually differs here).
+  absl::Status ExpectColumns(size_t n, std::string_view table) const;
+
+  // RefuseHeader: on the first row of a file whose `table` has no header,
+  // refuses a first field that is not a number (a header, or another file).
+  absl::Status RefuseHeader(std::string_view table) const;
+
+  // Typed fields (column 0-based); a missing value is an empty field.
+  absl::StatusOr<int64_t> Int(size_t column, std::string_view name) const;
+  absl::StatusOr<std::optional<int64_t>> OptionalInt(size_t column, std::string_view name) const;
+  absl::StatusOr<double> Number(size_t column, std::string_view name) const;  // finite
+  absl::StatusOr<std::optional<double>> OptionalNumber(size_t column, std::string_view name) const;
+
+ private:
+  RowReader() = default;
+  friend struct RowReaderCallbacks;
+  std::unique_ptr<GzInput> input_;
+  void* parser_ = nullptr;  // struct csv_parser
+  std::deque<std::vector<std::string>> ready_;
+  std::vector<std::string> building_;
+  std::vector<std::string> row_;
+  std::vector<char> chunk_;
+  uint64_t row_number_ = 0;
+  bool at_end_ = false;
+};
+
+// ForEachRow calls `row(reader)` for every row of every file in turn,
+// counting the rows in `count`; stops at the first error, from a file or
+// from `row`.
+template <typename F>
+absl::Status ForEachRow(const std::vector<std::string>& files, char delimiter, uint64_t& count, F&& row) {
+  for (const std::string& file : files) {
+    absl::StatusOr<std::unique_ptr<RowReader>> reader = RowReader::Open(file, delimiter);
+    if (!reader.ok()) return reader.status();
+    while (true) {
+      absl::StatusOr<bool> more = (*reader)->Next();
+      if (!more.ok()) return more.status();
+      if (!*more) break;
+      ++count;
+      if (absl::Status s = row(static_cast<const RowReader&>(**reader)); !s.ok()) return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+// LineReader pulls the lines of a file (for newline-delimited JSON).
+class LineReader {
+ public:
+  static absl::StatusOr<std::unique_ptr<LineReader>> Open(const std::string& path);
+  // Next moves to the next non-blank line: true when there is one.
+  absl::StatusOr<bool> Next();
+  const std::string& line() const { return line_; }
+  uint64_t line_number() const { return line_number_; }
+  const std::string& file() const { return input_->path(); }
+  // Error: InvalidArgument "FILE: line N: what".
+  absl::Status Error(std::string_view what) const;
+
+ private:
+  std::unique_ptr<GzInput> input_;
+  std::string buffer_;
+  size_t pos_ = 0;
+  std::string line_;
+  uint64_t line_number_ = 0;
+  bool at_end_ = false;
+};
+
+// ParseWholeNumber and ParseFiniteNumber read a whole field (no spaces);
+// nullopt when it is not one.
+std::optional<int64_t> ParseWholeNumber(std::string_view text);
+std::optional<double> ParseFiniteNumber(std::string_view text);
+
+}  // namespace weft

@@ -1,0 +1,119 @@
+// File: tests/cli/trace_cli_test.cc
+//
+// `weft trace convert|inspect` and `weft sim|compare --trace` end to end:
+// the round trip (a converted trace simulates byte for byte as its direct
+// replay), the data-quality report, and the bad-input contract (exit 2, one
+// stderr line naming file, row and column, no output file left).
+#include <filesystem>
+#include <string>
+
+#include "cli_test_util.h"
+
+namespace weft {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A google-2011 task_events part: two jobs; job 2's task 1 is killed.
+std::string TaskEvents() {
+  std::string rows;
+  auto event = [&](int64_t t, int job, int task, int type, const char* cpu) {
+    rows += std::to_string(t) + ",," + std::to_string(job) + "," + std::to_string(task) + ",5," + std::to_string(type) +
+            ",user" + std::to_string(job) + ",0,1," + cpu + ",0.1,0.001,0\n";
+  };
+  for (int task = 0; task < 3; ++task) event(1000000, 1, task, 0, "0.2");
+  event(2000000, 2, 0, 0, "0.5");
+  event(2000000, 2, 1, 0, "0.5");
+  for (int task = 0; task < 3; ++task) event(3000000, 1, task, 1, "0.2");
+  event(3000000, 2, 0, 1, "0.5");
+  event(3000000, 2, 1, 1, "0.5");
+  for (int task = 0; task < 3; ++task) event(4000000 + task * 1000000, 1, task, 4, "0.2");
+  event(9000000, 2, 0, 4, "0.5");
+  event(9500000, 2, 1, 5, "0.5");
+  return rows;
+}
+
+class TraceCliTest : public CliTest {
+ protected:
+  std::string Trace() {
+    std::filesystem::create_directories(dir_ / "g" / "task_events");
+    Write("g/task_events/part-00000-of-00500.csv", TaskEvents());
+    return "google-2011:" + (dir_ / "g").string();
+  }
+};
+
+TEST_F(TraceCliTest, ConvertThenSimIsByteIdenticalToADirectReplay) {
+  const std::string trace = Trace(), w = (dir_ / "w.json").string();
+  const Result c = Run({"trace", "convert", trace, "-o", w, "--machines", "2"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_THAT(c.out, HasSubstr("wrote 2 jobs, 4 tasks to " + w));
+  for (const std::string policy : {"fifo", "tetris"}) {
+    const Result a = Run({"sim", "-w", w, "-p", policy, "--seed", "3", "--out", (dir_ / "a").string()});
+    const Result b = Run({"sim", "--trace", trace, "--machines", "2", "-p", policy, "--seed", "3", "--out",
+                          (dir_ / "b").string()});
+    ASSERT_EQ(a.exit_code, 0) << a.err;
+    ASSERT_EQ(b.exit_code, 0) << b.err;
+    EXPECT_THAT(b.err, HasSubstr("trace: read: 15 rows, 2 jobs assembled, 2 jobs and 4 tasks kept"));
+    for (const char* file : {"tasks.csv", "jobs.csv"}) {
+      EXPECT_EQ(Slurp(dir_ / "a" / file), Slurp(dir_ / "b" / file)) << policy << " " << file;
+    }
+    EXPECT_EQ(CountLines(Slurp(dir_ / "b" / "tasks.csv")), 5);  // header + 4 tasks
+  }
+}
+
+TEST_F(TraceCliTest, RealGoogleSampleRoundTrips) {
+  const std::string raw = WEFT_SHARED_DATA_DIR "/google-2011-borg-sample/raw";
+  if (!std::filesystem::exists(raw)) GTEST_SKIP() << "needs ../shared/data/google-2011-borg-sample/raw (not found)";
+  const std::string w = (dir_ / "g.json").string();
+  ASSERT_EQ(Run({"trace", "convert", "google-2011:" + raw, "-o", w, "--window", "5600:9000"}).exit_code, 0);
+  const Result a = Run({"sim", "-w", w, "-p", "fifo", "--out", (dir_ / "a").string()});
+  const Result b = Run({"sim", "--trace", "google-2011:" + raw, "--window", "5600:9000", "-p", "fifo", "--out",
+                        (dir_ / "b").string()});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(Slurp(dir_ / "a" / "tasks.csv"), Slurp(dir_ / "b" / "tasks.csv"));
+  EXPECT_EQ(Slurp(dir_ / "a" / "jobs.csv"), Slurp(dir_ / "b" / "jobs.csv"));
+}
+
+TEST_F(TraceCliTest, InspectPrintsTheDataQualityReport) {
+  const Result r = Run({"trace", "inspect", Trace()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("read: 15 rows, 2 jobs assembled, 2 jobs and 4 tasks kept\n"));
+  EXPECT_THAT(r.out, HasSubstr("skipped: 1 tasks not finished in the files"));
+  EXPECT_THAT(r.out, HasSubstr("workload: 2 jobs, 2 stages, 4 tasks on 12583 machines\n"));
+  EXPECT_THAT(r.out, HasSubstr("arrivals: first 1 s, last 2 s, span 1 s, 1 jobs/s\n"));
+  EXPECT_THAT(r.out, HasSubstr("task duration (s): p50 2, p90 3, p99 3, max 6\n"));
+}
+
+TEST_F(TraceCliTest, CompareReplaysATrace) {
+  const Result r = Run({"compare", "--trace", Trace(), "--policies", "fifo,fair"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(CountLines(r.out), 3);
+}
+
+TEST_F(TraceCliTest, MalformedTraceExitsTwoAndWritesNothing) {
+  std::filesystem::create_directories(dir_ / "g" / "task_events");
+  Write("g/task_events/part-0.csv", TaskEvents() + "1,,2,3,4,x,u,0,1,0.1,0.1,0,0\n");
+  const std::string w = (dir_ / "w.json").string();
+  const Result r = Run({"trace", "convert", "google-2011:" + (dir_ / "g").string(), "-o", w});
+  ExpectBadInput(r);
+  EXPECT_THAT(r.err, HasSubstr("part-0.csv: row 16, column 6 (event_type): \"x\" is not a whole number"));
+  EXPECT_FALSE(std::filesystem::exists(w));
+  EXPECT_FALSE(std::filesystem::exists(w + ".tmp"));
+  ExpectBadInput(Run({"sim", "--trace", "google-2011:" + (dir_ / "g").string()}));
+}
+
+TEST_F(TraceCliTest, BadTraceFlagsExitTwo) {
+  const std::string trace = Trace();
+  ExpectBadInput(Run({"sim", "--trace", "borg:" + (dir_ / "g").string()}));
+  ExpectBadInput(Run({"sim", "--trace", trace, "-w", "x.json"}));
+  ExpectBadInput(Run({"sim", "--window", "0:10"}));
+  ExpectBadInput(Run({"sim", "--trace", trace, "--window", "10:5"}));
+  ExpectBadInput(Run({"trace", "inspect", "swim:" + (dir_ / "none.tsv").string()}));
+  const Result r = Run({"trace", "inspect", trace, "--window", "100:"});
+  ExpectBadInput(r);
+  EXPECT_THAT(r.err, HasSubstr("no job left to run"));
+}
+
+}  // namespace
+}  // namespace weft

@@ -1,0 +1,157 @@
+// File: tests/trace/table_readers_test.cc
+//
+// The readers of one-table traces (swim, alibaba-2017, alibaba-2018 as a
+// trace format): on the files in ../shared/data (counts from their
+// SOURCES.md) and on small files made to their format.
+#include "fmt/format.h"
+#include "gmock/gmock.h"
+#include "tests/trace/trace_test_util.h"
+
+namespace weft {
+namespace {
+
+using testutil::StageNamed;
+using testutil::TraceFixture;
+using ::testing::HasSubstr;
+using SwimTest = TraceFixture;
+using Alibaba2017Test = TraceFixture;
+
+TEST(SwimDataTest, EveryRowIsAJob) {
+  SKIP_WITHOUT_DATA("swim-facebook-hadoop/FB-2009_samples_24_times_1hr_0.tsv");
+  const std::string dir = testutil::SharedData("swim-facebook-hadoop/");
+  // SOURCES.md: FB-2009 _0 has 5,894 jobs; withInputPaths 25,428 (rows of 9 columns, two empty).
+  auto read = TraceFixture::Read("swim:" + dir + "FB-2009_samples_24_times_1hr_0.tsv");
+  ASSERT_TRUE(read.workload.ok()) << read.Error();
+  EXPECT_EQ(read.workload->jobs.size(), 5894u);
+  read = TraceFixture::Read("swim:" + dir + "FB-2010_samples_24_times_1hr_withInputPaths_0.tsv");
+  ASSERT_TRUE(read.workload.ok()) << read.Error();
+  EXPECT_EQ(read.workload->jobs.size(), 25428u);
+}
+
+TEST_F(SwimTest, SwimDerivesTasksAndDurationsFromBytes) {
+  // 300 MiB input -> 3 maps of 100 MiB (1 s each at 100 MiB/s); 1.5 GiB shuffle + 0.5 GiB output -> 2 reduces
+  // of 1 GiB (10.24 s each); a job without shuffle is map only.
+  const double mib = 1 << 20;
+  Write("w.tsv", fmt::format("job0\t9\t9\t{:.0f}\t{:.0f}\t{:.0f}\njob1\t18\t9\t1762\t0\t14347\n", 300 * mib,
+                             1536 * mib, 512 * mib));
+  const auto read = Read("swim:" + Path("w.tsv"));
+  ASSERT_TRUE(read.workload.ok()) << read.Error();
+  const Job& j0 = read.workload->jobs[0];
+  EXPECT_EQ(j0.arrival_us, 9000000);
+  ASSERT_EQ(j0.stages.size(), 2u);
+  EXPECT_EQ(j0.stages[0].num_tasks, 3u);
+  EXPECT_EQ(j0.stages[0].duration_us, 1000000);
+  EXPECT_EQ(j0.stages[1].num_tasks, 2u);
+  EXPECT_EQ(j0.stages[1].duration_us, 10240000);
+  EXPECT_EQ(j0.stages[1].parents.size(), 1u);
+  const Job& j1 = read.workload->jobs[1];
+  ASSERT_EQ(j1.stages.size(), 1u);
+  EXPECT_EQ(j1.stages[0].duration_us, 1000);  // tiny: the 1 ms floor
+  EXPECT_EQ(read.report.noted("jobs without a shuffle (map only)"), 1u);
+}
+
+TEST_F(SwimTest, SwimRefusesHeaderAndBadRows) {
+  Write("w.tsv", "job_id\tsubmit\tgap\tin\tshuffle\tout\n");
+  EXPECT_THAT(Read("swim:" + Path("w.tsv")).Error(),
+              HasSubstr("w.tsv: row 1, column 2 (submit_time_s): \"submit\" is not a number: swim files have no header"));
+  Write("w.tsv", "job0\t9\t9\t100\t-5\t3\n");
+  EXPECT_THAT(Read("swim:" + Path("w.tsv")).Error(), HasSubstr("w.tsv: row 1, column 5 (shuffle_bytes): is negative"));
+  Write("w.tsv", "job0\t9\t9\t100\n");
+  EXPECT_THAT(Read("swim:" + Path("w.tsv")).Error(), HasSubstr("w.tsv: row 1: 4 columns, but a swim row has 6"));
+}
+
+TEST(Alibaba2017DataTest, CountsMatchSources) {
+  SKIP_WITHOUT_DATA("alibaba-v2017-batch-task/batch_task.csv");
+  const auto read = TraceFixture::Read("alibaba-2017:" + testutil::SharedData("alibaba-v2017-batch-task/batch_task.csv"));
+  ASSERT_TRUE(read.workload.ok()) << read.Error();
+  // SOURCES.md: 80,553 task rows (+ header); Terminated 67,013, Waiting 8,847, Running 3,567, Failed 1,126.
+  EXPECT_EQ(read.report.rows, 80554u);
+  EXPECT_EQ(read.report.skipped("tasks not Terminated"), 8847u + 3567u + 1126u);
+  // Of the Terminated rows, 10 lack a request; the rest are the stages written.
+  EXPECT_EQ(read.workload->NumStages() + read.report.skipped("tasks without a cpu or memory request"), 67013u);
+  EXPECT_LE(read.workload->jobs.size(), 12951u);
+}
+
+TEST_F(Alibaba2017Test, Alibaba2017KeepsTerminatedTasksAsStages) {
+  Write("b.csv", "6459,6524,3,4,15,Terminated,50,0.0079\n6457,6533,3,5,1,Terminated,100,0.0044\n"
+                 "6036,6046,4,7,393,Waiting,,\n-10,5,8,1,2,Terminated,50,0.001\n");
+  const auto read = Read("alibaba-2017:" + Path("b.csv"));
+  ASSERT_TRUE(read.workload.ok()) << read.Error();
+  ASSERT_EQ(read.workload->jobs.size(), 2u);
+  const Job& j3 = read.workload->jobs[0];
+  EXPECT_EQ(j3.name, "3");
+  EXPECT_EQ(j3.arrival_us, 6457000000);
+  const Stage* t4 = StageNamed(j3, "t4");
+  ASSERT_NE(t4, nullptr);
+  EXPECT_EQ(t4->num_tasks, 15u);
+  EXPECT_EQ(t4->duration_us, 65000000);
+  EXPECT_DOUBLE_EQ(t4->demand.units(kCpu), 0.5);
+  EXPECT_EQ(read.workload->jobs[1].arrival_us, 0);  // created before the trace start
+  EXPECT_EQ(read.report.skipped("tasks not Terminated"), 1u);
+}
+
+TEST_F(Alibaba2017Test, Alibaba2017RefusesOtherLayouts) {
+  Write("b.csv", "6459,6524,3,4,15,Terminated,50\n");
+  EXPECT_THAT(Read("alibaba-2017:" + Path("b.csv")).Error(),
+              HasSubstr("b.csv: row 1: 7 columns, but a alibaba-2017 batch_task row has 8"));
+  Write("b.csv", "6459,6524,3,four,15,Terminated,50,0.1\n");
+  EXPECT_THAT(Read("alibaba-2017:" + Path("b.csv")).Error(),
+              HasSubstr("b.csv: row 1, column 4 (task_id): \"four\" is not a whole number"));
+}
+
+TEST(Alibaba2018TraceDataTest, MediumFilteredReplays) {
+  SKIP_WITHOUT_DATA("alibaba-v2018-dags-erdos/medium_filtered.csv");
+  const auto read =
+      TraceFixture::Read("alibaba-2018:" + testutil::SharedData("alibaba-v2018-dags-erdos/medium_filtered.csv"));
+  ASSERT_TRUE(read.workload.ok()) << read.Error();
+  // SOURCES.md: 3,690 jobs, 22,409 task rows, all usable.
+  EXPECT_EQ(read.workload->jobs.size(), 3690u);
+  EXPECT_EQ(read.workload->NumStages(), 22409u);
+  EXPECT_EQ(read.report.rows, 22409u);
+  EXPECT_EQ(read.workload->cluster.size(), 4034u);
+}
+
+using Alibaba2018Test = TraceFixture;
+
+// batch_task (native): task_name,instance_num,job_name,task_type,status,start_time,end_time,plan_cpu,plan_mem.
+constexpr char kBatchTask[] = "M1,2,j_1,1,Terminated,100,110,100,0.5\nR2_1,3,j_1,1,Terminated,110,130,50,0.5\n";
+
+// A batch_instance row: instance_name,task_name,job_name,task_type,status,start_time,end_time,machine_id,seq_no,
+// total_seq_no,cpu_avg,cpu_max,mem_avg,mem_max.
+std::string Instance(const std::string& task, int start, int end, const std::string& status = "Terminated",
+                     const std::string& cpu = "40", const std::string& mem = "0.2") {
+  return "i," + task + ",j_1,1," + status + "," + std::to_string(start) + "," + std::to_string(end) + ",m_1,1,1," +
+         cpu + ",90," + mem + ",0.4\n";
+}
+
+TEST_F(Alibaba2018Test, BatchInstanceGivesPerInstanceDurationsAndUsage) {
+  const std::string task = Write("batch_task.csv", kBatchTask);
+  // M1: both instances Terminated -> their own durations; R2: 2 of 3 (one Failed) -> the mean.
+  const std::string inst = Write("batch_instance.csv", Instance("M1", 100, 104) + Instance("M1", 100, 109, "Terminated", "60", "-1") +
+                                                           Instance("R2_1", 110, 120) + Instance("R2_1", 110, 130) +
+                                                           Instance("R2_1", 110, 111, "Failed"));
+  const auto read = Read("alibaba-2018:" + task + "," + inst);
+  ASSERT_TRUE(read.workload.ok()) << read.Error();
+  const Job& job = read.workload->jobs[0];
+  const Stage* m1 = StageNamed(job, "M1");
+  const Stage* r2 = StageNamed(job, "R2_1");
+  ASSERT_TRUE(m1 != nullptr && r2 != nullptr);
+  EXPECT_EQ(m1->durations_us, (std::vector<TimeUs>{4000000, 9000000}));
+  EXPECT_NEAR(m1->usage.units(kCpu), 0.4, 1e-6);  // the -1 memory row is left out of the mean
+  EXPECT_TRUE(r2->durations_us.empty());
+  EXPECT_EQ(r2->duration_us, 15000000);
+  EXPECT_EQ(read.report.skipped("batch_instance rows not Terminated"), 1u);
+  EXPECT_EQ(read.report.noted("stages whose Terminated batch_instance rows differ in number from instance_num, run at "
+                              "their mean"),
+            1u);
+}
+
+TEST_F(Alibaba2018Test, RefusesABatchInstanceOfAnotherLayout) {
+  const std::string task = Write("batch_task.csv", kBatchTask);
+  const std::string inst = Write("batch_instance.csv", "i,M1,j_1,1,Terminated,100,104\n");
+  EXPECT_THAT(Read("alibaba-2018:" + task + "," + inst).Error(),
+              HasSubstr("batch_instance.csv: row 1: 7 columns, but a alibaba-2018 batch_instance row has 14"));
+}
+
+}  // namespace
+}  // namespace weft
