@@ -128,6 +128,28 @@ TEST_F(SchedulerCoreTest, MalformedSubmissionsChangeNothing) {
   EXPECT_EQ(Jobs(*reopened), 0u);  // nothing was journaled either
 }
 
+TEST_F(SchedulerCoreTest, NamesACommandSubstitutesMustBeShellSafe) {
+  auto core = Open();
+  FakeLink link;
+  ASSERT_TRUE(core->RegisterNode(Node("n"), &link).ok());
+  const std::string hostile = R"({"weft": 1, "jobs": [{"name": "a;touch /tmp/weft-pwned", "stages": [
+    {"name": "s", "tasks": 1, "duration": 1, "demand": {"cpu": 1, "mem": 1}, "command": "echo '{job}'"}]}]})";
+  const absl::StatusOr<std::vector<uint32_t>> refused = core->Submit(hostile);
+  EXPECT_TRUE(absl::IsInvalidArgument(refused.status())) << refused.status();
+  EXPECT_THAT(std::string(refused.status().message()), ::testing::HasSubstr("{job}"));
+  EXPECT_EQ(Jobs(*core), 0u);
+  // A launch carries the names for the task's environment, and a name holding
+  // a placeholder is not expanded again (the name is not substituted here).
+  ASSERT_TRUE(core->Submit(R"({"weft": 1, "jobs": [{"name": "j{stage}", "stages": [
+    {"name": "s", "tasks": 1, "duration": 1, "demand": {"cpu": 1, "mem": 1},
+     "command": "echo {stage} {task} \"$WEFT_JOB\""}]}]})").ok());
+  ASSERT_EQ(link.Launches().size(), 1u);
+  EXPECT_EQ(link.Launches()[0].command(), "echo s 0 \"$WEFT_JOB\"");
+  EXPECT_EQ(link.Launches()[0].job(), "j{stage}");
+  EXPECT_EQ(link.Launches()[0].stage(), "s");
+  EXPECT_EQ(link.Launches()[0].task(), 0u);
+}
+
 TEST_F(SchedulerCoreTest, RunsTheDagAsNodesReportEnds) {
   auto core = Open();
   FakeLink link;

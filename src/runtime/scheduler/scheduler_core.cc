@@ -6,6 +6,7 @@
 #include "absl/strings/numbers.h"
 #include "core/status.h"
 #include "fmt/format.h"
+#include "model/names.h"
 #include "runtime/wire.h"
 #include "spdlog/spdlog.h"
 
@@ -32,16 +33,6 @@ bool ValidNodeName(const std::string& name) {
   return std::all_of(name.begin(), name.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
   });
-}
-
-std::string Substitute(std::string command, const std::string& job, const std::string& stage, uint32_t task) {
-  const std::pair<std::string, std::string> keys[] = {{"{job}", job}, {"{stage}", stage}, {"{task}", std::to_string(task)}};
-  for (const auto& [key, value] : keys) {
-    for (size_t at = command.find(key); at != std::string::npos; at = command.find(key, at + value.size())) {
-      command.replace(at, key.size(), value);
-    }
-  }
-  return command;
 }
 
 }  // namespace
@@ -305,6 +296,9 @@ absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
   for (uint32_t j = 0; j < jobs_.size(); ++j) {
     nlohmann::json spec = nlohmann::json::parse(jobs_[j].spec_json, nullptr, false);
     spec["arrival"] = 0;  // arrivals are in the job rows
+    // Results do not need the commands, and a renamed job (NAME#ID) must not
+    // trip the rules for names a command substitutes (model/names.h).
+    for (nlohmann::json& stage : spec["stages"]) stage.erase("command");
     if (uses[jobs_[j].name] > 1) spec["name"] = fmt::format("{}#{}", jobs_[j].name, config_.replica.Global(j));
     jobs.push_back(std::move(spec));
   }
@@ -561,7 +555,10 @@ void SchedulerCore::StartAttempt(const sim::AttemptLaunch& launch) {
                            launch.task.index, launch.attempt));
   if (!stage.command.empty()) {
     l->set_has_command(true);
-    l->set_command(Substitute(stage.command, job.name, stage.name, launch.task.index));
+    l->set_command(ExpandCommand(stage.command, job.name, stage.name, launch.task.index));
+    l->set_job(job.name);
+    l->set_stage(stage.name);
+    l->set_task(launch.task.index);
   }
   l->set_duration_us(stage.TaskDuration(launch.task.index));
 }
