@@ -50,6 +50,10 @@ void PrintStatus(const std::vector<v1::StatusReply>& replies) {
     std::string line = fmt::format("policy {} | nodes {}/{} up | {}", r.policy(), r.nodes_up(), r.nodes_expected(),
                                    r.ready() ? "ready" : "waiting for nodes");
     if (r.replicas() > 1) line += fmt::format(" | scheduler replica {} of {}", r.replica(), r.replicas());
+    if (!r.journal_error().empty()) {
+      line += fmt::format(" | JOURNAL FAILING, new jobs refused and nothing launched until it commits: {}",
+                          EscapeForDisplay(r.journal_error()));
+    }
     std::cout << line << "\n";
     jobs.insert(jobs.end(), r.jobs().begin(), r.jobs().end());
   }

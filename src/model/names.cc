@@ -123,6 +123,40 @@ std::string ExpandCommand(std::string_view command, std::string_view job, std::s
   return out;
 }
 
+size_t FirstInvalidUtf8(std::string_view s) {
+  // Table 3-7 of the Unicode standard: the well-formed byte sequences.
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto b0 = static_cast<unsigned char>(s[i]);
+    if (b0 < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t len = 0;
+    unsigned char lo = 0x80, hi = 0xbf;  // the range of the second byte
+    if (b0 >= 0xc2 && b0 <= 0xdf) {
+      len = 2;
+    } else if (b0 >= 0xe0 && b0 <= 0xef) {
+      len = 3;
+      if (b0 == 0xe0) lo = 0xa0;
+      if (b0 == 0xed) hi = 0x9f;
+    } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+      len = 4;
+      if (b0 == 0xf0) lo = 0x90;
+      if (b0 == 0xf4) hi = 0x8f;
+    } else {
+      return i;
+    }
+    if (i + len > s.size()) return i;
+    for (size_t k = 1; k < len; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xbf)) return i;
+    }
+    i += len;
+  }
+  return std::string_view::npos;
+}
+
 std::string EscapeForDisplay(std::string_view s) {
   std::string out;
   out.reserve(s.size());

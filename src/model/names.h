@@ -50,6 +50,11 @@ absl::Status ValidateNames(const Workload& w);
 // ExpandCommand replaces {job}, {stage} and {task} in `command` in one pass.
 std::string ExpandCommand(std::string_view command, std::string_view job, std::string_view stage, uint32_t task);
 
+// FirstInvalidUtf8: the offset of the first byte of `s` that is not part of
+// well-formed UTF-8 (overlong forms, surrogates and code points above
+// U+10FFFF are ill-formed), or npos when all of it is well-formed.
+size_t FirstInvalidUtf8(std::string_view s);
+
 // EscapeForDisplay: `s` safe to print on a terminal: `\` and `"` get a
 // backslash, control characters become \n, \t, \r or \xNN (C1: \u0080 form),
 // everything else is kept.

@@ -85,6 +85,17 @@ TEST(NamesTest, TheExpandedCommandMustFitOneExecArgument) {
   EXPECT_TRUE(absl::IsInvalidArgument(ValidateNames(OneJob("j", "s", std::string("a\0b", 3)))));
 }
 
+TEST(FirstInvalidUtf8Test, FindsTheFirstIllFormedByte) {
+  EXPECT_EQ(FirstInvalidUtf8("plain ascii"), std::string_view::npos);
+  EXPECT_EQ(FirstInvalidUtf8("été \xe2\x82\xac \xf0\x9f\x98\x80"), std::string_view::npos);
+  EXPECT_EQ(FirstInvalidUtf8("ab\xff"), 2u);
+  EXPECT_EQ(FirstInvalidUtf8("a\xc3"), 1u);              // truncated
+  EXPECT_EQ(FirstInvalidUtf8("\xc0\xaf"), 0u);          // overlong
+  EXPECT_EQ(FirstInvalidUtf8("x\xed\xa0\x80"), 1u);     // a surrogate
+  EXPECT_EQ(FirstInvalidUtf8("\xf4\x90\x80\x80"), 0u); // above U+10FFFF
+  EXPECT_EQ(FirstInvalidUtf8("\xe2\x28\xa1"), 0u);      // a bad continuation
+}
+
 TEST(EscapeForDisplayTest, LeavesNoControlCharacter) {
   EXPECT_EQ(EscapeForDisplay("plain-name"), "plain-name");
   EXPECT_EQ(EscapeForDisplay("a\nb\tc\rd"), "a\\nb\\tc\\rd");

@@ -5,6 +5,7 @@
 // timeouts. TearDown always runs `weft cluster down`.
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <chrono>
@@ -171,6 +172,7 @@ TEST_F(RuntimeTest, NonLoopbackListenWithoutTokenIsRefused) {
 
 TEST_F(RuntimeTest, RpcWithoutTheTokenIsRejected) {
   const std::string token = Write("token", "s3cret-token\n");
+  chmod(token.c_str(), 0600);  // a token others can read is refused
   const fs::path state = dir_ / "s";
   SpawnWeftd({"scheduler", "--listen", "0.0.0.0:0", "--state", state.string(), "--token-file", token}, dir_ / "d.out");
   ASSERT_TRUE(Until([&] { return fs::exists(state / "address"); }));
@@ -179,7 +181,9 @@ TEST_F(RuntimeTest, RpcWithoutTheTokenIsRejected) {
   const Result without = Run({"status", "--scheduler", address});
   EXPECT_EQ(without.exit_code, 2);
   EXPECT_THAT(without.err, HasSubstr("token"));
-  const Result wrong = Run({"status", "--scheduler", address, "--token-file", Write("wrong", "s3cret-tokeN")});
+  const std::string wrong_token = Write("wrong", "s3cret-tokeN");
+  chmod(wrong_token.c_str(), 0600);
+  const Result wrong = Run({"status", "--scheduler", address, "--token-file", wrong_token});
   EXPECT_EQ(wrong.exit_code, 2);
   const Result with = Run({"status", "--scheduler", address, "--token-file", token});
   EXPECT_EQ(with.exit_code, 0) << with.err;

@@ -1,6 +1,10 @@
 // End-to-end tests of issue 20 (a runtime you can trust), on loopback with
 // `weft cluster up`: each reproduces one of the issue's findings.
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
 
 #include "nlohmann/json.hpp"
 #include "runtime/runtime_e2e_fixture.h"
@@ -82,6 +86,109 @@ TEST_F(RuntimeTest, StatusEscapesNames) {
   const Result status = Run({"status", "--scheduler", address});
   EXPECT_EQ(status.exit_code, 0) << status.err;
   EXPECT_THAT(status.out, HasSubstr(R"(we\"ird\\name)"));
+}
+
+// Bug 5: a log or journal that cannot be opened is one line and exit 2,
+// not an uncaught exception (status 134). Directories stand in the files'
+// places, which stops root as well as anyone else.
+TEST_F(RuntimeTest, AnUnwritableLogOrJournalIsOneLineAndExitTwo) {
+  const fs::path state = dir_ / "state";
+  fs::create_directories(state / "scheduler.log");
+  Result r = RunProgram(WEFTD_BINARY, {"scheduler", "--listen", "127.0.0.1:0", "--state", state.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("scheduler.log"));
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+
+  const fs::path other = dir_ / "state2";
+  fs::create_directories(other / "journal.db");
+  r = RunProgram(WEFTD_BINARY, {"scheduler", "--listen", "127.0.0.1:0", "--state", other.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("journal"));
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+
+  const fs::path work = dir_ / "node";
+  fs::create_directories(work / "node.log");
+  r = RunProgram(WEFTD_BINARY, {"node", "--scheduler", "127.0.0.1:1", "--name", "n", "--work-dir", work.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("node.log"));
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+}
+
+// A tmpfs of `size` mounted at `dir` for the test's life (root only).
+class Tmpfs {
+ public:
+  Tmpfs(const fs::path& dir, const std::string& size) : dir_(dir) {
+    fs::create_directories(dir);
+    mounted_ = std::system(fmt::format("mount -t tmpfs -o size={} weft-test {} 2>/dev/null", size, dir.string()).c_str()) == 0;
+  }
+  ~Tmpfs() {
+    if (mounted_) [[maybe_unused]] int rc = std::system(fmt::format("umount -l {}", dir_.string()).c_str());
+  }
+  bool mounted() const { return mounted_; }
+
+  // Fill writes `dir/filler` until the file system is full.
+  void Fill() {
+    const int fd = open((dir_ / "filler").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    const std::string block(64 * 1024, 'x');
+    while (write(fd, block.data(), block.size()) > 0) {
+    }
+    close(fd);
+  }
+  void Free() { fs::remove(dir_ / "filler"); }
+
+ private:
+  fs::path dir_;
+  bool mounted_ = false;
+};
+
+// Bug 2: with the state dir full, the scheduler stops acknowledging: the
+// ends it cannot journal are neither shown nor acted on (nothing launched,
+// submits refused, status says why) until a retried commit succeeds; then
+// the job finishes, each task once, and a restart shows the same.
+TEST_F(RuntimeTest, AFullDiskHoldsEverythingUntilTheJournalCommitsAgain) {
+  Tmpfs disk(dir_ / "disk", "2m");
+  if (!disk.mounted()) GTEST_SKIP() << "cannot mount a tmpfs here (needs root)";
+  const fs::path state = dir_ / "disk" / "state";
+  const fs::path work = WorkDir();
+  SpawnWeftd({"scheduler", "--listen", "127.0.0.1:0", "--state", state.string(), "--nodes", "1"}, dir_ / "s.out");
+  ASSERT_TRUE(Until([&] { return fs::exists(state / "address"); }));
+  std::string address = Slurp(state / "address");
+  address.pop_back();
+  SpawnWeftd({"node", "--scheduler", address, "--name", "n0", "--cpu", "4", "--mem", "2", "--work-dir",
+              (dir_ / "n0").string()},
+             dir_ / "n0.out");
+  ASSERT_TRUE(Until([&] { return Run({"status", "--scheduler", address}).out.find("nodes 1/1 up") != std::string::npos; }));
+  SubmitIds(address, Workload(fmt::format(R"({{"name": "held", "stages": [
+      {{"name": "a", "tasks": 1, "duration": 1, "demand": {{"cpu": 1, "mem": 0.1}},
+        "command": "touch {0}/a-started; sleep 1.5"}},
+      {{"name": "b", "tasks": 20, "duration": 0.1, "demand": {{"cpu": 1, "mem": 0.1}}, "after": ["a"],
+        "command": "echo {{task}} >> {0}/b.log"}}]}})", work.string())));
+  ASSERT_TRUE(Until([&] { return fs::exists(work / "a-started"); }));
+  disk.Fill();
+  ASSERT_TRUE(Until([&] { return Run({"status", "--scheduler", address}).out.find("JOURNAL FAILING") != std::string::npos; }));
+  const Result status = Run({"status", "--scheduler", address});
+  EXPECT_THAT(status.out, HasSubstr("0/21")) << status.out;  // a's end is not journaled: not shown
+  const Result refused = Run({"submit", "--scheduler", address, Write("more.json", Workload(R"({"name": "more",
+      "stages": [{"name": "s", "tasks": 1, "duration": 0.1, "demand": {"cpu": 1, "mem": 0.1}}]})"))});
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_THAT(refused.err, HasSubstr("journal"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_FALSE(fs::exists(work / "b.log")) << "b was launched on an end that is not journaled";
+  EXPECT_EQ(Wait(address, "0", 1).exit_code, 3);  // not reported done either
+
+  disk.Free();
+  const Result done = Wait(address, "0", 30);
+  EXPECT_EQ(done.exit_code, 0) << done.out << done.err;
+  EXPECT_EQ(CountFileLines(work / "b.log"), 20);
+  EXPECT_THAT(Run({"status", "--scheduler", address}).out, Not(HasSubstr("JOURNAL FAILING")));
+
+  // kill -9 and a restart on the same state: the same story.
+  kill(spawned_[0], SIGKILL);
+  waitpid(spawned_[0], nullptr, 0);
+  SpawnWeftd({"scheduler", "--listen", address, "--state", state.string(), "--nodes", "1"}, dir_ / "s2.out");
+  ASSERT_TRUE(Until([&] { return Run({"status", "--scheduler", address}).exit_code == 0; }));
+  EXPECT_THAT(Run({"status", "--scheduler", address}).out, HasSubstr("succeeded"));
+  EXPECT_THAT(Run({"status", "--scheduler", address}).out, HasSubstr("21/21"));
 }
 
 }  // namespace
