@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
 
 #include "nlohmann/json.hpp"
 #include "runtime/runtime_e2e_fixture.h"
@@ -112,6 +113,40 @@ TEST_F(RuntimeTest, AnUnwritableLogOrJournalIsOneLineAndExitTwo) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_THAT(r.err, HasSubstr("node.log"));
   EXPECT_EQ(CountLines(r.err), 1) << r.err;
+}
+
+// Bug 7: nodes find a restarted scheduler within a couple of seconds, however
+// long it was away (gRPC's reconnect backoff would otherwise have grown).
+TEST_F(RuntimeTest, NodesReconnectWithinSecondsOfTheSchedulersReturn) {
+  const std::string address = Up(2);
+  ASSERT_EQ(kill(PidOf("scheduler"), SIGKILL), 0);
+  std::this_thread::sleep_for(std::chrono::seconds(5));  // gRPC's default backoff would be at ~4 s by now
+  const auto back = std::chrono::steady_clock::now();
+  const pid_t restarted = SpawnWeftd({"scheduler", "--listen", address, "--state", (cluster_ / "scheduler").string(),
+                                      "--nodes", "2"},
+                                     cluster_ / "restarted.out");
+  std::ofstream(cluster_ / "scheduler.pid") << restarted << "\n";
+  ASSERT_TRUE(Until([&] { return Run({"status", "--scheduler", address}).out.find("nodes 2/2 up") != std::string::npos; }));
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - back).count();
+  EXPECT_LT(took, 3.0) << "the nodes took " << took << " s to register again";
+}
+
+// Bug 7: the same `cluster up` after a crash starts what is missing, the
+// scheduler on its old address, and the work goes on.
+TEST_F(RuntimeTest, ClusterUpAgainResumesWhatIsMissingOnTheSameAddress) {
+  const std::string address = Up(2);
+  const Result again = Run({"cluster", "up", "--nodes", "2", "--dir", cluster_.string(), "--cpu", "1", "--mem", "2"});
+  EXPECT_EQ(again.exit_code, 2) << "all alive: nothing to do";
+  const fs::path work = WorkDir();
+  SubmitIds(address, Workload(fmt::format(R"({{"name": "resumed", "stages": [{{"name": "s", "tasks": 2,
+      "duration": 1, "demand": {{"cpu": 1, "mem": 0.1}}, "command": "touch {0}/started-{{task}}; sleep 1"}}]}})",
+                                          work.string())));
+  ASSERT_TRUE(Until([&] { return fs::exists(work / "started-0") || fs::exists(work / "started-1"); }));
+  ASSERT_EQ(kill(PidOf("scheduler"), SIGKILL), 0);
+  ASSERT_EQ(kill(PidOf("node-1"), SIGKILL), 0);
+  const std::string resumed = Up(2);
+  EXPECT_EQ(resumed, address);
+  EXPECT_EQ(Wait(address, "0", 60).exit_code, 0);
 }
 
 // A tmpfs of `size` mounted at `dir` for the test's life (root only).
