@@ -109,11 +109,18 @@ std::vector<fs::path> PidFiles(const fs::path& dir) {
 }
 
 // Stop signals every daemon of DIR (nodes before the scheduler), waits, and
-// kills what remains, then kills tasks a killed node left running.
+// kills what remains, then kills tasks a killed node left running. The
+// daemons are those of DIR's NAME.pid files and those that recorded
+// themselves in DIR/NAME/pid (a scheduler restarted by hand on its state).
 void StopAll(const fs::path& dir) {
   std::vector<fs::path> files = PidFiles(dir);
+  std::error_code list_ec;
+  for (const auto& e : fs::directory_iterator(dir, list_ec)) {
+    if (e.is_directory() && fs::exists(e.path() / "pid")) files.push_back(e.path() / "pid");
+  }
+  auto daemon = [](const fs::path& f) { return f.filename() == "pid" ? f.parent_path().filename() : f.stem(); };
   std::stable_partition(files.begin(), files.end(),
-                        [](const fs::path& f) { return !f.stem().string().starts_with("scheduler"); });
+                        [&](const fs::path& f) { return !daemon(f).string().starts_with("scheduler"); });
   for (const fs::path& f : files) {
     const pid_t pid = ReadPid(f);
     if (pid > 0 && Alive(pid)) kill(pid, SIGTERM);
@@ -192,7 +199,9 @@ int Up(const UpOptions& o) {
   // An up on a dir whose daemons are partly alive starts only what is
   // missing (a crashed scheduler comes back on its address; lost nodes
   // come back); with all of them alive there is nothing to do.
-  auto alive = [&](const std::string& name) { return Alive(ReadPid(dir / (name + ".pid"))); };
+  auto alive = [&](const std::string& name) {
+    return Alive(ReadPid(dir / (name + ".pid"))) || Alive(ReadPid(dir / name / "pid"));
+  };
   bool all_alive = true;
   for (uint32_t r = 0; r < o.replicas; ++r) {
     all_alive &= alive(SchedulerName(o, r));

@@ -53,6 +53,16 @@ absl::Status LogTo(const std::filesystem::path& file) {
   return absl::OkStatus();
 }
 
+// WritePidFile records this daemon's pid in DIR/pid, so that `weft cluster
+// down` finds a daemon however it was started (also by hand, after a crash).
+absl::Status WritePidFile(const std::filesystem::path& dir) {
+  std::ofstream out(dir / "pid");
+  out << getpid() << "\n";
+  out.flush();
+  if (!out) return absl::FailedPreconditionError(fmt::format("cannot write {}", (dir / "pid").string()));
+  return absl::OkStatus();
+}
+
 // WriteAddress publishes the address in state_dir/address: written whole then
 // renamed, so `weft cluster up` never reads half of it.
 absl::Status WriteAddress(const std::filesystem::path& state_dir, const std::string& address) {
@@ -106,6 +116,7 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
   if (ec) return Fail(2, fmt::format("cannot create state dir {}: {}", config.state_dir.string(), ec.message()));
   InstallStopHandler();
   if (absl::Status s = LogTo(config.state_dir / "scheduler.log"); !s.ok()) return Fail(2, StatusMessage(s));
+  if (absl::Status s = WritePidFile(config.state_dir); !s.ok()) return Fail(2, StatusMessage(s));
   absl::StatusOr<std::unique_ptr<SchedulerCore>> core = SchedulerCore::Open(config);
   if (!core.ok()) return Fail(ExitCodeOf(core.status()), StatusMessage(core.status()));
   SchedulerService service(**core, *token);
@@ -157,6 +168,7 @@ int RunNodeDaemon(NodeConfig config, const std::string& schedulers, double cpu, 
   if (ec) return Fail(2, fmt::format("cannot create work dir {}: {}", config.work_dir.string(), ec.message()));
   InstallStopHandler();
   if (absl::Status s = LogTo(config.work_dir / "node.log"); !s.ok()) return Fail(2, StatusMessage(s));
+  if (absl::Status s = WritePidFile(config.work_dir); !s.ok()) return Fail(2, StatusMessage(s));
   spdlog::info("node {} with {} serving {}", config.name, config.capacity.ToString(), schedulers);
   return RunNode(config, g_stop, g_stop_fd);
 }

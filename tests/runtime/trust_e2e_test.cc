@@ -149,6 +149,19 @@ TEST_F(RuntimeTest, ClusterUpAgainResumesWhatIsMissingOnTheSameAddress) {
   EXPECT_EQ(Wait(address, "0", 60).exit_code, 0);
 }
 
+// Bug 7: `cluster down` also stops a scheduler restarted by hand on the
+// cluster's state dir (it records its pid there).
+TEST_F(RuntimeTest, ClusterDownStopsASchedulerRestartedByHand) {
+  const std::string address = Up(1);
+  ASSERT_EQ(kill(PidOf("scheduler"), SIGKILL), 0);
+  const pid_t by_hand = SpawnWeftd({"scheduler", "--listen", address, "--state", (cluster_ / "scheduler").string(),
+                                    "--nodes", "1"},
+                                   cluster_ / "by-hand.out");
+  ASSERT_TRUE(Until([&] { return Run({"status", "--scheduler", address}).exit_code == 0; }));
+  EXPECT_EQ(Run({"cluster", "down", "--dir", cluster_.string()}).exit_code, 0);
+  EXPECT_TRUE(Until([&] { return waitpid(by_hand, nullptr, WNOHANG) == by_hand; })) << "still running";
+}
+
 // A tmpfs of `size` mounted at `dir` for the test's life (root only).
 class Tmpfs {
  public:
