@@ -4,7 +4,9 @@
 //     decentralized policy) and N `weftd node`s in the background, their
 //     state, logs and task output under DIR, waits until every node has
 //     registered, and prints the scheduler's address (K: `a,b,...`) on the
-//     last line;
+//     last line. The address is chosen once and kept in DIR: an `up` on a
+//     dir whose daemons are partly dead (a crash, kill -9) starts only the
+//     missing ones, the scheduler on its old address, with the same flags;
 //   weft cluster down --dir DIR
 //     stops them (SIGTERM, then SIGKILL after 5 s) and kills any task a
 //     killed node left behind, so no process outlives the cluster.
@@ -107,11 +109,18 @@ std::vector<fs::path> PidFiles(const fs::path& dir) {
 }
 
 // Stop signals every daemon of DIR (nodes before the scheduler), waits, and
-// kills what remains, then kills tasks a killed node left running.
+// kills what remains, then kills tasks a killed node left running. The
+// daemons are those of DIR's NAME.pid files and those that recorded
+// themselves in DIR/NAME/pid (a scheduler restarted by hand on its state).
 void StopAll(const fs::path& dir) {
   std::vector<fs::path> files = PidFiles(dir);
+  std::error_code list_ec;
+  for (const auto& e : fs::directory_iterator(dir, list_ec)) {
+    if (e.is_directory() && fs::exists(e.path() / "pid")) files.push_back(e.path() / "pid");
+  }
+  auto daemon = [](const fs::path& f) { return f.filename() == "pid" ? f.parent_path().filename() : f.stem(); };
   std::stable_partition(files.begin(), files.end(),
-                        [](const fs::path& f) { return !f.stem().string().starts_with("scheduler"); });
+                        [&](const fs::path& f) { return !daemon(f).string().starts_with("scheduler"); });
   for (const fs::path& f : files) {
     const pid_t pid = ReadPid(f);
     if (pid > 0 && Alive(pid)) kill(pid, SIGTERM);
@@ -142,15 +151,23 @@ struct UpOptions {
   uint32_t replicas = 1;
 };
 
+std::string SchedulerName(const UpOptions& o, uint32_t replica) {
+  return o.replicas == 1 ? "scheduler" : fmt::format("scheduler-{}", replica);
+}
+
 // StartScheduler starts scheduler daemon `replica` of o.replicas and returns
 // its address, or an exit code when it did not start.
 std::variant<std::string, int> StartScheduler(const UpOptions& o, const fs::path& dir, uint32_t replica,
                                               Clock::time_point deadline) {
-  const std::string name = o.replicas == 1 ? "scheduler" : fmt::format("scheduler-{}", replica);
+  const std::string name = SchedulerName(o, replica);
+  // The address is chosen once (any free port) and kept in its state dir:
+  // a scheduler started again listens where nodes and clients look for it.
+  const std::string previous = LastLine(dir / name / "address");
   std::error_code ec;
   fs::remove(dir / name / "address", ec);
-  std::vector<std::string> args = {WeftdPath().string(), "scheduler", "--listen", "127.0.0.1:0", "--state",
-                                   (dir / name).string(), "--nodes", std::to_string(o.nodes)};
+  std::vector<std::string> args = {WeftdPath().string(), "scheduler", "--listen",
+                                   previous.empty() ? "127.0.0.1:0" : previous, "--state", (dir / name).string(),
+                                   "--nodes", std::to_string(o.nodes)};
   if (o.replicas > 1) {
     args.insert(args.end(), {"--replica", std::to_string(replica), "--replicas", std::to_string(o.replicas)});
   }
@@ -179,18 +196,34 @@ int Up(const UpOptions& o) {
     std::cerr << fmt::format("error: cannot create {}: {}\n", dir.string(), ec.message());
     return kExitBadInput;
   }
-  for (const fs::path& f : PidFiles(dir)) {
-    if (Alive(ReadPid(f))) {
-      std::cerr << fmt::format("error: a cluster is already running in {} (weft cluster down --dir {})\n",
-                               dir.string(), o.dir);
-      return kExitBadInput;
-    }
+  // An up on a dir whose daemons are partly alive starts only what is
+  // missing (a crashed scheduler comes back on its address; lost nodes
+  // come back); with all of them alive there is nothing to do.
+  auto alive = [&](const std::string& name) {
+    return Alive(ReadPid(dir / (name + ".pid"))) || Alive(ReadPid(dir / name / "pid"));
+  };
+  bool all_alive = true;
+  for (uint32_t r = 0; r < o.replicas; ++r) {
+    all_alive &= alive(SchedulerName(o, r));
+  }
+  for (uint32_t i = 0; i < o.nodes; ++i) {
+    all_alive &= alive(fmt::format("node-{}", i));
+  }
+  if (all_alive) {
+    std::cerr << fmt::format("error: a cluster is already running in {} (weft cluster down --dir {})\n",
+                             dir.string(), o.dir);
+    return kExitBadInput;
   }
   const auto deadline = Clock::now() + kStartTimeout;
   std::vector<std::string> addresses;
   for (uint32_t r = 0; r < o.replicas; ++r) {
+    const std::string name = SchedulerName(o, r);
+    if (alive(name)) {
+      addresses.push_back(LastLine(dir / name / "address"));
+      continue;
+    }
     std::variant<std::string, int> started = StartScheduler(o, dir, r, deadline);
-    if (std::holds_alternative<int>(started)) return std::get<int>(started);
+    if (std::holds_alternative<int>(started)) return std::get<int>(started);  // StartScheduler stopped them all
     addresses.push_back(std::get<std::string>(started));
   }
   std::string address = addresses[0];
@@ -198,6 +231,7 @@ int Up(const UpOptions& o) {
   const std::string weftd = WeftdPath().string();
   for (uint32_t i = 0; i < o.nodes; ++i) {
     const std::string name = fmt::format("node-{}", i);
+    if (alive(name)) continue;
     std::vector<std::string> node = {weftd, "node", "--scheduler", address, "--name", name, "--work-dir",
                                      (dir / name).string()};
     if (o.cpu > 0) node.insert(node.end(), {"--cpu", fmt::format("{}", o.cpu)});

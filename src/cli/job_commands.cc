@@ -15,6 +15,8 @@
 #include "cli/commands.h"
 #include "cli/runtime_flags.h"
 #include "fmt/format.h"
+#include "model/names.h"
+#include "nlohmann/json.hpp"
 #include "runtime/client/export_results.h"
 
 namespace weft::cli {
@@ -25,11 +27,14 @@ constexpr int kExitTimedOut = 3;
 
 int Submit(const SchedulerFlags& flags, const std::string& path) {
   // Checked here first so a bad file never reaches the scheduler; the
-  // scheduler checks again (it trusts no client).
-  if (!ReadWorkloadOrReport(path)) return kExitBadInput;
+  // scheduler checks again (it trusts no client). A jobs-only file (no
+  // cluster section) can only be checked against the live nodes: there.
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
+  const nlohmann::json doc = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  const bool jobs_only = doc.is_object() && !doc.contains("cluster");
+  if (!jobs_only && !ReadWorkloadOrReport(path)) return kExitBadInput;
   auto client = flags.Client();
   if (!client) return kExitBadInput;
   absl::StatusOr<std::vector<uint32_t>> ids = client->Submit(text.str());
@@ -45,6 +50,10 @@ void PrintStatus(const std::vector<v1::StatusReply>& replies) {
     std::string line = fmt::format("policy {} | nodes {}/{} up | {}", r.policy(), r.nodes_up(), r.nodes_expected(),
                                    r.ready() ? "ready" : "waiting for nodes");
     if (r.replicas() > 1) line += fmt::format(" | scheduler replica {} of {}", r.replica(), r.replicas());
+    if (!r.journal_error().empty()) {
+      line += fmt::format(" | JOURNAL FAILING, new jobs refused and nothing launched until it commits: {}",
+                          EscapeForDisplay(r.journal_error()));
+    }
     std::cout << line << "\n";
     jobs.insert(jobs.end(), r.jobs().begin(), r.jobs().end());
   }
@@ -53,7 +62,9 @@ void PrintStatus(const std::vector<v1::StatusReply>& replies) {
     std::cout << fmt::format("{:>5}  {:<24} {:<10} {:>15} {:>8}\n", "id", "name", "state", "done/tasks", "running");
   }
   for (const v1::JobStatus& j : jobs) {
-    std::cout << fmt::format("{:>5}  {:<24} {:<10} {:>15} {:>8}\n", j.id(), j.name(), j.state(),
+    // Names are data from whoever submitted: never raw escape codes on a terminal.
+    std::cout << fmt::format("{:>5}  {:<24} {:<10} {:>15} {:>8}\n", j.id(), EscapeForDisplay(j.name()),
+                             EscapeForDisplay(j.state()),
                              fmt::format("{}/{}", j.done(), j.tasks()), j.running());
   }
 }

@@ -1,5 +1,9 @@
 #include "runtime/auth.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/stat.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -15,6 +19,14 @@ constexpr std::string_view kBearer = "Bearer ";
 absl::StatusOr<std::string> ReadTokenFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::InvalidArgumentError(fmt::format("cannot read token file {}", path));
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return absl::InvalidArgumentError(fmt::format("cannot stat token file {}", path));
+  if ((st.st_mode & S_IRWXO) != 0) {
+    // Anyone who reads the token can run commands as the nodes' user.
+    return absl::InvalidArgumentError(fmt::format(
+        "token file {} is accessible to other users (mode {:o}): chmod o-rwx {} (0600 is best)", path,
+        st.st_mode & 07777, path));
+  }
   std::ostringstream text;
   text << in.rdbuf();
   std::string token = text.str();
@@ -38,13 +50,25 @@ bool ConstantTimeEquals(std::string_view a, std::string_view b) {
 }
 
 bool IsLoopback(std::string_view address) {
-  std::string_view host = address;
+  std::string host(address);
   if (!host.empty() && host.front() == '[') {
-    host = host.substr(1, host.find(']') == std::string_view::npos ? host.size() - 1 : host.find(']') - 1);
-  } else if (const auto colon = host.rfind(':'); colon != std::string_view::npos) {
+    const size_t close = host.find(']');
+    if (close == std::string::npos) return false;
+    host = host.substr(1, close - 1);
+  } else if (const size_t colon = host.rfind(':'); colon != std::string::npos) {
     host = host.substr(0, colon);
   }
-  return host == "localhost" || host == "::1" || host.starts_with("127.");
+  if (host == "localhost") return true;
+  // Only a literal address is judged: any other name (127.0.0.1.example)
+  // would go to DNS and could resolve anywhere.
+  in_addr v4{};
+  if (inet_pton(AF_INET, host.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  in6_addr v6{};
+  if (inet_pton(AF_INET6, host.c_str(), &v6) == 1) {
+    if (IN6_IS_ADDR_LOOPBACK(&v6)) return true;
+    return IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127;
+  }
+  return false;
 }
 
 absl::Status CheckListen(std::string_view address, bool has_token) {

@@ -15,14 +15,16 @@
 namespace weft::runtime {
 
 // ReadTokenFile reads a token file: its content without surrounding
-// whitespace; InvalidArgument when missing, unreadable, empty or over 4 KiB.
+// whitespace; InvalidArgument when missing, unreadable, empty, over 4 KiB,
+// or accessible to other users (any of the mode's o+rwx bits).
 absl::StatusOr<std::string> ReadTokenFile(const std::string& path);
 
 // ConstantTimeEquals compares in time that depends only on the lengths.
 bool ConstantTimeEquals(std::string_view a, std::string_view b);
 
-// IsLoopback: the listen address HOST:PORT names a loopback host
-// (127.0.0.0/8, ::1 or localhost).
+// IsLoopback: the listen address HOST:PORT names a loopback host: a literal
+// 127.0.0.0/8, ::1 or ::ffff:127.x address, or `localhost`. Any other name
+// is not loopback (it would be resolved by DNS).
 bool IsLoopback(std::string_view address);
 
 // CheckListen refuses a non-loopback listen address without a token.

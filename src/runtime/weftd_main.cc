@@ -40,10 +40,42 @@ int ExitCodeOf(const absl::Status& s) {
   return s.code() == absl::StatusCode::kInvalidArgument || s.code() == absl::StatusCode::kFailedPrecondition ? 2 : 1;
 }
 
-void LogTo(const std::filesystem::path& file) {
-  auto logger = spdlog::basic_logger_mt("weftd", file.string());
-  logger->flush_on(spdlog::level::info);
-  spdlog::set_default_logger(logger);
+// LogTo makes `file` the log; a file that cannot be opened (a read-only dir,
+// a directory in its place) is one line and exit 2, not spdlog's exception.
+absl::Status LogTo(const std::filesystem::path& file) {
+  try {
+    auto logger = spdlog::basic_logger_mt("weftd", file.string());
+    logger->flush_on(spdlog::level::info);
+    spdlog::set_default_logger(logger);
+  } catch (const spdlog::spdlog_ex& e) {
+    return absl::FailedPreconditionError(fmt::format("cannot open log file {}: {}", file.string(), e.what()));
+  }
+  return absl::OkStatus();
+}
+
+// WritePidFile records this daemon's pid in DIR/pid, so that `weft cluster
+// down` finds a daemon however it was started (also by hand, after a crash).
+absl::Status WritePidFile(const std::filesystem::path& dir) {
+  std::ofstream out(dir / "pid");
+  out << getpid() << "\n";
+  out.flush();
+  if (!out) return absl::FailedPreconditionError(fmt::format("cannot write {}", (dir / "pid").string()));
+  return absl::OkStatus();
+}
+
+// WriteAddress publishes the address in state_dir/address: written whole then
+// renamed, so `weft cluster up` never reads half of it.
+absl::Status WriteAddress(const std::filesystem::path& state_dir, const std::string& address) {
+  {
+    std::ofstream out(state_dir / "address.tmp");
+    out << address << "\n";
+    out.flush();
+    if (!out) return absl::FailedPreconditionError(fmt::format("cannot write {}", (state_dir / "address.tmp").string()));
+  }
+  std::error_code ec;
+  std::filesystem::rename(state_dir / "address.tmp", state_dir / "address", ec);
+  if (ec) return absl::FailedPreconditionError(fmt::format("cannot write {}: {}", (state_dir / "address").string(), ec.message()));
+  return absl::OkStatus();
 }
 
 // Stop requests: a flag and an eventfd, set from the signal handler.
@@ -83,7 +115,8 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
   std::filesystem::create_directories(config.state_dir, ec);
   if (ec) return Fail(2, fmt::format("cannot create state dir {}: {}", config.state_dir.string(), ec.message()));
   InstallStopHandler();
-  LogTo(config.state_dir / "scheduler.log");
+  if (absl::Status s = LogTo(config.state_dir / "scheduler.log"); !s.ok()) return Fail(2, StatusMessage(s));
+  if (absl::Status s = WritePidFile(config.state_dir); !s.ok()) return Fail(2, StatusMessage(s));
   absl::StatusOr<std::unique_ptr<SchedulerCore>> core = SchedulerCore::Open(config);
   if (!core.ok()) return Fail(ExitCodeOf(core.status()), StatusMessage(core.status()));
   SchedulerService service(**core, *token);
@@ -96,12 +129,10 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
   if (!server || port == 0) return Fail(2, fmt::format("cannot listen on {}", listen));
   const std::string host = listen.substr(0, listen.rfind(':'));
   const std::string address = fmt::format("{}:{}", host, port);
-  {
-    // Written whole then renamed, so `weft cluster up` never reads half of it.
-    std::ofstream out(config.state_dir / "address.tmp");
-    out << address << "\n";
+  if (absl::Status s = WriteAddress(config.state_dir, address); !s.ok()) {
+    server->Shutdown();
+    return Fail(2, StatusMessage(s));
   }
-  std::filesystem::rename(config.state_dir / "address.tmp", config.state_dir / "address", ec);
   spdlog::info("listening on {} (policy {}, {} nodes)", address, (*core)->Status({}).policy(), config.nodes);
   std::printf("weftd scheduler listening on %s, state in %s\n", address.c_str(), config.state_dir.c_str());
   std::fflush(stdout);
@@ -136,7 +167,8 @@ int RunNodeDaemon(NodeConfig config, const std::string& schedulers, double cpu, 
   std::filesystem::create_directories(config.work_dir, ec);
   if (ec) return Fail(2, fmt::format("cannot create work dir {}: {}", config.work_dir.string(), ec.message()));
   InstallStopHandler();
-  LogTo(config.work_dir / "node.log");
+  if (absl::Status s = LogTo(config.work_dir / "node.log"); !s.ok()) return Fail(2, StatusMessage(s));
+  if (absl::Status s = WritePidFile(config.work_dir); !s.ok()) return Fail(2, StatusMessage(s));
   spdlog::info("node {} with {} serving {}", config.name, config.capacity.ToString(), schedulers);
   return RunNode(config, g_stop, g_stop_fd);
 }
@@ -170,6 +202,13 @@ int main(int argc, char** argv) {
   s->add_option("--replicas", sched.replica.count,
                 "scheduler daemons sharing the nodes as replicas of one decentralized scheduler (sparrow*)")
       ->capture_default_str()->check(CLI::Range(1, 64));
+  s->add_option("--max-tasks", sched.max_tasks_in_flight,
+                "most tasks of unfinished jobs the scheduler holds; a submission beyond it is refused")
+      ->capture_default_str()->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
+  uint64_t max_job_mb = sched.max_job_bytes >> 20;
+  s->add_option("--max-job-mb", max_job_mb,
+                "most MiB of job descriptions (JSON) of unfinished jobs; a submission beyond it is refused")
+      ->capture_default_str()->check(CLI::Range(uint64_t{1}, uint64_t{1} << 30));
   std::string sync = "normal";
   s->add_option("--sync", sync, "journal durability: normal (survives kill -9) or full (also power loss; an fsync per commit)")
       ->capture_default_str()->check(CLI::IsMember({"normal", "full"}));
@@ -201,6 +240,7 @@ int main(int argc, char** argv) {
     sched.heartbeat_us = static_cast<weft::TimeUs>(heartbeat_s * 1e6);
     sched.node_timeout_us = static_cast<weft::TimeUs>(timeout_s * 1e6);
     sched.sync = sync == "full" ? JournalSync::kFull : JournalSync::kNormal;
+    sched.max_job_bytes = max_job_mb << 20;
     return RunScheduler(listen, sched, token_file);
   }
   return RunNodeDaemon(node, schedulers, cpu, mem, disk, net, node_token_file);

@@ -12,6 +12,7 @@
 #include "fmt/format.h"
 #include "fmt/ranges.h"
 #include "core/status.h"
+#include "model/names.h"
 #include "nlohmann/json.hpp"
 #include "trace/json_fields.h"
 
@@ -418,6 +419,7 @@ absl::StatusOr<Workload> ParseWorkload(std::string_view text) {
     }
     w.jobs.push_back(std::move(job));
   }
+  RETURN_IF_ERROR(ValidateNames(w));  // model/names.h: no control characters; shell-safe substituted names
   return w;
 }
 

@@ -5,13 +5,14 @@
 // timeouts. TearDown always runs `weft cluster down`.
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <chrono>
 #include <set>
 #include <thread>
 
-#include "cli/cli_test_util.h"
+#include "runtime/runtime_e2e_fixture.h"
 #include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -20,124 +21,6 @@ namespace weft {
 namespace {
 
 using ::testing::HasSubstr;
-namespace fs = std::filesystem;
-
-class RuntimeTest : public CliTest {
- protected:
-  void TearDown() override {
-    if (fs::exists(cluster_ / "scheduler.pid") || fs::exists(cluster_ / "scheduler-0.pid")) {
-      Run({"cluster", "down", "--dir", cluster_.string()});
-    }
-    for (pid_t pid : spawned_) {
-      kill(pid, SIGKILL);
-      waitpid(pid, nullptr, 0);
-    }
-    CliTest::TearDown();
-  }
-
-  // Up starts a cluster and returns the scheduler's address.
-  std::string Up(int nodes, const std::vector<std::string>& extra = {}, const std::string& name = "cluster") {
-    cluster_ = dir_ / name;
-    std::vector<std::string> args = {"cluster", "up", "--nodes", std::to_string(nodes), "--dir", cluster_.string(),
-                                     "--cpu", "1", "--mem", "2"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    const Result r = Run(args);
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    const std::string out = r.out;
-    const auto last = out.find_last_of('\n', out.size() - 2);
-    return out.substr(last == std::string::npos ? 0 : last + 1, out.size() - (last + 1) - 1);
-  }
-
-  std::vector<std::string> SubmitIds(const std::string& address, const std::string& workload) {
-    const Result r = Run({"submit", "--scheduler", address, Write("w.json", workload)});
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    std::vector<std::string> ids;
-    std::istringstream lines(r.out);
-    for (std::string line; std::getline(lines, line);) ids.push_back(line);
-    return ids;
-  }
-
-  Result Wait(const std::string& address, const std::string& job, int timeout_s = 60) {
-    return Run({"wait", "--scheduler", address, job, "--timeout", std::to_string(timeout_s)});
-  }
-
-  // Until polls `check` every 20 ms for up to 30 s.
-  template <typename Check>
-  bool Until(Check&& check) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (check()) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return false;
-  }
-
-  int CountFileLines(const fs::path& file) { return CountLines(Slurp(file)); }
-
-  // WorkDir: where a test's task commands leave their traces.
-  fs::path WorkDir() {
-    fs::create_directories(dir_ / "work");
-    return dir_ / "work";
-  }
-
-  // Rows of an exported tasks.csv (header dropped).
-  std::vector<std::string> TaskRows(const std::string& address) {
-    const fs::path out = dir_ / "results";
-    const Result r = Run({"status", "--scheduler", address, "--out", out.string()});
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    std::vector<std::string> rows;
-    std::istringstream lines(Slurp(out / "tasks.csv"));
-    std::string line;
-    std::getline(lines, line);
-    while (std::getline(lines, line)) rows.push_back(line);
-    return rows;
-  }
-
-  // ExpectEachTaskOkOnce: the export has `tasks` distinct tasks with an ok
-  // attempt, and none of them has two.
-  void ExpectEachTaskOkOnce(const std::string& address, size_t tasks) {
-    std::map<std::string, int> ok_per_task;  // by job,stage,task
-    for (const std::string& row : TaskRows(address)) {
-      if (row.find(",ok,") == std::string::npos) continue;
-      ++ok_per_task[row.substr(0, row.find(',', row.find(',', row.find(',') + 1) + 1))];
-    }
-    EXPECT_EQ(ok_per_task.size(), tasks);
-    for (const auto& [task, n] : ok_per_task) EXPECT_EQ(n, 1) << task << " reported ok twice";
-  }
-
-  pid_t PidOf(const std::string& daemon) {
-    pid_t pid = 0;
-    std::ifstream(cluster_ / (daemon + ".pid")) >> pid;
-    return pid;
-  }
-
-  pid_t SpawnWeftd(const std::vector<std::string>& args, const fs::path& log) {
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    std::vector<std::string> strings = {WEFTD_BINARY};
-    strings.insert(strings.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (std::string& a : strings) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    EXPECT_EQ(posix_spawn(&pid, WEFTD_BINARY, &actions, nullptr, argv.data(), environ), 0);
-    posix_spawn_file_actions_destroy(&actions);
-    spawned_.push_back(pid);
-    return pid;
-  }
-
-  fs::path cluster_;
-  std::vector<pid_t> spawned_;
-};
-
-// Workload: `jobs` (JSON objects, comma-separated) in a workload whose
-// cluster section the scheduler ignores.
-std::string Workload(const std::string& jobs) {
-  return R"({"weft": 1, "cluster": {"machines": [{"name": "x", "capacity": {"cpu": 1, "mem": 1}}]}, "jobs": [)" +
-         jobs + "]}";
-}
 
 // A DAG of real commands: `a` leaves a marker per task; `b` (pipelined on a)
 // fails unless its own a-marker exists; `c` (barrier on b) fails unless all
@@ -289,6 +172,7 @@ TEST_F(RuntimeTest, NonLoopbackListenWithoutTokenIsRefused) {
 
 TEST_F(RuntimeTest, RpcWithoutTheTokenIsRejected) {
   const std::string token = Write("token", "s3cret-token\n");
+  chmod(token.c_str(), 0600);  // a token others can read is refused
   const fs::path state = dir_ / "s";
   SpawnWeftd({"scheduler", "--listen", "0.0.0.0:0", "--state", state.string(), "--token-file", token}, dir_ / "d.out");
   ASSERT_TRUE(Until([&] { return fs::exists(state / "address"); }));
@@ -297,7 +181,9 @@ TEST_F(RuntimeTest, RpcWithoutTheTokenIsRejected) {
   const Result without = Run({"status", "--scheduler", address});
   EXPECT_EQ(without.exit_code, 2);
   EXPECT_THAT(without.err, HasSubstr("token"));
-  const Result wrong = Run({"status", "--scheduler", address, "--token-file", Write("wrong", "s3cret-tokeN")});
+  const std::string wrong_token = Write("wrong", "s3cret-tokeN");
+  chmod(wrong_token.c_str(), 0600);
+  const Result wrong = Run({"status", "--scheduler", address, "--token-file", wrong_token});
   EXPECT_EQ(wrong.exit_code, 2);
   const Result with = Run({"status", "--scheduler", address, "--token-file", token});
   EXPECT_EQ(with.exit_code, 0) << with.err;

@@ -128,6 +128,100 @@ TEST_F(SchedulerCoreTest, MalformedSubmissionsChangeNothing) {
   EXPECT_EQ(Jobs(*reopened), 0u);  // nothing was journaled either
 }
 
+TEST_F(SchedulerCoreTest, NamesACommandSubstitutesMustBeShellSafe) {
+  auto core = Open();
+  FakeLink link;
+  ASSERT_TRUE(core->RegisterNode(Node("n"), &link).ok());
+  const std::string hostile = R"({"weft": 1, "jobs": [{"name": "a;touch /tmp/weft-pwned", "stages": [
+    {"name": "s", "tasks": 1, "duration": 1, "demand": {"cpu": 1, "mem": 1}, "command": "echo '{job}'"}]}]})";
+  const absl::StatusOr<std::vector<uint32_t>> refused = core->Submit(hostile);
+  EXPECT_TRUE(absl::IsInvalidArgument(refused.status())) << refused.status();
+  EXPECT_THAT(std::string(refused.status().message()), ::testing::HasSubstr("{job}"));
+  EXPECT_EQ(Jobs(*core), 0u);
+  // A launch carries the names for the task's environment, and a name holding
+  // a placeholder is not expanded again (the name is not substituted here).
+  ASSERT_TRUE(core->Submit(R"({"weft": 1, "jobs": [{"name": "j{stage}", "stages": [
+    {"name": "s", "tasks": 1, "duration": 1, "demand": {"cpu": 1, "mem": 1},
+     "command": "echo {stage} {task} \"$WEFT_JOB\""}]}]})").ok());
+  ASSERT_EQ(link.Launches().size(), 1u);
+  EXPECT_EQ(link.Launches()[0].command(), "echo s 0 \"$WEFT_JOB\"");
+  EXPECT_EQ(link.Launches()[0].job(), "j{stage}");
+  EXPECT_EQ(link.Launches()[0].stage(), "s");
+  EXPECT_EQ(link.Launches()[0].task(), 0u);
+}
+
+// Bugs 3 and 4: the scheduler's limits on unfinished tasks and job bytes
+// refuse a submission before anything is journaled (no phantom job), and
+// room comes back as jobs end.
+TEST_F(SchedulerCoreTest, LimitsRefuseASubmissionBeforeItIsJournaled) {
+  config_.max_tasks_in_flight = 4;
+  {
+    auto core = Open();
+    FakeLink link;
+    auto session = core->RegisterNode(Node("n"), &link);
+    ASSERT_TRUE(session.ok());
+    ASSERT_TRUE(core->Submit(kTwoStages).ok());  // 3 tasks
+    const absl::StatusOr<std::vector<uint32_t>> refused = core->Submit(kTwoStages);
+    EXPECT_TRUE(absl::IsResourceExhausted(refused.status())) << refused.status();
+    EXPECT_THAT(std::string(refused.status().message()), ::testing::HasSubstr("--max-tasks"));
+    EXPECT_EQ(Jobs(*core), 1u);
+    for (size_t i = 0; i < 3; ++i) core->OnNodeMessage(*session, Ends({link.Launches()[i].attempt()}));
+    ASSERT_EQ(State(*core, 0), "succeeded");
+    EXPECT_TRUE(core->Submit(kTwoStages).ok());  // room again
+  }
+  auto reopened = Open();
+  EXPECT_EQ(Jobs(*reopened), 2u);  // the refused one left nothing behind
+  // Still counted after a restart: job 1 is unfinished.
+  EXPECT_TRUE(absl::IsResourceExhausted(reopened->Submit(kTwoStages).status()));
+
+  config_.max_tasks_in_flight = 100;
+  config_.max_job_bytes = 100;
+  std::filesystem::remove_all(config_.state_dir);
+  auto small = Open();
+  FakeLink link;
+  ASSERT_TRUE(small->RegisterNode(Node("n"), &link).ok());
+  const absl::Status too_big = small->Submit(kTwoStages).status();
+  EXPECT_TRUE(absl::IsResourceExhausted(too_big)) << too_big;
+  EXPECT_THAT(std::string(too_big.message()), ::testing::HasSubstr("--max-job-mb"));
+}
+
+// Bug 3: a large submission is parsed outside the core's lock, so status
+// calls (and the nodes' heartbeats, which take the same lock) go on.
+TEST_F(SchedulerCoreTest, ALargeSubmissionDoesNotHoldUpOtherCalls) {
+  auto core = Open();
+  FakeLink link;
+  ASSERT_TRUE(core->RegisterNode(Node("n", 1, 2), &link).ok());
+  std::string jobs;
+  for (int i = 0; i < 4000; ++i) {
+    jobs += fmt::format(R"({}{{"name": "j{}", "stages": [{{"name": "s", "tasks": 1, "duration": 1,
+        "demand": {{"cpu": 1, "mem": 1}}}}]}})", i == 0 ? "" : ",", i);
+  }
+  const std::string workload = R"({"weft": 1, "jobs": [)" + jobs + "]}";
+  std::atomic<bool> done{false};
+  std::chrono::steady_clock::duration submit_took{};
+  std::thread submitter([&] {
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_TRUE(core->Submit(workload).ok());
+    submit_took = std::chrono::steady_clock::now() - start;
+    done = true;
+  });
+  std::chrono::steady_clock::duration slowest{};
+  v1::StatusRequest mine;
+  mine.set_no_jobs(true);
+  while (!done) {
+    const auto start = std::chrono::steady_clock::now();
+    core->Status(mine);
+    slowest = std::max(slowest, std::chrono::steady_clock::now() - start);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  submitter.join();
+  EXPECT_EQ(Jobs(*core), 4000u);
+  // Only the journaling and the engine's intake hold the lock: a small part.
+  EXPECT_LT(slowest, submit_took / 2) << "slowest status " << std::chrono::duration<double>(slowest).count()
+                                      << " s during a submit of " << std::chrono::duration<double>(submit_took).count()
+                                      << " s";
+}
+
 TEST_F(SchedulerCoreTest, RunsTheDagAsNodesReportEnds) {
   auto core = Open();
   FakeLink link;
@@ -199,6 +293,46 @@ TEST_F(SchedulerCoreTest, CancelKillsWhatTheJobRuns) {
     for (uint64_t a : m.kills().attempts()) killed |= a == link.Launches()[0].attempt();
   }
   EXPECT_TRUE(killed);
+}
+
+// Bug 6: whatever was exported before a restart is exported the same after
+// it (ended jobs keep their arrival; a cancelled job keeps its done count).
+TEST_F(SchedulerCoreTest, ExportsAndDoneCountsAreTheSameAfterARestart) {
+  v1::ExportChunk before;
+  uint64_t cancelled_done = 0;
+  {
+    auto core = Open();
+    FakeLink link;
+    auto session = core->RegisterNode(Node("n"), &link);
+    ASSERT_TRUE(session.ok());
+    ASSERT_TRUE(core->Submit(kTwoStages).ok());  // job 0: runs to its end
+    for (size_t i = 0; i < 3; ++i) {
+      ASSERT_EQ(link.Launches().size(), i + 1);
+      core->OnNodeMessage(*session, Ends({link.Launches()[i].attempt()}));
+    }
+    ASSERT_EQ(State(*core, 0), "succeeded");
+    ASSERT_TRUE(core->Submit(kTwoStages).ok());  // job 1: one task done, then cancelled
+    core->OnNodeMessage(*session, Ends({link.Launches()[3].attempt()}));
+    ASSERT_TRUE(core->Cancel(1).ok());
+    ASSERT_EQ(State(*core, 1), "cancelled");
+    v1::StatusRequest one;
+    one.set_job(1);
+    cancelled_done = core->Status(one).jobs(0).done();
+    EXPECT_EQ(cancelled_done, 1u);
+    auto chunk = core->Export();
+    ASSERT_TRUE(chunk.ok());
+    before = *chunk;
+  }
+  auto core = Open();
+  v1::StatusRequest one;
+  one.set_job(1);
+  EXPECT_EQ(core->Status(one).jobs(0).done(), cancelled_done);
+  auto after = core->Export();
+  ASSERT_TRUE(after.ok());
+  ASSERT_EQ(after->jobs_size(), 2);
+  EXPECT_GT(after->jobs(0).arrival_us(), 0);
+  EXPECT_EQ(after->SerializeAsString(), before.SerializeAsString())
+      << "before: " << before.ShortDebugString() << "\nafter: " << after->ShortDebugString();
 }
 
 TEST_F(SchedulerCoreTest, ExportNamesJobsSubmittedTwiceApart) {

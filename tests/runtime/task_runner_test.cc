@@ -133,6 +133,30 @@ TEST(TaskRunnerTest, OutputIsCapturedToTheTaskFiles) {
   fs::remove_all(dir);
 }
 
+TEST(TaskRunnerTest, ACommandSeesItsNamesInTheEnvironment) {
+  const fs::path dir = FreshDir("env");
+  setenv("WEFT_STAGE", "from-the-daemon", 1);  // the task's own value wins
+  setenv("WEFT_RUNNER_TEST_KEPT", "kept", 1);
+  TaskRunner runner(dir);
+  TaskSpec spec = Command(1, "echo \"$WEFT_JOB|$WEFT_STAGE|$WEFT_TASK|$WEFT_RUNNER_TEST_KEPT\"");
+  spec.env = {{"WEFT_JOB", "a;rm -rf /"}, {"WEFT_STAGE", "`touch x`"}, {"WEFT_TASK", "3"}};
+  EXPECT_EQ(RunToEnd(runner, spec).exit_code, 0);
+  EXPECT_EQ(ReadFile(runner.StdoutPath(spec)), "a;rm -rf /|`touch x`|3|kept\n");
+  EXPECT_FALSE(fs::exists(dir / "x"));
+  unsetenv("WEFT_STAGE");
+  unsetenv("WEFT_RUNNER_TEST_KEPT");
+  fs::remove_all(dir);
+}
+
+TEST(TaskRunnerTest, ACommandTooLongToExecSaysWhy) {
+  const fs::path dir = FreshDir("e2big");
+  TaskRunner runner(dir);
+  const TaskSpec spec = Command(1, "echo " + std::string(200'000, 'x'));  // over MAX_ARG_STRLEN
+  EXPECT_EQ(RunToEnd(runner, spec).exit_code, 127);
+  EXPECT_EQ(ReadFile(runner.StderrPath(spec)), fmt::format("weftd node: cannot exec /bin/sh: errno {}\n", E2BIG));
+  fs::remove_all(dir);
+}
+
 TEST(TaskRunnerTest, RunningTaskIsRecordedUntilReaped) {
   const fs::path dir = FreshDir("record");
   TaskRunner runner(dir);

@@ -161,7 +161,10 @@ class Node {
       const TimeUs burn = l.duration_us() < kInstantBuiltinUs ? 0 : l.duration_us();
       const uint64_t id = next_task_id_++;
       TaskSpec spec{id, l.label(), std::nullopt, burn};
-      if (l.has_command()) spec.command = l.command();
+      if (l.has_command()) {
+        spec.command = l.command();
+        spec.env = {{"WEFT_JOB", l.job()}, {"WEFT_STAGE", l.stage()}, {"WEFT_TASK", std::to_string(l.task())}};
+      }
       if (absl::Status started = runner_.Start(spec); !started.ok()) {
         v1::NodeMessage failed;
         AddEnd(*failed.mutable_ends(), l.attempt(),

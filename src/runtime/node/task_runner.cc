@@ -46,8 +46,26 @@ struct ChildSetup {
   int out_fd = -1;
   int err_fd = -1;
   const char* command = nullptr;  // nullptr: the built-in task
+  char* const* envp = nullptr;    // a command task's environment
   TimeUs builtin_cpu_us = 0;
 };
+
+// ReportExecFailure writes why /bin/sh could not be started to the task's
+// stderr (already fd 2), so a 127 comes with a reason. Async-signal-safe:
+// the errno in decimal, no allocation.
+void ReportExecFailure(int err) {
+  char line[64] = "weftd node: cannot exec /bin/sh: errno ";
+  size_t n = std::strlen(line);
+  char digits[16];
+  size_t d = 0;
+  do {
+    digits[d++] = static_cast<char>('0' + err % 10);
+    err /= 10;
+  } while (err > 0 && d < sizeof digits);
+  while (d > 0 && n + 2 < sizeof line) line[n++] = digits[--d];
+  line[n++] = '\n';
+  [[maybe_unused]] ssize_t w = write(STDERR_FILENO, line, n);
+}
 
 // MoveFd makes `to` a copy of `from` that stays open across exec (dup2 of a
 // descriptor onto itself would keep its close-on-exec flag).
@@ -100,7 +118,8 @@ int BecomeTask(void* arg) {
   // Every descriptor of the daemon (sockets, the journal) closes at exec.
   close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
   const char* argv[] = {"/bin/sh", "-c", setup.command, nullptr};
-  execv("/bin/sh", const_cast<char* const*>(argv));
+  execve("/bin/sh", const_cast<char* const*>(argv), setup.envp);
+  ReportExecFailure(errno);  // E2BIG: the command is over one exec argument's limit
   _exit(127);
 }
 
@@ -161,6 +180,7 @@ TaskRunner::TaskRunner(std::filesystem::path work_dir)
     init_status_ = absl::InternalError(ErrnoText("task runner: epoll_ctl"));
   }
   boot_id_ = BootId();
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) base_env_.emplace_back(*e);
 }
 
 TaskRunner::~TaskRunner() {
@@ -248,11 +268,28 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
       return status;
     }
   }
+  // The daemon's environment with the task's own variables set on top; built
+  // here because the child may not allocate.
+  std::vector<std::string> own;
+  std::vector<char*> envp;
+  if (spec.command) {
+    own.reserve(spec.env.size());
+    for (const auto& [name, value] : spec.env) own.push_back(name + "=" + value);
+    for (const std::string& entry : base_env_) {
+      const bool replaced = std::any_of(spec.env.begin(), spec.env.end(), [&](const auto& var) {
+        return entry.size() > var.first.size() && entry.starts_with(var.first) && entry[var.first.size()] == '=';
+      });
+      if (!replaced) envp.push_back(const_cast<char*>(entry.c_str()));
+    }
+    for (std::string& entry : own) envp.push_back(entry.data());
+    envp.push_back(nullptr);
+  }
   ChildSetup setup{.parent = getpid(),
                    .stdin_fd = dev_null_fd_,
                    .out_fd = out_fd,
                    .err_fd = err_fd,
                    .command = spec.command ? spec.command->c_str() : nullptr,
+                   .envp = envp.data(),
                    .builtin_cpu_us = spec.builtin_duration_us};
   Spawned child = Spawn(setup, child_stack_.get() + kChildStackBytes);
   close_outputs();

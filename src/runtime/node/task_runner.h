@@ -53,6 +53,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -67,6 +68,9 @@ struct TaskSpec {
   std::string label;                   // for file names; sanitized by the runner
   std::optional<std::string> command;  // already substituted; run as /bin/sh -c COMMAND
   TimeUs builtin_duration_us = 0;      // without a command: cpu time to burn (0 = instant)
+  // NAME=value pairs added to (or replacing) the daemon's environment for a
+  // command task: WEFT_JOB, WEFT_STAGE, WEFT_TASK.
+  std::vector<std::pair<std::string, std::string>> env;
 };
 
 struct TaskExit {
@@ -178,6 +182,7 @@ class TaskRunner {
   bool reaping_ = false;       // inside Reap, which returns what AddDone adds
   int dev_null_fd_ = -1;
   std::string boot_id_;
+  std::vector<std::string> base_env_;  // the daemon's environment when the runner was made
   absl::flat_hash_map<uint64_t, Running> running_;
   absl::flat_hash_map<int, uint64_t> id_of_pidfd_;
   std::vector<TaskExit> done_;

@@ -3,6 +3,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "core/status.h"
 #include "fmt/format.h"
+#include "model/names.h"
 #include "trace/workload_reader.h"
 
 namespace weft::runtime {
@@ -46,8 +47,20 @@ absl::StatusOr<Workload> ParseAgainst(const nlohmann::json& jobs, const Cluster&
 
 absl::StatusOr<std::vector<nlohmann::json>> SplitSubmission(std::string_view workload_text, const Cluster& live) {
   // The submission as a whole, with its own cluster: every rule of the format.
-  RETURN_IF_ERROR(ParseWorkload(workload_text).status());
   nlohmann::json doc = nlohmann::json::parse(workload_text, nullptr, /*allow_exceptions=*/false);
+  // A jobs-only file (no cluster section: it would be ignored anyway) is
+  // checked as if it had the live cluster's, spliced in as text so that the
+  // reader still sees the file's own keys (and their duplicates).
+  std::string spliced;
+  if (doc.is_object() && !doc.empty() && !doc.contains("cluster")) {
+    const size_t brace = workload_text.find('{');
+    spliced = fmt::format("{}\"cluster\": {},{}", workload_text.substr(0, brace + 1), ClusterJson(live).dump(),
+                          workload_text.substr(brace + 1));
+  }
+  ASSIGN_OR_RETURN(const Workload whole, ParseWorkload(spliced.empty() ? workload_text : spliced));
+  // The reader applies the name rules too; checked here as well because a
+  // command runs on the nodes with these names in it (model/names.h).
+  RETURN_IF_ERROR(ValidateNames(whole));
   if (!doc.is_object() || !doc.contains("jobs") || !doc["jobs"].is_array()) {
     return absl::InvalidArgumentError("the workload has no jobs list");
   }

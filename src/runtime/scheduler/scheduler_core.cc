@@ -6,6 +6,7 @@
 #include "absl/strings/numbers.h"
 #include "core/status.h"
 #include "fmt/format.h"
+#include "model/names.h"
 #include "runtime/wire.h"
 #include "spdlog/spdlog.h"
 
@@ -32,16 +33,6 @@ bool ValidNodeName(const std::string& name) {
   return std::all_of(name.begin(), name.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
   });
-}
-
-std::string Substitute(std::string command, const std::string& job, const std::string& stage, uint32_t task) {
-  const std::pair<std::string, std::string> keys[] = {{"{job}", job}, {"{stage}", stage}, {"{task}", std::to_string(task)}};
-  for (const auto& [key, value] : keys) {
-    for (size_t at = command.find(key); at != std::string::npos; at = command.find(key, at + value.size())) {
-      command.replace(at, key.size(), value);
-    }
-  }
-  return command;
 }
 
 }  // namespace
@@ -76,7 +67,15 @@ absl::StatusOr<std::unique_ptr<SchedulerCore>> SchedulerCore::Open(const Schedul
     return absl::InvalidArgumentError("--replica must be below --replicas");
   }
   std::unique_ptr<SchedulerCore> core(new SchedulerCore(config));
-  ASSIGN_OR_RETURN(core->journal_, Journal::Open(config.state_dir, JournalOptions{config.sync}));
+  absl::StatusOr<std::unique_ptr<Journal>> journal = Journal::Open(config.state_dir, JournalOptions{config.sync});
+  if (!journal.ok()) {
+    // A state dir that cannot be opened (unwritable, damaged, in use) is the
+    // caller's to fix: bad input, not an internal error.
+    return absl::FailedPreconditionError(
+        fmt::format("cannot open the journal in state dir {}: {}", config.state_dir.string(),
+                    StatusMessage(journal.status())));
+  }
+  core->journal_ = std::move(*journal);
   std::lock_guard lock(core->mu_);
   RETURN_IF_ERROR(core->Recover());
   return core;
@@ -151,10 +150,15 @@ absl::Status SchedulerCore::Recover() {
     if (j.id.value() != jobs_.size()) return absl::DataLossError("the journal's job ids are not consecutive");
     nlohmann::json spec = nlohmann::json::parse(j.spec_json, nullptr, false);
     ASSIGN_OR_RETURN(LiveJob built, BuildJob(spec, live_.cluster));
-    jobs_.push_back(JobInfo{built.job.name, j.spec_json, j.submitted_us, j.state, j.end_us, built.job.num_tasks});
+    const std::vector<AttemptRecord>& past = history[j.id.value()];
+    const uint64_t done = static_cast<uint64_t>(
+        std::count_if(past.begin(), past.end(), [](const AttemptRecord& a) { return a.outcome == Outcome::kOk; }));
+    jobs_.push_back(JobInfo{built.job.name, j.spec_json, j.submitted_us, j.state, j.end_us, built.job.num_tasks,
+                            ArrivalUs(j.submitted_us, built.job.arrival_us), done});
     if (j.state == JournalJob::State::kActive) {
-      RETURN_IF_ERROR(AddLiveJob(j.id, built, now, history[j.id.value()]));
+      AddLiveJob(j.id, built, now, past);
     } else {
+      built.job.arrival_us = jobs_.back().arrival_us;
       live_.jobs.push_back(std::move(built.job));  // keeps JobId = index; never run
     }
   }
@@ -178,45 +182,100 @@ absl::Status SchedulerCore::StartEngine(const std::vector<bool>& up) {
   return engine_->Start(NowUs(), up);
 }
 
-absl::Status SchedulerCore::AddLiveJob(JobId id, const LiveJob& built, TimeUs now,
-                                       std::span<const AttemptRecord> history) {
+void SchedulerCore::AddLiveJob(JobId id, const LiveJob& built, TimeUs now, std::span<const AttemptRecord> history) {
+  tasks_in_flight_ += jobs_[id.value()].tasks;
+  bytes_in_flight_ += jobs_[id.value()].spec_json.size();
   Job job = built.job;
   auto [it, inserted] = users_.try_emplace(built.user, UserId(static_cast<uint32_t>(live_.users.size())));
   if (inserted) live_.users.push_back(built.user);
   job.user = built.user.empty() ? UserId() : it->second;
-  const TimeUs arrival = jobs_[id.value()].submitted_us + job.arrival_us;
-  job.arrival_us = std::max(arrival, jobs_[id.value()].submitted_us);
+  const TimeUs arrival = jobs_[id.value()].arrival_us;
+  job.arrival_us = arrival;
   live_.jobs.push_back(std::move(job));
   engine_->JobAdded(id, now, std::max(now, arrival), history);
-  return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view workload_json) {
-  EventLock lock(*this);
+void SchedulerCore::Retire(uint32_t job) {
+  tasks_in_flight_ -= jobs_[job].tasks;
+  bytes_in_flight_ -= jobs_[job].spec_json.size();
+}
+
+absl::Status SchedulerCore::AcceptingJobs() const {
+  if (!journal_error_.empty()) {
+    return absl::UnavailableError(fmt::format(
+        "the scheduler cannot write its journal ({}): new jobs are refused until it can", journal_error_));
+  }
   if (!engine_) {
     return absl::UnavailableError(
         fmt::format("the cluster is not complete yet: {} of {} nodes registered", slots_.size(), slots_.expected()));
   }
-  ASSIGN_OR_RETURN(std::vector<nlohmann::json> specs, SplitSubmission(workload_json, live_.cluster));
+  return absl::OkStatus();
+}
+
+absl::Status SchedulerCore::CheckLimits(uint64_t tasks, uint64_t bytes) const {
+  if (tasks_in_flight_ + tasks > config_.max_tasks_in_flight) {
+    return absl::ResourceExhaustedError(fmt::format(
+        "the submission's {} tasks would bring this scheduler's unfinished tasks to {}, over its limit of {} "
+        "(weftd scheduler --max-tasks): wait for jobs to end, or raise the limit",
+        tasks, tasks_in_flight_ + tasks, config_.max_tasks_in_flight));
+  }
+  if (bytes_in_flight_ + bytes > config_.max_job_bytes) {
+    return absl::ResourceExhaustedError(fmt::format(
+        "the submission's job descriptions ({} bytes) would bring this scheduler's unfinished jobs to {} bytes, "
+        "over its limit of {} (weftd scheduler --max-job-mb): wait for jobs to end, or raise the limit",
+        bytes, bytes_in_flight_ + bytes, config_.max_job_bytes));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view workload_json) {
+  if (const size_t bad = FirstInvalidUtf8(workload_json); bad != std::string_view::npos) {
+    return absl::InvalidArgumentError(fmt::format("Submit: workload_json is not valid UTF-8 (byte {})", bad));
+  }
+  // Parsed and validated without the lock, so that a large submission holds
+  // up neither the nodes' heartbeats nor any other call (bug 3 of issue 20).
+  // The cluster never changes once complete: the copy is what the jobs run on.
+  Cluster cluster;
+  {
+    std::lock_guard lock(mu_);
+    RETURN_IF_ERROR(AcceptingJobs());
+    cluster = live_.cluster;
+  }
+  ASSIGN_OR_RETURN(std::vector<nlohmann::json> specs, SplitSubmission(workload_json, cluster));
   std::vector<LiveJob> built;
+  std::vector<std::string> texts;
+  built.reserve(specs.size());
+  texts.reserve(specs.size());
+  uint64_t tasks = 0, bytes = 0;
   for (const nlohmann::json& spec : specs) {
-    ASSIGN_OR_RETURN(LiveJob job, BuildJob(spec, live_.cluster));
+    ASSIGN_OR_RETURN(LiveJob job, BuildJob(spec, cluster));
+    tasks += job.job.num_tasks;
+    texts.push_back(spec.dump());
+    bytes += texts.back().size();
     built.push_back(std::move(job));
   }
-  // Journal first: an id is returned only for a job that survives a crash.
+
+  EventLock lock(*this);
+  RETURN_IF_ERROR(AcceptingJobs());
+  RETURN_IF_ERROR(CheckLimits(tasks, bytes));
+  // All or nothing (bug 4): whatever could fail is done before the journal
+  // has the jobs, and nothing after it can fail (the room is reserved).
+  jobs_.reserve(jobs_.size() + specs.size());
+  live_.jobs.reserve(live_.jobs.size() + specs.size());
   const TimeUs now = NowUs();
   std::vector<JournalJob> entries;
   std::vector<uint32_t> ids;
   for (size_t i = 0; i < specs.size(); ++i) {
     const JobId id(static_cast<uint32_t>(jobs_.size() + i));
-    entries.push_back(JournalJob{id, built[i].job.name, specs[i].dump(), now});
+    entries.push_back(JournalJob{id, built[i].job.name, std::move(texts[i]), now});
     ids.push_back(config_.replica.Global(id.value()));
   }
+  // Journal first: an id is returned only for a job that survives a crash.
   RETURN_IF_ERROR(journal_->AddJobs(entries));
   for (size_t i = 0; i < specs.size(); ++i) {
-    jobs_.push_back(JobInfo{built[i].job.name, entries[i].spec_json, now, JournalJob::State::kActive, 0,
-                            built[i].job.num_tasks});
-    RETURN_IF_ERROR(AddLiveJob(entries[i].id, built[i], now, {}));
+    jobs_.push_back(JobInfo{built[i].job.name, std::move(entries[i].spec_json), now, JournalJob::State::kActive, 0,
+                            built[i].job.num_tasks, ArrivalUs(now, built[i].job.arrival_us), 0});
+    AddLiveJob(entries[i].id, built[i], now, {});
   }
   spdlog::info("accepted {} jobs (ids {}..{})", ids.size(), ids.empty() ? 0 : ids.front(), ids.empty() ? 0 : ids.back());
   return ids;
@@ -245,6 +304,7 @@ v1::StatusReply SchedulerCore::Status(const v1::StatusRequest& request) {
   reply.set_ready(engine_ != nullptr);
   reply.set_replica(config_.replica.index);
   reply.set_replicas(config_.replica.count);
+  reply.set_journal_error(journal_error_);
   const std::optional<uint32_t> wanted = config_.replica.Local(request.job());
   for (uint32_t j = 0; j < jobs_.size(); ++j) {
     if (request.no_jobs() || (!request.all() && wanted != j)) continue;
@@ -257,10 +317,10 @@ v1::StatusReply SchedulerCore::Status(const v1::StatusRequest& request) {
     s->set_submitted_s(UsToSeconds(info.submitted_us));
     s->set_end_s(UsToSeconds(info.end_us));
     const policy::JobProgress* p = engine_ ? engine_->progress(JobId(j)) : nullptr;
-    if (info.state == JournalJob::State::kSucceeded) {
-      s->set_done(info.tasks);
-    } else if (p != nullptr) {
-      s->set_done(p->tasks_done);
+    // Done counts what is journaled (one ok attempt per task), so it never
+    // runs ahead of the journal and is the same after a restart.
+    s->set_done(info.done);
+    if (info.state == JournalJob::State::kActive && p != nullptr) {
       uint64_t running = 0;
       for (const policy::StageProgress& st : p->stages) running += st.running;
       s->set_running(info.state == JournalJob::State::kActive ? running : 0);
@@ -282,9 +342,11 @@ absl::Status SchedulerCore::Cancel(uint32_t global_job) {
   if (!engine_->CancelJob(JobId(job), NowUs())) {
     // Not arrived yet (a replayed trace's later arrival): end it here.
     cancelling_.erase(job);
+    const TimeUs end = NowUs();
+    RETURN_IF_ERROR(journal_->EndJob(JobId(job), JournalJob::State::kCancelled, end));  // journaled, then shown
     jobs_[job].state = JournalJob::State::kCancelled;
-    jobs_[job].end_us = NowUs();
-    RETURN_IF_ERROR(journal_->EndJob(JobId(job), JournalJob::State::kCancelled, jobs_[job].end_us));
+    jobs_[job].end_us = end;
+    Retire(job);
   }
   return absl::OkStatus();
 }
@@ -305,6 +367,9 @@ absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
   for (uint32_t j = 0; j < jobs_.size(); ++j) {
     nlohmann::json spec = nlohmann::json::parse(jobs_[j].spec_json, nullptr, false);
     spec["arrival"] = 0;  // arrivals are in the job rows
+    // Results do not need the commands, and a renamed job (NAME#ID) must not
+    // trip the rules for names a command substitutes (model/names.h).
+    for (nlohmann::json& stage : spec["stages"]) stage.erase("command");
     if (uses[jobs_[j].name] > 1) spec["name"] = fmt::format("{}#{}", jobs_[j].name, config_.replica.Global(j));
     jobs.push_back(std::move(spec));
   }
@@ -333,7 +398,7 @@ absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
     v1::JobRow* row = chunk.add_jobs();
     row->set_job(j);
     row->set_state(StateName(info.state));
-    const TimeUs arrival = j < live_.jobs.size() ? live_.jobs[j].arrival_us : info.submitted_us;
+    const TimeUs arrival = info.arrival_us;
     row->set_arrival_us(arrival);
     row->set_start_us(first_start.contains(j) ? first_start[j] : arrival);
     row->set_end_us(info.end_us);
@@ -405,7 +470,7 @@ void SchedulerCore::OnNodeMessage(const Session& session, const v1::NodeMessage&
       usage.set_micro(kCpu, static_cast<int64_t>(end.cpu_seconds() * 1e6));
       engine_->AttemptEnded(end.attempt(), ok ? Outcome::kOk : Outcome::kFailed, usage, now,
                             end.run_us() > 0 ? end.run_us() : -1);
-      if (!ok) spdlog::info("attempt {} failed: exit {} {}", end.attempt(), end.exit_code(), end.error());
+      if (!ok) spdlog::info("attempt {} failed: exit {} {}", end.attempt(), end.exit_code(), EscapeForDisplay(end.error()));
     }
   }
   if (message.has_agent_actions()) OnAgentActions(session.slot, message.agent_actions(), now);
@@ -561,7 +626,10 @@ void SchedulerCore::StartAttempt(const sim::AttemptLaunch& launch) {
                            launch.task.index, launch.attempt));
   if (!stage.command.empty()) {
     l->set_has_command(true);
-    l->set_command(Substitute(stage.command, job.name, stage.name, launch.task.index));
+    l->set_command(ExpandCommand(stage.command, job.name, stage.name, launch.task.index));
+    l->set_job(job.name);
+    l->set_stage(stage.name);
+    l->set_task(launch.task.index);
   }
   l->set_duration_us(stage.TaskDuration(launch.task.index));
 }
@@ -578,6 +646,47 @@ void SchedulerCore::OnAttemptEnd(const AttemptRecord& record) {
 
 void SchedulerCore::OnJobEnd(const JobRecord& record) { pending_job_ends_.push_back(record); }
 
+absl::Status SchedulerCore::CommitPending() {
+  std::vector<JournalJob::State> states;
+  states.reserve(pending_job_ends_.size());
+  absl::Status s = journal_->Begin();
+  if (s.ok()) s = journal_->RecordAttempts(pending_attempts_);
+  for (const JobRecord& j : pending_job_ends_) {
+    states.push_back(cancelling_.contains(j.job.value()) ? JournalJob::State::kCancelled
+                     : j.succeeded                       ? JournalJob::State::kSucceeded
+                                                         : JournalJob::State::kFailed);
+    if (s.ok()) s = journal_->EndJob(j.job, states.back(), j.end_us);
+  }
+  if (s.ok()) s = journal_->Commit();
+  if (!s.ok()) {
+    journal_->Rollback();
+    if (!absl::IsAlreadyExists(s) && !absl::IsNotFound(s) && !absl::IsFailedPrecondition(s)) return s;
+    // A batch the journal refuses by its rules (a second ok attempt of a
+    // task) would be refused forever: it is dropped, as a bug to report, so
+    // that the scheduler is not wedged by it.
+    spdlog::critical("journal refused a batch, dropped: {}", StatusMessage(s));
+    pending_attempts_.clear();
+    pending_job_ends_.clear();
+    return absl::OkStatus();
+  }
+  // Journaled: now status, export and the nodes' agents may see it.
+  for (const AttemptRecord& a : pending_attempts_) {
+    if (a.outcome == Outcome::kOk) ++jobs_[a.task.job.value()].done;
+  }
+  for (size_t i = 0; i < pending_job_ends_.size(); ++i) {
+    const JobRecord& j = pending_job_ends_[i];
+    JobInfo& info = jobs_[j.job.value()];
+    info.state = states[i];
+    info.end_us = j.end_us;
+    Retire(j.job.value());
+    cancelling_.erase(j.job.value());
+    TellAgentsJobEnded(j.job);
+  }
+  pending_attempts_.clear();
+  pending_job_ends_.clear();
+  return absl::OkStatus();
+}
+
 void SchedulerCore::FlushUnlessQueued() {
   if (queued_.load() > 0 && ++deferred_events_ < kMaxDeferredEvents) return;
   Flush();
@@ -586,25 +695,18 @@ void SchedulerCore::FlushUnlessQueued() {
 void SchedulerCore::Flush() {
   deferred_events_ = 0;
   if (!pending_attempts_.empty() || !pending_job_ends_.empty()) {
-    absl::Status s = journal_->Begin();
-    if (s.ok()) s = journal_->RecordAttempts(pending_attempts_);
-    for (const JobRecord& j : pending_job_ends_) {
-      TellAgentsJobEnded(j.job);
-      JobInfo& info = jobs_[j.job.value()];
-      info.state = cancelling_.contains(j.job.value()) ? JournalJob::State::kCancelled
-                   : j.succeeded                       ? JournalJob::State::kSucceeded
-                                                       : JournalJob::State::kFailed;
-      info.end_us = j.end_us;
-      cancelling_.erase(j.job.value());
-      if (s.ok()) s = journal_->EndJob(j.job, info.state, j.end_us);
+    if (absl::Status s = CommitPending(); !s.ok()) {
+      // Nothing that depends on these events may leave: the launches and
+      // kills they caused stay queued with the events, and the commit is
+      // retried at the next event or clock tick (bug 2 of issue 20).
+      if (journal_error_.empty()) {
+        spdlog::critical("journal commit failed, new work refused until it succeeds: {}", StatusMessage(s));
+      }
+      journal_error_ = std::string(StatusMessage(s));
+      return;
     }
-    if (s.ok()) s = journal_->Commit();
-    if (!s.ok()) {
-      journal_->Rollback();
-      spdlog::critical("journal write failed: {}", StatusMessage(s));
-    }
-    pending_attempts_.clear();
-    pending_job_ends_.clear();
+    if (!journal_error_.empty()) spdlog::warn("journal commits again: resuming");
+    journal_error_.clear();
   }
   for (NodeState& node : nodes_) {
     if (node.link == nullptr) continue;

@@ -62,6 +62,12 @@ struct SchedulerConfig {
   // NORMAL survives a kill -9 of the daemon (what the runtime promises);
   // FULL also survives power loss, at an fsync (~5 ms here) per commit.
   JournalSync sync = JournalSync::kNormal;
+  // Per-scheduler limits over the jobs that have not ended (bug 3 of issue
+  // 20): a submission that would pass one is refused (ResourceExhausted).
+  // The defaults keep the engine's per-task state and the descriptions to a
+  // few hundred MB.
+  uint64_t max_tasks_in_flight = 20'000'000;
+  uint64_t max_job_bytes = uint64_t{1} << 30;
   // Which of several scheduler daemons sharing the nodes this one is
   // (replica_ids.h); only for policies whose node agents run on the nodes.
   ReplicaIds replica;
@@ -129,6 +135,10 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
     JournalJob::State state = JournalJob::State::kActive;
     TimeUs end_us = 0;
     uint64_t tasks = 0;
+    // When the job arrives (submission plus its `arrival` offset): kept here
+    // so that an ended job exports the same before and after a restart.
+    TimeUs arrival_us = 0;
+    uint64_t done = 0;  // ok attempts (one per task), as the journal counts them
   };
 
   class EventLock;
@@ -136,10 +146,26 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   explicit SchedulerCore(const SchedulerConfig& config);
   absl::Status Recover();
   absl::Status StartEngine(const std::vector<bool>& up);
-  absl::Status AddLiveJob(JobId id, const LiveJob& built, TimeUs now, std::span<const AttemptRecord> history);
+  // AddLiveJob hands an accepted job (jobs_[id] already set) to the engine; cannot fail.
+  void AddLiveJob(JobId id, const LiveJob& built, TimeUs now, std::span<const AttemptRecord> history);
+  // Retire: an active job has ended; it no longer counts against the limits.
+  void Retire(uint32_t job);
+  // AcceptingJobs: Unavailable while the cluster is incomplete or the journal failing.
+  absl::Status AcceptingJobs() const;
+  // CheckLimits: ResourceExhausted when `tasks` and `bytes` more would pass
+  // --max-tasks or --max-job-mb.
+  absl::Status CheckLimits(uint64_t tasks, uint64_t bytes) const;
+  // ArrivalUs: when a job submitted at `submitted_us` with offset `offset_us` arrives.
+  static TimeUs ArrivalUs(TimeUs submitted_us, TimeUs offset_us) { return submitted_us + std::max<TimeUs>(0, offset_us); }
   TimeUs NowUs() const;
-  // Flush journals what the engine reported, then sends what it decided.
+  // Flush journals what the engine reported, then sends what it decided. If
+  // the commit fails (a full disk), nothing is sent: the events and what
+  // they caused stay queued, journal_error_ says why, Submit refuses new
+  // jobs, and the next Flush (the next event, or the clock's tick) retries.
   void Flush();
+  // CommitPending journals the pending attempt and job ends in one
+  // transaction and only then applies them to jobs_ (status, export).
+  absl::Status CommitPending();
   // FlushUnlessQueued: Flush, unless another thread is queued for the lock
   // (it will flush after its own event, so a burst of events shares one
   // commit: group commit), up to kMaxDeferredEvents events.
@@ -173,6 +199,9 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   std::vector<JobInfo> jobs_;
   std::unique_ptr<sim::LiveEngine> engine_;
 
+  uint64_t tasks_in_flight_ = 0;  // tasks of the jobs that have not ended
+  uint64_t bytes_in_flight_ = 0;  // bytes of their descriptions (JSON)
+  std::string journal_error_;  // the last commit's failure; empty while commits succeed
   std::vector<AttemptRecord> pending_attempts_;
   std::vector<JobRecord> pending_job_ends_;
   absl::flat_hash_set<uint32_t> cancelling_;  // jobs whose end is a cancel

@@ -20,6 +20,7 @@ grpc::Status ToGrpc(const absl::Status& status) {
     case absl::StatusCode::kFailedPrecondition: code = grpc::StatusCode::FAILED_PRECONDITION; break;
     case absl::StatusCode::kUnavailable: code = grpc::StatusCode::UNAVAILABLE; break;
     case absl::StatusCode::kAlreadyExists: code = grpc::StatusCode::ALREADY_EXISTS; break;
+    case absl::StatusCode::kResourceExhausted: code = grpc::StatusCode::RESOURCE_EXHAUSTED; break;
     default: break;
   }
   return grpc::Status(code, std::string(StatusMessage(status)));

@@ -1,0 +1,77 @@
+// SchedulerService over real gRPC, in process on loopback: what a raw client
+// (not `weft`) can send, and what it gets back (issue 20, bug 9).
+#include "runtime/scheduler/service.h"
+
+#include <filesystem>
+
+#include "gmock/gmock.h"
+#include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
+#include "spdlog/spdlog.h"
+
+namespace weft::runtime {
+namespace {
+
+using ::testing::HasSubstr;
+
+class ServiceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    spdlog::set_level(spdlog::level::warn);
+    std::string tmpl = ::testing::TempDir() + "weft_service_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    config_.state_dir = tmpl;
+    auto core = SchedulerCore::Open(config_);
+    ASSERT_TRUE(core.ok()) << core.status();
+    core_ = std::move(*core);
+    service_ = std::make_unique<SchedulerService>(*core_, "");
+    grpc::ServerBuilder builder;
+    int port = 0;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+    builder.RegisterService(service_.get());
+    server_ = builder.BuildAndStart();
+    ASSERT_NE(port, 0);
+    stub_ = v1::Scheduler::NewStub(
+        grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
+  }
+  void TearDown() override {
+    if (server_) server_->Shutdown();
+    std::filesystem::remove_all(config_.state_dir);
+  }
+
+  SchedulerConfig config_;
+  std::unique_ptr<SchedulerCore> core_;
+  std::unique_ptr<SchedulerService> service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<v1::Scheduler::Stub> stub_;
+};
+
+TEST_F(ServiceTest, InvalidUtf8IsRefusedAsInvalidArgumentNamingTheField) {
+  grpc::ClientContext context;
+  v1::SubmitRequest request;
+  request.set_workload_json("{\"weft\": 1, \"jobs\": [{\"name\": \"a\xff\xfe\"}]}");
+  v1::SubmitReply reply;
+  const grpc::Status status = stub_->Submit(&context, request, &reply);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+  EXPECT_THAT(status.error_message(), HasSubstr("workload_json"));
+  EXPECT_THAT(status.error_message(), HasSubstr("UTF-8"));
+}
+
+TEST_F(ServiceTest, AnInvalidUtf8NodeNameIsRefusedByName) {
+  grpc::ClientContext context;
+  auto stream = stub_->Connect(&context);
+  v1::NodeMessage hello;
+  hello.mutable_register_()->set_name("n\xff");
+  hello.mutable_register_()->mutable_capacity()->set_cpu(1);
+  hello.mutable_register_()->mutable_capacity()->set_mem(1);
+  ASSERT_TRUE(stream->Write(hello));
+  stream->WritesDone();
+  v1::SchedulerMessage answer;
+  EXPECT_FALSE(stream->Read(&answer));
+  const grpc::Status status = stream->Finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+  EXPECT_THAT(status.error_message(), HasSubstr("node name"));
+}
+
+}  // namespace
+}  // namespace weft::runtime
