@@ -43,7 +43,12 @@ struct Message {
   int64_t a = 0;      // policy-defined payload
   int64_t b = 0;
   int64_t c = 0;
+  // A fractional payload (a utility, a rate, a resource desire): carried
+  // exactly, in the simulator and over the wire, so policies need no
+  // fixed-point convention of their own.
+  double x = 0;
   std::vector<int64_t> list;  // larger payloads (e.g. a batch of task indices); usually empty
+  std::vector<double> reals;  // larger fractional payloads (e.g. a rate per resource); usually empty
 };
 
 }  // namespace weft::policy

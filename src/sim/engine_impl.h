@@ -46,7 +46,8 @@ class SimContext final : public policy::Context {
   std::span<const JobId> active_jobs() const override;
   const policy::ContainerInfo* container(ContainerId id) const override;
   void Send(const policy::Address& to, policy::Message message) override;
-  void SetTimer(TimeUs delay, uint64_t tag) override;
+  policy::TimerId SetTimer(TimeUs delay, uint64_t tag) override;
+  bool CancelTimer(policy::TimerId id) override;
   absl::Status Launch(const TaskRef& task, MachineId machine) override;
   absl::Status LaunchInContainer(const TaskRef& task, ContainerId container) override;
   absl::Status Kill(const TaskRef& task) override;
@@ -105,13 +106,14 @@ enum class MailKind : uint8_t {
   kMessage, kTimer, kJobArrived, kTasksReady, kTaskEnded, kJobFinished,
   kMachineUp, kMachineDown, kContainerGranted, kContainerLost, kContainerReleased, kPhaseReady, kStart,
   kSchedulerDown,  // tag: the replica that died
+  kCancelled,      // a timer cancelled while in flight: dropped when due
 };
 
-// Mail: a notification (or a timer) as the engine posts it, by kind: tag
-// (kTimer, kSchedulerDown), range (kTasksReady), end (kTaskEnded), job and ok
+// Mail: a notification as the engine posts it, by kind: tag
+// (kSchedulerDown), range (kTasksReady), end (kTaskEnded), job and ok
 // (kJobArrived, kJobFinished), machine (kMachineUp, kMachineDown), end.task
-// and phase (kPhaseReady); container records go through PostContainerMail
-// and messages through PostMessage.
+// and phase (kPhaseReady); container records go through PostContainerMail,
+// messages through PostMessage and timers through PostTimer.
 struct Mail {
   MailKind kind = MailKind::kTimer;
   policy::Address to;
@@ -125,15 +127,22 @@ struct Mail {
   uint32_t phase = 0;
 };
 
-// A policy::Message as the mailbox carries it: the same fields, but a list
-// (rarely used) waits in a side table.
+// A message's lists, parked in a side table while the message is in flight.
+struct MessageLists {
+  std::vector<int64_t> list;
+  std::vector<double> reals;
+};
+
+// A policy::Message as the mailbox carries it: the same fields, but its
+// lists (rarely used) wait in a side table.
 struct MessageMail {
   uint32_t type = 0;
-  uint32_t list = kNoSlot;  // slot in EngineCore::mail_lists_, if the message has a list
+  uint32_t lists = kNoSlot;  // slot in EngineCore::mail_lists_, if the message has a list or reals
   TaskRef task;
   int64_t a = 0;
   int64_t b = 0;
   int64_t c = 0;
+  double x = 0;
 };
 
 // PackedMail: mail as the mailbox stores it, the addresses and only the
@@ -149,9 +158,14 @@ struct PackedMail {
     TaskRef task;
     uint32_t phase = 0;
   };
+  struct TimerNote {
+    uint64_t tag = 0;
+    uint32_t serial = 0;  // with the slot, the timer's TimerId; 0 once delivered
+  };
   union Payload {
     Payload() : tag(0) {}
-    uint64_t tag;             // kTimer, kSchedulerDown
+    uint64_t tag;             // kSchedulerDown
+    TimerNote timer;          // kTimer, kCancelled
     MessageMail message;      // kMessage
     policy::TaskRange range;  // kTasksReady
     policy::TaskEnd end;      // kTaskEnded
@@ -200,9 +214,12 @@ class EngineCore {
   void PostPacked(const PackedMail& mail, TimeUs delay);
   void Schedule(uint32_t mail_slot, TimeUs delay);  // stamps the incarnation, queues the delivery
   void PostMessage(const policy::Address& from, const policy::Address& to, policy::Message& message);  // takes its list
+  policy::TimerId PostTimer(const policy::Address& to, uint64_t tag, TimeUs delay);
+  bool CancelTimer(const policy::Address& by, policy::TimerId id);
   void PostContainerMail(MailKind kind, const policy::Address& to, const policy::ContainerInfo& info,
                          TimeUs delay);
   void DeliverMail(uint32_t slot);
+  policy::Message UnpackMessage(const MessageMail& m);  // takes its lists from the side table
   void ForwardToNode(const PackedMail& mail);
 
   // sim_context.cc (validation and bookkeeping of decisions)
@@ -260,7 +277,8 @@ class EngineCore {
   uint64_t start_counter_ = 0;
 
   SlotTable<PackedMail> mail_;                         // mail in flight, by the slot its event names
-  SlotTable<std::vector<int64_t>> mail_lists_;         // messages' lists
+  uint32_t timer_serial_ = 0;                          // of the last timer set (0 is never used)
+  SlotTable<MessageLists> mail_lists_;                 // messages' lists
   SlotTable<policy::ContainerInfo> mail_containers_;   // container records of container mail
 
   absl::flat_hash_map<uint32_t, policy::ContainerInfo> containers_;

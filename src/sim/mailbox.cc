@@ -15,7 +15,6 @@ using policy::RoleKind;
 void EngineCore::PostMail(const Mail& mail, TimeUs delay) {
   PackedMail p{.kind = mail.kind, .to = mail.to, .from = mail.from};
   switch (mail.kind) {
-    case MailKind::kTimer:
     case MailKind::kSchedulerDown:
       p.payload.tag = mail.tag;
       break;
@@ -39,10 +38,12 @@ void EngineCore::PostMail(const Mail& mail, TimeUs delay) {
     case MailKind::kStart:
       break;
     case MailKind::kMessage:           // PostMessage
+    case MailKind::kTimer:             // PostTimer
+    case MailKind::kCancelled:
     case MailKind::kContainerGranted:  // PostContainerMail
     case MailKind::kContainerLost:
     case MailKind::kContainerReleased:
-      throw std::logic_error("messages and container mail have their own Post functions");
+      throw std::logic_error("messages, timers and container mail have their own Post functions");
   }
   PostPacked(p, delay);
 }
@@ -54,9 +55,49 @@ void EngineCore::PostMessage(const Address& from, const Address& to, policy::Mes
   p.kind = MailKind::kMessage;
   p.to = to;
   p.from = from;
-  p.payload.message = {.type = message.type, .task = message.task, .a = message.a, .b = message.b, .c = message.c};
-  if (!message.list.empty()) p.payload.message.list = mail_lists_.Put(std::move(message.list));
+  p.payload.message = {.type = message.type, .task = message.task, .a = message.a, .b = message.b, .c = message.c,
+                       .x = message.x};
+  if (!message.list.empty() || !message.reals.empty()) {
+    p.payload.message.lists = mail_lists_.Put(MessageLists{std::move(message.list), std::move(message.reals)});
+  }
   Schedule(slot, DelayTo(from, to));
+}
+
+policy::Message EngineCore::UnpackMessage(const MessageMail& m) {
+  policy::Message message{.type = m.type, .task = m.task, .a = m.a, .b = m.b, .c = m.c, .x = m.x};
+  if (m.lists != kNoSlot) {
+    MessageLists lists = mail_lists_.Take(m.lists);
+    message.list = std::move(lists.list);
+    message.reals = std::move(lists.reals);
+  }
+  return message;
+}
+
+// A timer's id is its mail slot and a serial number, so that cancelling
+// needs no lookup table on the hot path of policies that set a timer per
+// decision round: the slot is checked to still hold that timer.
+policy::TimerId EngineCore::PostTimer(const Address& to, uint64_t tag, TimeUs delay) {
+  const uint32_t slot = mail_.Emplace();
+  PackedMail& p = mail_.At(slot);
+  p.kind = MailKind::kTimer;
+  p.to = to;
+  if (++timer_serial_ == 0) timer_serial_ = 1;  // after 2^32 timers: 0 means delivered
+  p.payload.timer = {.tag = tag, .serial = timer_serial_};
+  Schedule(slot, delay);
+  return policy::TimerId{(uint64_t{slot} << 32) | timer_serial_};
+}
+
+bool EngineCore::CancelTimer(const Address& by, policy::TimerId id) {
+  const auto value = static_cast<uint64_t>(id);
+  const auto slot = static_cast<uint32_t>(value >> 32);
+  const auto serial = static_cast<uint32_t>(value);
+  if (serial == 0 || !mail_.Has(slot)) return false;
+  PackedMail& p = mail_.At(slot);
+  if (p.kind != MailKind::kTimer || p.payload.timer.serial != serial || !(p.to == by)) return false;
+  // The delivery event stays queued (the queue cannot remove one); it finds
+  // the mail cancelled and drops it.
+  p.kind = MailKind::kCancelled;
+  return true;
 }
 
 void EngineCore::PostContainerMail(MailKind kind, const Address& to, const policy::ContainerInfo& info,
@@ -80,8 +121,8 @@ void EngineCore::Schedule(uint32_t slot, TimeUs delay) {
 // agent is still the one the mail was posted to.
 void EngineCore::ForwardToNode(const PackedMail& m) {
   const PackedMail::Payload& p = m.payload;
-  std::vector<int64_t> list;
-  if (m.kind == MailKind::kMessage && p.message.list != kNoSlot) list = mail_lists_.Take(p.message.list);
+  policy::Message message;
+  if (m.kind == MailKind::kMessage) message = UnpackMessage(p.message);
   const uint32_t index = m.to.index;
   if (index >= remote_alive_.size() || !remote_alive_[index] || m.incarnation != node_incarnation_[index]) {
     if (m.kind == MailKind::kMessage) ++stats_.messages_dropped;
@@ -94,8 +135,7 @@ void EngineCore::ForwardToNode(const PackedMail& m) {
       break;
     case MailKind::kMessage:
       mail.kind = NodeMail::Kind::kMessage;
-      mail.message = policy::Message{.type = p.message.type, .task = p.message.task, .a = p.message.a,
-                                     .b = p.message.b, .c = p.message.c, .list = std::move(list)};
+      mail.message = std::move(message);
       break;
     case MailKind::kTaskEnded:
       mail.kind = NodeMail::Kind::kTaskEnded;
@@ -114,6 +154,10 @@ void EngineCore::ForwardToNode(const PackedMail& m) {
 void EngineCore::DeliverMail(uint32_t slot) {
   const PackedMail m = mail_.Take(slot);
   const PackedMail::Payload& p = m.payload;
+  if (m.kind == MailKind::kCancelled) return;
+  // A taken slot keeps its old value until reused: mark a timer delivered
+  // so that a late CancelTimer of it finds nothing to cancel.
+  if (m.kind == MailKind::kTimer) mail_.At(slot).payload.timer.serial = 0;
   policy::Role* role = nullptr;
   switch (m.to.kind) {
     case RoleKind::kScheduler:
@@ -132,7 +176,7 @@ void EngineCore::DeliverMail(uint32_t slot) {
   if (role == nullptr) {
     if (m.kind == MailKind::kMessage) ++stats_.messages_dropped;
     // Free the side-table parts of dropped mail too.
-    if (m.kind == MailKind::kMessage && p.message.list != kNoSlot) (void)mail_lists_.Take(p.message.list);
+    if (m.kind == MailKind::kMessage && p.message.lists != kNoSlot) (void)mail_lists_.Take(p.message.lists);
     if (m.kind == MailKind::kContainerGranted || m.kind == MailKind::kContainerLost ||
         m.kind == MailKind::kContainerReleased) {
       (void)mail_containers_.Take(p.container);
@@ -144,14 +188,14 @@ void EngineCore::DeliverMail(uint32_t slot) {
   auto* node = m.to.kind == RoleKind::kNode ? static_cast<policy::NodeAgent*>(role) : nullptr;
   switch (m.kind) {
     case MailKind::kMessage: {
-      policy::Message message{.type = p.message.type, .task = p.message.task, .a = p.message.a, .b = p.message.b,
-                              .c = p.message.c};
-      if (p.message.list != kNoSlot) message.list = mail_lists_.Take(p.message.list);
+      const policy::Message message = UnpackMessage(p.message);
       role->OnMessage(m.from, message);
       break;
     }
     case MailKind::kTimer:
-      role->OnTimer(p.tag);
+      role->OnTimer(p.timer.tag);
+      break;
+    case MailKind::kCancelled:  // returned above
       break;
     case MailKind::kJobArrived:
       scheduler->OnJobArrived(p.job.job);

@@ -38,9 +38,11 @@ void SimContext::Send(const Address& to, policy::Message message) {
   engine_.PostMessage(self_, to, message);
 }
 
-void SimContext::SetTimer(TimeUs delay, uint64_t tag) {
-  engine_.PostMail(Mail{.kind = MailKind::kTimer, .to = self_, .tag = tag}, std::max<TimeUs>(0, delay));
+policy::TimerId SimContext::SetTimer(TimeUs delay, uint64_t tag) {
+  return engine_.PostTimer(self_, tag, std::max<TimeUs>(0, delay));
 }
+
+bool SimContext::CancelTimer(policy::TimerId id) { return engine_.CancelTimer(self_, id); }
 
 absl::Status SimContext::Launch(const TaskRef& task, MachineId machine) {
   return engine_.DoLaunch(self_, task, machine, ContainerId());
