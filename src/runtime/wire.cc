@@ -29,7 +29,6 @@ v1::RoleMessage ToProto(const policy::Message& m) {
   r.set_c(m.c);
   r.set_x(m.x);
   r.mutable_list()->Add(m.list.begin(), m.list.end());
-  r.mutable_reals()->Add(m.reals.begin(), m.reals.end());
   return r;
 }
 
@@ -37,7 +36,6 @@ policy::Message FromProto(const v1::RoleMessage& r) {
   policy::Message m{.type = r.type(), .a = r.a(), .b = r.b(), .c = r.c(), .x = r.x()};
   if (r.has_task()) m.task = TaskRef{JobId(r.job()), r.stage(), r.task()};
   m.list.assign(r.list().begin(), r.list().end());
-  m.reals.assign(r.reals().begin(), r.reals().end());
   return m;
 }
 

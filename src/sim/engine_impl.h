@@ -2,10 +2,10 @@
 //
 // The simulator's state and mechanics behind Engine: the per-job and
 // per-attempt records, the role instances and their contexts, and the
-// mailbox that carries messages, timers and notifications. Split over
-// engine.cc (event loop, job and task lifecycle, machine failures),
-// mailbox.cc (posting and delivering mail), sim_context.cc (the policies'
-// actions) and execution.cc (running attempts under the execution models).
+// mailbox (sim/mailbox.h, a part with its own state) that carries messages,
+// timers and notifications. Split over engine.cc (event loop, job and task
+// lifecycle, machine failures), sim_context.cc (the policies' actions) and
+// execution.cc (running attempts under the execution models).
 #pragma once
 
 #include <cstdint>
@@ -24,7 +24,7 @@
 #include "sim/engine.h"
 #include "sim/event_queue.h"
 #include "sim/live_engine.h"
-#include "sim/slot_table.h"
+#include "sim/mailbox.h"
 #include "metrics/records.h"
 
 namespace weft::sim {
@@ -102,87 +102,7 @@ struct Attempt {
   Resources want;           // what the current segment asks of cpu, disk and net
 };
 
-enum class MailKind : uint8_t {
-  kMessage, kTimer, kJobArrived, kTasksReady, kTaskEnded, kJobFinished,
-  kMachineUp, kMachineDown, kContainerGranted, kContainerLost, kContainerReleased, kPhaseReady, kStart,
-  kSchedulerDown,  // tag: the replica that died
-  kCancelled,      // a timer cancelled while in flight: dropped when due
-};
-
-// Mail: a notification as the engine posts it, by kind: tag
-// (kSchedulerDown), range (kTasksReady), end (kTaskEnded), job and ok
-// (kJobArrived, kJobFinished), machine (kMachineUp, kMachineDown), end.task
-// and phase (kPhaseReady); container records go through PostContainerMail,
-// messages through PostMessage and timers through PostTimer.
-struct Mail {
-  MailKind kind = MailKind::kTimer;
-  policy::Address to;
-  policy::Address from;
-  uint64_t tag = 0;
-  policy::TaskRange range;
-  policy::TaskEnd end;
-  JobId job;
-  bool ok = true;
-  MachineId machine;
-  uint32_t phase = 0;
-};
-
-// A message's lists, parked in a side table while the message is in flight.
-struct MessageLists {
-  std::vector<int64_t> list;
-  std::vector<double> reals;
-};
-
-// A policy::Message as the mailbox carries it: the same fields, but its
-// lists (rarely used) wait in a side table.
-struct MessageMail {
-  uint32_t type = 0;
-  uint32_t lists = kNoSlot;  // slot in EngineCore::mail_lists_, if the message has a list or reals
-  TaskRef task;
-  int64_t a = 0;
-  int64_t b = 0;
-  int64_t c = 0;
-  double x = 0;
-};
-
-// PackedMail: mail as the mailbox stores it, the addresses and only the
-// payload its kind uses. Small and trivially copyable, because every
-// message and notification is copied into the mailbox and out again:
-// millions of times in a message-heavy run.
-struct PackedMail {
-  struct JobNote {
-    JobId job;
-    bool ok = true;
-  };
-  struct PhaseNote {
-    TaskRef task;
-    uint32_t phase = 0;
-  };
-  struct TimerNote {
-    uint64_t tag = 0;
-    uint32_t serial = 0;  // with the slot, the timer's TimerId; 0 once delivered
-  };
-  union Payload {
-    Payload() : tag(0) {}
-    uint64_t tag;             // kSchedulerDown
-    TimerNote timer;          // kTimer, kCancelled
-    MessageMail message;      // kMessage
-    policy::TaskRange range;  // kTasksReady
-    policy::TaskEnd end;      // kTaskEnded
-    JobNote job;              // kJobArrived, kJobFinished
-    MachineId machine;        // kMachineUp, kMachineDown
-    uint32_t container;       // kContainer*: slot in EngineCore::mail_containers_
-    PhaseNote phase;          // kPhaseReady
-  };
-  MailKind kind = MailKind::kTimer;
-  uint32_t incarnation = 0;  // of the node agent addressed, stamped when posted
-  policy::Address to;
-  policy::Address from;
-  Payload payload;
-};
-static_assert(std::is_trivially_copyable_v<PackedMail>, "mail is copied in and out of the mailbox: keep it plain");
-
-class EngineCore {
+class EngineCore final : public MailRecipients {
  public:
   EngineCore(const Workload& workload, policy::Policy& policy, SimOptions options);
 
@@ -209,18 +129,11 @@ class EngineCore {
   void MachineDown(MachineId m);
   void MachineUp(MachineId m);
 
-  // mailbox.cc
-  void PostMail(const Mail& mail, TimeUs delay);
-  void PostPacked(const PackedMail& mail, TimeUs delay);
-  void Schedule(uint32_t mail_slot, TimeUs delay);  // stamps the incarnation, queues the delivery
-  void PostMessage(const policy::Address& from, const policy::Address& to, policy::Message& message);  // takes its list
-  policy::TimerId PostTimer(const policy::Address& to, uint64_t tag, TimeUs delay);
-  bool CancelTimer(const policy::Address& by, policy::TimerId id);
-  void PostContainerMail(MailKind kind, const policy::Address& to, const policy::ContainerInfo& info,
-                         TimeUs delay);
-  void DeliverMail(uint32_t slot);
-  policy::Message UnpackMessage(const MessageMail& m);  // takes its lists from the side table
-  void ForwardToNode(const PackedMail& mail);
+  // MailRecipients: the mailbox delivers to the roles here (sim_context.cc).
+  policy::Role* FindRole(const policy::Address& to) override;
+  bool NodesElsewhere() const override { return remote_agents_; }
+  bool NodeUpElsewhere(uint32_t m) const override { return m < remote_alive_.size() && remote_alive_[m]; }
+  void ToNode(MachineId m, const NodeMail& mail) override { executor_->DeliverToNode(m, mail); }
 
   // sim_context.cc (validation and bookkeeping of decisions)
   absl::Status DoLaunch(const policy::Address& by, const TaskRef& t, MachineId m, ContainerId c);
@@ -252,6 +165,7 @@ class EngineCore {
   EventQueue queue_;
   policy::ClusterState cluster_;
   RunStats stats_;
+  Mailbox mailbox_{queue_, stats_};  // messages, timers and notifications in flight
   std::vector<RunObserver*> observers_;
   Engine::ProgressFn progress_;
   uint64_t progress_every_ = 0;
@@ -266,20 +180,12 @@ class EngineCore {
   std::vector<bool> scheduler_up_;
   std::vector<std::unique_ptr<SimContext>> node_contexts_;
   std::vector<std::unique_ptr<policy::NodeAgent>> nodes_;
-  // Bumped when a machine's agent dies and when a new one starts: mail
-  // posted to an agent that has since died is dropped, so a dead agent's
-  // timers and in-flight messages never reach its successor.
-  std::vector<uint32_t> node_incarnation_;
 
   std::vector<Attempt> attempts_;
   std::vector<uint32_t> free_attempts_;
   std::vector<std::vector<uint32_t>> machine_attempts_;  // started or launched, per machine
   uint64_t start_counter_ = 0;
 
-  SlotTable<PackedMail> mail_;                         // mail in flight, by the slot its event names
-  uint32_t timer_serial_ = 0;                          // of the last timer set (0 is never used)
-  SlotTable<MessageLists> mail_lists_;                 // messages' lists
-  SlotTable<policy::ContainerInfo> mail_containers_;   // container records of container mail
 
   absl::flat_hash_map<uint32_t, policy::ContainerInfo> containers_;
   uint32_t next_container_ = 0;

@@ -80,7 +80,7 @@ void EngineCore::StartAttempt(uint32_t slot) {
   if (agent_controls) {
     Mail mail{.kind = MailKind::kPhaseReady, .to = Address::Node(a.machine), .phase = 0};
     mail.end.task = a.task;
-    PostMail(std::move(mail), 0);
+    mailbox_.Post(std::move(mail), 0);
   } else {
     StartSegment(slot);
   }
@@ -172,7 +172,7 @@ void EngineCore::SegmentEnded(uint32_t slot) {
       if (!nodes_.empty() && nodes_[a.machine.value()] && nodes_[a.machine.value()]->ControlsPhases()) {
         Mail mail{.kind = MailKind::kPhaseReady, .to = Address::Node(a.machine), .phase = a.phase};
         mail.end.task = a.task;
-        PostMail(std::move(mail), 0);
+        mailbox_.Post(std::move(mail), 0);
       } else {
         StartSegment(slot);
       }
@@ -236,8 +236,8 @@ void EngineCore::EndAttempt(uint32_t slot, Outcome outcome) {
   }
   jr.progress->state(t) = TaskState::kBlocked;  // until one of the branches below
   policy::TaskEnd end{t, m, outcome, a.attempt_no, start, now, a.container, retry};
-  PostMail(Mail{.kind = MailKind::kTaskEnded, .to = HomeOf(t.job), .end = end}, opt_.latency_us);
-  if (HasAgent(m.value())) PostMail(Mail{.kind = MailKind::kTaskEnded, .to = Address::Node(m), .end = end}, 0);
+  mailbox_.Post(Mail{.kind = MailKind::kTaskEnded, .to = HomeOf(t.job), .end = end}, opt_.latency_us);
+  if (HasAgent(m.value())) mailbox_.Post(Mail{.kind = MailKind::kTaskEnded, .to = Address::Node(m), .end = end}, 0);
 
   if (outcome == Outcome::kOk) {
     TaskDone(t);

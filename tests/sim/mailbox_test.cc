@@ -1,10 +1,11 @@
 // File: tests/sim/mailbox_test.cc
 //
 // The simulator's mailbox as policies see it: a message's fractional
-// payloads (x, reals) arrive exactly as sent, next to its integers and list,
+// payload x arrives exactly as sent, next to its integers and list,
 // between any two roles and whatever the latency; a timer can be cancelled
 // while it is pending (it then never fires), and only by the role that set
 // it; cancelling a timer that has fired, or twice, changes nothing.
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,12 +37,12 @@ TEST(MailboxTest, FractionalPayloadsArriveExactlyBetweenRoles) {
   greedy.Install(s);
   std::vector<Message> got;
   s.on_job_arrived = [&](Context& ctx, JobId) {
-    // One message with everything, one with only x, one to itself with only reals.
+    // One message with everything, one with only x; to itself, a negative zero and a list only.
     ctx.Send(Address::Node(MachineId(1)), Message{.type = 1, .task = TaskRef{JobId(0), 0, 0}, .a = 4, .b = -2,
-                                                  .c = 1 << 20, .x = 0.1 + 0.2, .list = {7, 8},
-                                                  .reals = {1.0 / 3.0, -1e-12}});
+                                                  .c = 1 << 20, .x = 0.1 + 0.2, .list = {7, 8}});
     ctx.Send(Address::Node(MachineId(0)), Message{.type = 2, .x = -2.75});
-    ctx.Send(ctx.self(), Message{.type = 3, .reals = {6.5}});
+    ctx.Send(ctx.self(), Message{.type = 4, .x = -0.0});
+    ctx.Send(ctx.self(), Message{.type = 3, .list = {6}});
   };
   s.on_message = [&](Context&, const Address&, const Message& m) { got.push_back(m); };
   s.node_on_message = [&](Context& ctx, MachineId, const Address& from, const Message& m) {
@@ -50,26 +51,32 @@ TEST(MailboxTest, FractionalPayloadsArriveExactlyBetweenRoles) {
   };
   const RunOutcome r = RunEngine(w, s, WithLatency(Sec(0.001)));
   ASSERT_TRUE(r.status.ok()) << r.status;
-  ASSERT_EQ(got.size(), 5u);
-  EXPECT_EQ(got[0].type, 3u);  // to itself: no latency
-  EXPECT_EQ(got[0].reals, std::vector<double>{6.5});
+  ASSERT_EQ(got.size(), 6u);
+  EXPECT_EQ(got[0].type, 4u);  // to itself: no latency
   EXPECT_EQ(got[0].x, 0.0);
-  EXPECT_EQ(got[1].type, 1u);
-  EXPECT_EQ(got[1].task, (TaskRef{JobId(0), 0, 0}));
-  EXPECT_EQ(got[1].a, 4);
-  EXPECT_EQ(got[1].b, -2);
-  EXPECT_EQ(got[1].c, 1 << 20);
-  EXPECT_EQ(got[1].x, 0.1 + 0.2);
-  EXPECT_EQ(got[1].list, (std::vector<int64_t>{7, 8}));
-  EXPECT_EQ(got[1].reals, (std::vector<double>{1.0 / 3.0, -1e-12}));
-  EXPECT_EQ(got[2].type, 2u);
-  EXPECT_EQ(got[2].x, -2.75);
-  EXPECT_TRUE(got[2].reals.empty());
-  EXPECT_EQ(got[3].type, 11u);
-  EXPECT_EQ(got[3].x, 2 * (0.1 + 0.2));
-  EXPECT_TRUE(got[3].list.empty());
-  EXPECT_EQ(got[4].type, 12u);
-  EXPECT_EQ(got[4].x, -5.5);
+  EXPECT_TRUE(std::signbit(got[0].x));  // -0.0 stays -0.0
+  EXPECT_EQ(got[1].type, 3u);
+  EXPECT_EQ(got[1].list, std::vector<int64_t>{6});
+  EXPECT_EQ(got[1].x, 0.0);
+  EXPECT_FALSE(std::signbit(got[1].x));
+  got.erase(got.begin());
+  got.erase(got.begin());
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_EQ(got[0].type, 1u);
+  EXPECT_EQ(got[0].task, (TaskRef{JobId(0), 0, 0}));
+  EXPECT_EQ(got[0].a, 4);
+  EXPECT_EQ(got[0].b, -2);
+  EXPECT_EQ(got[0].c, 1 << 20);
+  EXPECT_EQ(got[0].x, 0.1 + 0.2);
+  EXPECT_EQ(got[0].list, (std::vector<int64_t>{7, 8}));
+  EXPECT_EQ(got[1].type, 2u);
+  EXPECT_EQ(got[1].x, -2.75);
+  EXPECT_TRUE(got[1].list.empty());
+  EXPECT_EQ(got[2].type, 11u);
+  EXPECT_EQ(got[2].x, 2 * (0.1 + 0.2));
+  EXPECT_TRUE(got[2].list.empty());
+  EXPECT_EQ(got[3].type, 12u);
+  EXPECT_EQ(got[3].x, -5.5);
 }
 
 TEST(MailboxTest, ACancelledTimerNeverFiresAndTheOthersDo) {
