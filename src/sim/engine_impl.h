@@ -129,8 +129,19 @@ class EngineCore final : public MailRecipients {
   void MachineDown(MachineId m);
   void MachineUp(MachineId m);
 
-  // MailRecipients: the mailbox delivers to the roles here (sim_context.cc).
-  policy::Role* FindRole(const policy::Address& to) override;
+  // MailRecipients: the mailbox delivers to the roles here (inline: the
+  // mailbox's hot path).
+  policy::Role* FindRole(const policy::Address& to) override {
+    switch (to.kind) {
+      case policy::RoleKind::kScheduler:
+        return to.index < schedulers_.size() ? schedulers_[to.index].get() : nullptr;
+      case policy::RoleKind::kJobManager:
+        return to.index < jobs_.size() ? jobs_[to.index].manager.get() : nullptr;
+      case policy::RoleKind::kNode:
+        return to.index < nodes_.size() ? nodes_[to.index].get() : nullptr;
+    }
+    return nullptr;
+  }
   bool NodesElsewhere() const override { return remote_agents_; }
   bool NodeUpElsewhere(uint32_t m) const override { return m < remote_alive_.size() && remote_alive_[m]; }
   void ToNode(MachineId m, const NodeMail& mail) override { executor_->DeliverToNode(m, mail); }

@@ -156,7 +156,9 @@ class Mailbox {
   void NewNodeAgent(MachineId m) { ++incarnation_[m.value()]; }
 
   // Deliver: the mail in `slot` (named by a delivery event) to its role.
-  void Deliver(uint32_t slot, MailRecipients& recipients);
+  // Recipients: a MailRecipients (or a class derived from one).
+  template <typename Recipients>
+  void Deliver(uint32_t slot, Recipients& recipients);
 
  private:
   void Queue(uint32_t slot, TimeUs delay);  // stamps the incarnation, queues the delivery
@@ -175,5 +177,89 @@ class Mailbox {
   // timers and in-flight messages never reach its successor.
   std::vector<uint32_t> incarnation_;
 };
+
+// Deliver is a template so that the engine's role lookup (EngineCore is
+// final) is inlined: an indirect call per delivery cost Sparrow's simulation
+// about 2% more instructions.
+template <typename Recipients>
+void Mailbox::Deliver(uint32_t slot, Recipients& recipients) {
+  const PackedMail m = mail_.Take(slot);
+  const PackedMail::Payload& p = m.payload;
+  if (m.kind == MailKind::kCancelled) return;
+  // A taken slot keeps its old value until reused: mark a timer delivered
+  // so that a late CancelTimer of it finds nothing to cancel.
+  if (m.kind == MailKind::kTimer) mail_.At(slot).payload.timer.serial = 0;
+  policy::Role* role = nullptr;
+  if (m.to.kind != policy::RoleKind::kNode) {
+    role = recipients.FindRole(m.to);
+  } else if (recipients.NodesElsewhere()) {
+    return ForwardToNode(m, recipients);
+  } else if (m.to.index < incarnation_.size() && m.incarnation == incarnation_[m.to.index]) {
+    role = recipients.FindRole(m.to);
+  }
+  if (role == nullptr) return Drop(m);
+  using policy::RoleKind;
+  auto* scheduler = m.to.kind == RoleKind::kScheduler ? static_cast<policy::ClusterScheduler*>(role) : nullptr;
+  auto* manager = m.to.kind == RoleKind::kJobManager ? static_cast<policy::JobManager*>(role) : nullptr;
+  auto* node = m.to.kind == RoleKind::kNode ? static_cast<policy::NodeAgent*>(role) : nullptr;
+  switch (m.kind) {
+    case MailKind::kMessage: {
+      // Built here, not by a helper: the hottest path of a message-passing policy.
+      policy::Message message{.type = p.message.type, .task = p.message.task, .a = p.message.a, .b = p.message.b,
+                              .c = p.message.c};
+      if (p.message.extras != kNoSlot) TakeExtras(p.message.extras, message);
+      role->OnMessage(m.from, message);
+      break;
+    }
+    case MailKind::kTimer:
+      role->OnTimer(p.timer.tag);
+      break;
+    case MailKind::kCancelled:  // returned above
+      break;
+    case MailKind::kJobArrived:
+      scheduler->OnJobArrived(p.job.job);
+      break;
+    case MailKind::kStart:
+      if (manager) manager->OnStart();
+      if (node) node->OnStart();
+      break;
+    case MailKind::kTasksReady:
+      if (scheduler) scheduler->OnTasksReady(p.range);
+      if (manager) manager->OnTasksReady(p.range);
+      break;
+    case MailKind::kTaskEnded:
+      if (scheduler) scheduler->OnTaskEnded(p.end);
+      if (manager) manager->OnTaskEnded(p.end);
+      if (node) node->OnTaskEnded(p.end);
+      break;
+    case MailKind::kJobFinished:
+      scheduler->OnJobFinished(p.job.job, p.job.ok);
+      break;
+    case MailKind::kMachineUp:
+      scheduler->OnMachineUp(p.machine);
+      break;
+    case MailKind::kMachineDown:
+      scheduler->OnMachineDown(p.machine);
+      break;
+    case MailKind::kContainerGranted:
+      manager->OnContainerGranted(containers_.Take(p.container));
+      break;
+    case MailKind::kContainerLost:
+      manager->OnContainerLost(containers_.Take(p.container));
+      break;
+    case MailKind::kContainerReleased: {
+      const policy::ContainerInfo info = containers_.Take(p.container);
+      if (scheduler) scheduler->OnContainerReleased(info);
+      break;
+    }
+    case MailKind::kSchedulerDown:
+      if (scheduler) scheduler->OnSchedulerDown(static_cast<uint32_t>(p.tag));
+      if (node) node->OnSchedulerDown(static_cast<uint32_t>(p.tag));
+      break;
+    case MailKind::kPhaseReady:
+      node->OnPhaseReady(p.phase.task, p.phase.phase);
+      break;
+  }
+}
 
 }  // namespace weft::sim

@@ -44,18 +44,6 @@ policy::TimerId SimContext::SetTimer(TimeUs delay, uint64_t tag) {
 
 bool SimContext::CancelTimer(policy::TimerId id) { return engine_.mailbox_.CancelTimer(self_, id); }
 
-policy::Role* EngineCore::FindRole(const Address& to) {
-  switch (to.kind) {
-    case RoleKind::kScheduler:
-      return to.index < schedulers_.size() ? schedulers_[to.index].get() : nullptr;
-    case RoleKind::kJobManager:
-      return to.index < jobs_.size() ? jobs_[to.index].manager.get() : nullptr;
-    case RoleKind::kNode:
-      return to.index < nodes_.size() ? nodes_[to.index].get() : nullptr;
-  }
-  return nullptr;
-}
-
 absl::Status SimContext::Launch(const TaskRef& task, MachineId machine) {
   return engine_.DoLaunch(self_, task, machine, ContainerId());
 }
