@@ -29,12 +29,17 @@ SimOptions WithLatency(TimeUs latency) {
   return o;
 }
 
-TEST(MailboxTest, FractionalPayloadsArriveExactlyBetweenRoles) {
+// One job on two machines; the scheduler runs its tasks with Greedy.
+class MailboxTest : public ::testing::Test {
+ protected:
+  MailboxTest() { greedy.Install(s); }
   const Workload w = Parse(kOneJob);
   Script s;
-  s.node_agents = true;
   Greedy greedy;
-  greedy.Install(s);
+};
+
+TEST_F(MailboxTest, FractionalPayloadsArriveExactlyBetweenRoles) {
+  s.node_agents = true;
   std::vector<Message> got;
   s.on_job_arrived = [&](Context& ctx, JobId) {
     // One message with everything, one with only x; to itself, a negative zero and a list only.
@@ -79,11 +84,7 @@ TEST(MailboxTest, FractionalPayloadsArriveExactlyBetweenRoles) {
   EXPECT_EQ(got[3].x, -5.5);
 }
 
-TEST(MailboxTest, ACancelledTimerNeverFiresAndTheOthersDo) {
-  const Workload w = Parse(kOneJob);
-  Script s;
-  Greedy greedy;
-  greedy.Install(s);
+TEST_F(MailboxTest, ACancelledTimerNeverFiresAndTheOthersDo) {
   std::vector<std::pair<uint64_t, TimeUs>> fired;
   std::vector<bool> cancelled;
   TimerId late = TimerId::kNone, soon = TimerId::kNone;
@@ -112,12 +113,8 @@ TEST(MailboxTest, ACancelledTimerNeverFiresAndTheOthersDo) {
   EXPECT_EQ(r.stats.refused_decisions, 0u);
 }
 
-TEST(MailboxTest, ARoleCannotCancelAnotherRolesTimer) {
-  const Workload w = Parse(kOneJob);
-  Script s;
+TEST_F(MailboxTest, ARoleCannotCancelAnotherRolesTimer) {
   s.node_agents = true;
-  Greedy greedy;
-  greedy.Install(s);
   TimerId node_timer = TimerId::kNone;
   bool cancelled_by_scheduler = true;
   std::vector<std::string> fired;
@@ -138,13 +135,9 @@ TEST(MailboxTest, ARoleCannotCancelAnotherRolesTimer) {
   EXPECT_EQ(fired, std::vector<std::string>{fmt::format("node 0 timer 9 at {}", Sec(2))});
 }
 
-TEST(MailboxTest, ATimerSlotReusedByANewTimerIsNotCancelledByTheOldId) {
+TEST_F(MailboxTest, ATimerSlotReusedByANewTimerIsNotCancelledByTheOldId) {
   // Timers fire one after another, so each new timer may take the slot of
   // the last one: the old id must not reach the new timer.
-  const Workload w = Parse(kOneJob);
-  Script s;
-  Greedy greedy;
-  greedy.Install(s);
   TimerId previous = TimerId::kNone;
   std::vector<uint64_t> fired;
   std::vector<bool> cancelled;
