@@ -47,6 +47,10 @@ struct ContainerInfo {
   TimeUs granted_us = 0;
 };
 
+// TimerId names a timer set by SetTimer, for CancelTimer. kNone names none;
+// every timer a Context sets gets an id different from kNone.
+enum class TimerId : uint64_t { kNone = 0 };
+
 class Context {
  public:
   virtual ~Context() = default;
@@ -66,9 +70,14 @@ class Context {
   virtual const ContainerInfo* container(ContainerId id) const = 0;
 
   // Messages and timers. A message arrives after the run's one-way latency
-  // (0 between a role and itself); a timer fires after `delay` with `tag`.
+  // (0 between a role and itself); a timer fires after `delay` with `tag`
+  // (OnTimer(tag)), unless cancelled first.
   virtual void Send(const Address& to, Message message) = 0;
-  virtual void SetTimer(TimeUs delay, uint64_t tag) = 0;
+  virtual TimerId SetTimer(TimeUs delay, uint64_t tag) = 0;
+  // CancelTimer: the role's own timer `id` will not fire. True if it was
+  // pending; false if it already fired, was cancelled, or is not this
+  // role's (nothing changes then, and it is not a refused decision).
+  virtual bool CancelTimer(TimerId id) = 0;
 
   // Launch places a ready task on a machine: its demand is reserved at once
   // and it starts when the launch reaches the machine (immediately for the

@@ -48,9 +48,7 @@ bool JobView::Visible(const TaskRef& t) const {
     case Knowledge::kClairvoyant:
       return true;
     case Knowledge::kSemiClairvoyant:
-      // COBRA: the characteristics of waiting tasks are known, those of the
-      // unfolding rest of the DAG are not.
-      return progress_->state(t) != TaskState::kBlocked;
+      return stage_known(t.stage);
     case Knowledge::kNonClairvoyant:
       return false;
   }
@@ -82,12 +80,11 @@ TimeUs JobView::EstimatedDuration(const TaskRef& t) const {
 }
 
 Resources JobView::ExpectedUsage(const TaskRef& t) const {
-  const Stage& s = job_->stages[t.stage];
-  return Visible(t) ? s.usage : s.demand;
+  return Visible(t) ? job_->stages[t.stage].usage : demand(t.stage);
 }
 
 std::span<const Phase> JobView::Phases(uint32_t s) const {
-  if (knowledge_ == Knowledge::kNonClairvoyant) return {};
+  if (knowledge_ == Knowledge::kNonClairvoyant || !stage_known(s)) return {};
   return job_->stages[s].phases;
 }
 

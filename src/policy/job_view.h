@@ -9,12 +9,19 @@
 // enforces the policy's Knowledge level (DESIGN.md, "What a policy may know"):
 //   - clairvoyant: true durations and usage of every task, optionally with
 //     multiplicative noise (param estimate_noise) for robustness studies;
-//   - semi-clairvoyant (COBRA): structure and demands of the whole DAG, but
-//     durations and usage only of tasks that have become ready;
-//   - non-clairvoyant: durations never; usage assumed equal to demand.
-// Every level sees the DAG structure, task counts, demands, locality
-// preferences, user, priority, weight and deadline, and may ask for an
+//   - semi-clairvoyant (COBRA §I, §III): the structure of the whole DAG, and
+//     a stage's demands, usage, phases and durations once the stage is
+//     released (some task of it has become ready), nothing of them before;
+//   - non-clairvoyant: demands of every stage; durations and phases never;
+//     usage assumed equal to demand.
+// Every level sees the DAG structure, task counts, locality preferences,
+// user, priority, weight and deadline, and may ask for an
 // EstimatedDuration, which falls back to what finished tasks taught.
+//
+// Example, a job a -> b (b waits for every task of a) under
+// semi-clairvoyant knowledge: while a runs, stage_known(1) is false,
+// demand(1) is zero and Duration of b's tasks is nullopt; once a's last
+// task ends and b's tasks become ready, b is known as if clairvoyant.
 // Not thread-safe: read only from inside a role's handlers.
 #pragma once
 
@@ -100,11 +107,32 @@ class JobView {
   std::span<const Edge> parents(uint32_t s) const { return job_->stages[s].parents; }
   std::span<const Edge> children(uint32_t s) const { return job_->stages[s].children; }
   std::span<const uint32_t> topo_order() const { return job_->topo_order; }
-  const Resources& demand(uint32_t s) const { return job_->stages[s].demand; }
+
+  // stage_known: the level lets the policy see stage s's demand (and, as far
+  // as the level shows them at all, its usage, phases and durations). Always
+  // for clairvoyant and non-clairvoyant; for semi-clairvoyant once the stage
+  // is released (some task of it has been ready, or is done).
+  bool stage_known(uint32_t s) const {
+    if (knowledge_ != Knowledge::kSemiClairvoyant) return true;
+    // COBRA §III: "the characteristics of waiting tasks are known", and the
+    // tasks of a stage are alike, so the whole stage is known from its
+    // release; the unfolding rest of the DAG is not. A stage with done tasks
+    // was released (perhaps before a journal recovery).
+    const StageProgress& sp = progress_->stages[s];
+    return sp.released || sp.done > 0;
+  }
+  // demand: the peak reservation of each task of stage s, or the zero vector
+  // while the stage is not known (semi-clairvoyant, before its release). Zero
+  // rather than a guess: the platform has nothing to tell, and a zero demand
+  // cannot be mistaken for knowledge by a policy that sums or packs it (no
+  // task can be launched before its stage is released anyway). Use
+  // stage_known to tell a hidden demand from a real zero.
+  const Resources& demand(uint32_t s) const { return stage_known(s) ? job_->stages[s].demand : kHiddenDemand; }
   std::span<const MachineId> preferences(const TaskRef& t) const {
     return job_->stages[t.stage].Preferences(t.index);
   }
-  bool has_phases(uint32_t s) const { return !job_->stages[s].phases.empty(); }
+  // has_phases: the stage's tasks run as phases (false while it is not known).
+  bool has_phases(uint32_t s) const { return stage_known(s) && !job_->stages[s].phases.empty(); }
 
   const StageProgress& stage_progress(uint32_t s) const { return progress_->stages[s]; }
   TaskState state(const TaskRef& t) const { return progress_->state(t); }
@@ -116,15 +144,16 @@ class JobView {
   // stage's finished attempts; else of the job's; else the default.
   TimeUs EstimatedDuration(const TaskRef& t) const;
   // ExpectedUsage: the task's real usage when the level allows knowing it,
-  // else its demand (a safe upper bound).
+  // else demand(t.stage) (a safe upper bound when known, zero when hidden).
   Resources ExpectedUsage(const TaskRef& t) const;
 
-  // Phases: the task's monotasks when the level allows knowing durations;
-  // empty otherwise.
+  // Phases: the stage's monotasks when the level allows knowing durations
+  // and the stage is known; empty otherwise.
   std::span<const Phase> Phases(uint32_t s) const;
 
  private:
   bool Visible(const TaskRef& t) const;
+  static constexpr Resources kHiddenDemand{};
 
   JobId id_;
   const Job* job_;

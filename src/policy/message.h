@@ -2,11 +2,14 @@
 //
 // Addresses and messages: the only way the roles of a policy talk to each
 // other. A message is a small fixed-shape envelope (a policy-defined type, an
-// optional task, three integers and an optional list) rather than an
-// arbitrary C++ object, so that the real runtime can carry any policy's
-// messages over gRPC without knowing the policy, and the simulator can move
-// millions of them cheaply. Each policy names its message types in an enum of
-// its own and documents what a, b, c and list mean for each.
+// optional task, three integers, one real number and an optional list)
+// rather than an arbitrary C++ object, so that the real runtime can carry any
+// policy's messages over gRPC without knowing the policy, and the simulator
+// can move millions of them cheaply. Each policy names its message types in
+// an enum of its own and documents what a, b, c, x and list mean for each.
+// (No list of reals: a second vector made every message 24 bytes larger and
+// Sparrow's simulation measurably slower; send one message per real, or
+// scale reals into the list, until a policy needs many.)
 // Plain values; thread-safe to copy.
 #pragma once
 
@@ -43,6 +46,10 @@ struct Message {
   int64_t a = 0;      // policy-defined payload
   int64_t b = 0;
   int64_t c = 0;
+  // A fractional payload (a utility, a rate, a resource desire): carried
+  // exactly, in the simulator and over the wire, so policies need no
+  // fixed-point convention of their own.
+  double x = 0;
   std::vector<int64_t> list;  // larger payloads (e.g. a batch of task indices); usually empty
 };
 

@@ -27,12 +27,13 @@ v1::RoleMessage ToProto(const policy::Message& m) {
   r.set_a(m.a);
   r.set_b(m.b);
   r.set_c(m.c);
+  r.set_x(m.x);
   r.mutable_list()->Add(m.list.begin(), m.list.end());
   return r;
 }
 
 policy::Message FromProto(const v1::RoleMessage& r) {
-  policy::Message m{.type = r.type(), .a = r.a(), .b = r.b(), .c = r.c()};
+  policy::Message m{.type = r.type(), .a = r.a(), .b = r.b(), .c = r.c(), .x = r.x()};
   if (r.has_task()) m.task = TaskRef{JobId(r.job()), r.stage(), r.task()};
   m.list.assign(r.list().begin(), r.list().end());
   return m;

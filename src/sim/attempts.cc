@@ -73,7 +73,7 @@ void EngineCore::BeginSegments(uint32_t slot) {
   if (!st.phases.empty() && AgentControlsPhases(a.machine)) {
     Mail mail{.kind = MailKind::kPhaseReady, .to = Address::Node(a.machine), .phase = 0};
     mail.end.task = a.task;
-    PostMail(std::move(mail), 0);
+    mailbox_.Post(std::move(mail), 0);
     return;
   }
   a.segment_running = true;
@@ -89,7 +89,7 @@ void EngineCore::SegmentDone(uint32_t slot) {
   if (AgentControlsPhases(a.machine)) {
     Mail mail{.kind = MailKind::kPhaseReady, .to = Address::Node(a.machine), .phase = a.phase};
     mail.end.task = a.task;
-    PostMail(std::move(mail), 0);
+    mailbox_.Post(std::move(mail), 0);
     return;
   }
   a.segment_running = true;
@@ -121,7 +121,7 @@ void EngineCore::PhaseEnded(uint32_t slot, uint32_t phase, TimeUs start_us, doub
   if (completed && AgentControlsPhases(a.machine)) {
     Mail mail{.kind = MailKind::kPhaseEnded, .to = Address::Node(a.machine), .phase = phase};
     mail.end.task = a.task;
-    PostMail(std::move(mail), 0);
+    mailbox_.Post(std::move(mail), 0);
   }
 }
 
@@ -180,8 +180,8 @@ void EngineCore::EndAttempt(uint32_t slot, Outcome outcome) {
   }
   jr.progress->state(t) = TaskState::kBlocked;  // until one of the branches below
   policy::TaskEnd end{t, m, outcome, a.attempt_no, start, now, a.container, retry, account.usage};
-  PostMail(Mail{.kind = MailKind::kTaskEnded, .to = HomeOf(t.job), .end = end}, opt_.latency_us);
-  if (HasAgent(m.value())) PostMail(Mail{.kind = MailKind::kTaskEnded, .to = Address::Node(m), .end = end}, 0);
+  mailbox_.Post(Mail{.kind = MailKind::kTaskEnded, .to = HomeOf(t.job), .end = end}, opt_.latency_us);
+  if (HasAgent(m.value())) mailbox_.Post(Mail{.kind = MailKind::kTaskEnded, .to = Address::Node(m), .end = end}, 0);
 
   if (outcome == Outcome::kOk) {
     TaskDone(t);

@@ -1,6 +1,7 @@
 // The event loop and the life of jobs and tasks: arrival, readiness along
 // barrier and pipelined edges, completion, failure; machines failing and
-// recovering. The mail that reaches the policy's roles is in mailbox.cc.
+// recovering. The mail that reaches the policy's roles goes through the
+// Mailbox (mailbox.h).
 #include "sim/engine.h"
 
 #include <algorithm>
@@ -102,7 +103,7 @@ void EngineCore::CreateRoles(const std::vector<bool>& up) {
   if (policy_.has_node_agents()) {
     nodes_.resize(w_.cluster.size());
     node_contexts_.resize(w_.cluster.size());
-    node_incarnation_.assign(w_.cluster.size(), 0);
+    mailbox_.SetMachines(w_.cluster.size());
     remote_alive_.assign(w_.cluster.size(), false);
     for (uint32_t m = 0; m < w_.cluster.size(); ++m) {
       if (up[m]) MachineUp(MachineId(m));
@@ -167,7 +168,7 @@ void EngineCore::Dispatch(const Event& e) {
       execution_->OnSegmentEvent(e);
       break;
     case EventType::kDeliver:
-      DeliverMail(e.a);
+      mailbox_.Deliver(e.a, *this);
       break;
     case EventType::kMachineDown:
       MachineDown(MachineId(e.a));
@@ -216,12 +217,12 @@ void EngineCore::ArriveJob(JobId id, std::span<const AttemptRecord> history) {
   jr.active = true;
   active_jobs_.push_back(id);
 
-  PostMail(Mail{.kind = MailKind::kJobArrived, .to = Address::Scheduler(HomeReplica(id)), .job = id}, 0);
+  mailbox_.Post(Mail{.kind = MailKind::kJobArrived, .to = Address::Scheduler(HomeReplica(id)), .job = id}, 0);
   if (policy_.has_job_managers()) {
     jr.jm_context = std::make_unique<SimContext>(*this, Address::JobManager(id),
                                                  root_rng_.Fork(kJobStreamBase + id.value()));
     jr.manager = policy_.MakeJobManager(*jr.jm_context, id);
-    PostMail(Mail{.kind = MailKind::kStart, .to = Address::JobManager(id)}, 0);
+    mailbox_.Post(Mail{.kind = MailKind::kStart, .to = Address::JobManager(id)}, 0);
   }
   if (!history.empty()) return RecoverHistory(id, history);
   for (uint32_t s = 0; s < job.stages.size(); ++s) {
@@ -305,7 +306,7 @@ void EngineCore::MakeReady(const TaskRef& t, bool notify) {
 
 void EngineCore::NotifyReady(JobId job, uint32_t stage, uint32_t begin, uint32_t end) {
   const Address home = HomeOf(job);
-  PostMail(Mail{.kind = MailKind::kTasksReady, .to = home, .range = {job, stage, begin, end}}, opt_.latency_us);
+  mailbox_.Post(Mail{.kind = MailKind::kTasksReady, .to = home, .range = {job, stage, begin, end}}, opt_.latency_us);
 }
 
 void EngineCore::TaskDone(const TaskRef& t) {
@@ -366,8 +367,8 @@ void EngineCore::FinishJob(JobId id, bool succeeded) {
                          queue_.now(), succeeded};
   for (RunObserver* o : observers_) o->OnJobEnd(record);
   for (uint32_t r = 0; r < schedulers_.size(); ++r) {
-    PostMail(Mail{.kind = MailKind::kJobFinished, .to = Address::Scheduler(r), .job = id, .ok = succeeded},
-             opt_.latency_us);
+    mailbox_.Post(Mail{.kind = MailKind::kJobFinished, .to = Address::Scheduler(r), .job = id, .ok = succeeded},
+                  opt_.latency_us);
   }
   // Free per-task state. (`v = {}` would keep the capacity: swap with an
   // empty vector to really give the memory back.) The progress record and
@@ -400,18 +401,18 @@ void EngineCore::MachineDown(MachineId m) {
     cluster_.Deallocate(m, info.size);
     containers_.erase(cid);
     ReportContainerEnd(info);
-    PostContainerMail(MailKind::kContainerLost, Address::JobManager(info.job), info, opt_.latency_us);
-    PostContainerMail(MailKind::kContainerReleased, info.granted_by, info, opt_.latency_us);
+    mailbox_.PostContainer(MailKind::kContainerLost, Address::JobManager(info.job), info, opt_.latency_us);
+    mailbox_.PostContainer(MailKind::kContainerReleased, info.granted_by, info, opt_.latency_us);
   }
   cluster_.SetUp(m, false);
   if (!nodes_.empty()) {
     nodes_[m.value()].reset();
     node_contexts_[m.value()].reset();
     remote_alive_[m.value()] = false;
-    ++node_incarnation_[m.value()];
+    mailbox_.NewNodeAgent(m);
   }
   for (uint32_t r = 0; r < schedulers_.size(); ++r) {
-    PostMail(Mail{.kind = MailKind::kMachineDown, .to = Address::Scheduler(r), .machine = m}, opt_.latency_us);
+    mailbox_.Post(Mail{.kind = MailKind::kMachineDown, .to = Address::Scheduler(r), .machine = m}, opt_.latency_us);
   }
 }
 
@@ -420,18 +421,18 @@ void EngineCore::MachineUp(MachineId m) {
   cluster_.SetUp(m, true);
   if (remote_agents() && policy_.has_node_agents() && !remote_alive_[m.value()]) {
     remote_alive_[m.value()] = true;  // the node builds the agent when it hears kStart
-    ++node_incarnation_[m.value()];
-    PostMail(Mail{.kind = MailKind::kStart, .to = Address::Node(m)}, 0);
+    mailbox_.NewNodeAgent(m);
+    mailbox_.Post(Mail{.kind = MailKind::kStart, .to = Address::Node(m)}, 0);
   } else if (!remote_agents() && policy_.has_node_agents() && !nodes_[m.value()]) {
     node_contexts_[m.value()] = std::make_unique<SimContext>(
         *this, Address::Node(m), root_rng_.Fork(kNodeStreamBase + m.value()).Fork(start_counter_));
     nodes_[m.value()] = policy_.MakeNodeAgent(*node_contexts_[m.value()], m);
-    ++node_incarnation_[m.value()];
-    PostMail(Mail{.kind = MailKind::kStart, .to = Address::Node(m)}, 0);
+    mailbox_.NewNodeAgent(m);
+    mailbox_.Post(Mail{.kind = MailKind::kStart, .to = Address::Node(m)}, 0);
   }
   if (was_down) {
     for (uint32_t r = 0; r < schedulers_.size(); ++r) {
-      PostMail(Mail{.kind = MailKind::kMachineUp, .to = Address::Scheduler(r), .machine = m}, opt_.latency_us);
+      mailbox_.Post(Mail{.kind = MailKind::kMachineUp, .to = Address::Scheduler(r), .machine = m}, opt_.latency_us);
     }
   }
 }

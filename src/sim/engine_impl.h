@@ -2,10 +2,10 @@
 //
 // The simulator's state and mechanics behind Engine: the per-job and
 // per-attempt records, the role instances and their contexts, and the
-// mailbox that carries messages, timers and notifications. Split over
-// engine.cc (event loop, job and task lifecycle, machine failures),
-// mailbox.cc (posting and delivering mail), sim_context.cc (the policies'
-// actions) and execution.cc (running attempts under the execution models).
+// mailbox (sim/mailbox.h, a part with its own state) that carries messages,
+// timers and notifications. Split over engine.cc (event loop, job and task
+// lifecycle, machine failures), sim_context.cc (the policies' actions) and
+// execution.cc (running attempts under the execution models).
 #pragma once
 
 #include <cstdint>
@@ -24,6 +24,7 @@
 #include "sim/engine.h"
 #include "sim/event_queue.h"
 #include "sim/execution.h"
+#include "sim/mailbox.h"
 #include "sim/node_mail.h"
 #include "sim/slot_table.h"
 #include "metrics/records.h"
@@ -47,7 +48,8 @@ class SimContext final : public policy::Context {
   std::span<const JobId> active_jobs() const override;
   const policy::ContainerInfo* container(ContainerId id) const override;
   void Send(const policy::Address& to, policy::Message message) override;
-  void SetTimer(TimeUs delay, uint64_t tag) override;
+  policy::TimerId SetTimer(TimeUs delay, uint64_t tag) override;
+  bool CancelTimer(policy::TimerId id) override;
   absl::Status Launch(const TaskRef& task, MachineId machine) override;
   absl::Status LaunchInContainer(const TaskRef& task, ContainerId container) override;
   absl::Status Kill(const TaskRef& task) override;
@@ -95,88 +97,7 @@ struct Attempt {
   Resources usage;          // the stage's average use
 };
 
-enum class MailKind : uint8_t {
-  kMessage, kTimer, kJobArrived, kTasksReady, kTaskEnded, kJobFinished,
-  kMachineUp, kMachineDown, kContainerGranted, kContainerLost, kContainerReleased, kPhaseReady, kPhaseEnded, kStart,
-  kSchedulerDown,  // tag: the replica that died
-};
-
-// Mail: a notification (or a timer) as the engine posts it, by kind: tag
-// (kTimer, kSchedulerDown), range (kTasksReady), end (kTaskEnded), job and ok
-// (kJobArrived, kJobFinished), machine (kMachineUp, kMachineDown), end.task
-// and phase (kPhaseReady); container records go through PostContainerMail
-// and messages through PostMessage.
-struct Mail {
-  MailKind kind = MailKind::kTimer;
-  policy::Address to;
-  policy::Address from;
-  uint64_t tag = 0;
-  policy::TaskRange range;
-  policy::TaskEnd end;
-  JobId job;
-  bool ok = true;
-  MachineId machine;
-  uint32_t phase = 0;
-};
-
-// A policy::Message as the mailbox carries it: the same fields, but a list
-// (rarely used) waits in a side table.
-struct MessageMail {
-  uint32_t type = 0;
-  uint32_t list = kNoSlot;  // slot in EngineCore::mail_lists_, if the message has a list
-  TaskRef task;
-  int64_t a = 0;
-  int64_t b = 0;
-  int64_t c = 0;
-};
-
-// PackedEnd: a policy::TaskEnd as the mailbox stores it; its measured usage
-// (64 bytes, rarely read) waits in a side table, so task-end mail stays small.
-struct PackedEnd {
-  TaskRef task;
-  MachineId machine;
-  Outcome outcome = Outcome::kOk;
-  bool will_retry = false;
-  uint32_t attempt = 0;
-  TimeUs start_us = 0;
-  TimeUs end_us = 0;
-  ContainerId container;
-  uint32_t usage = kNoSlot;  // slot in EngineCore::mail_usage_
-};
-
-// PackedMail: mail as the mailbox stores it, the addresses and only the
-// payload its kind uses. Small and trivially copyable, because every
-// message and notification is copied into the mailbox and out again:
-// millions of times in a message-heavy run.
-struct PackedMail {
-  struct JobNote {
-    JobId job;
-    bool ok = true;
-  };
-  struct PhaseNote {
-    TaskRef task;
-    uint32_t phase = 0;
-  };
-  union Payload {
-    Payload() : tag(0) {}
-    uint64_t tag;             // kTimer, kSchedulerDown
-    MessageMail message;      // kMessage
-    policy::TaskRange range;  // kTasksReady
-    PackedEnd end;            // kTaskEnded
-    JobNote job;              // kJobArrived, kJobFinished
-    MachineId machine;        // kMachineUp, kMachineDown
-    uint32_t container;       // kContainer*: slot in EngineCore::mail_containers_
-    PhaseNote phase;          // kPhaseReady, kPhaseEnded
-  };
-  MailKind kind = MailKind::kTimer;
-  uint32_t incarnation = 0;  // of the node agent addressed, stamped when posted
-  policy::Address to;
-  policy::Address from;
-  Payload payload;
-};
-static_assert(std::is_trivially_copyable_v<PackedMail>, "mail is copied in and out of the mailbox: keep it plain");
-
-class EngineCore final : public ExecutionHost {
+class EngineCore final : public ExecutionHost, public MailRecipients {
  public:
   EngineCore(const Workload& workload, policy::Policy& policy, SimOptions options);
   // SetExecution replaces the simulated execution model (the runtime's
@@ -206,15 +127,22 @@ class EngineCore final : public ExecutionHost {
   void MachineDown(MachineId m);
   void MachineUp(MachineId m);
 
-  // mailbox.cc
-  void PostMail(const Mail& mail, TimeUs delay);
-  void PostPacked(const PackedMail& mail, TimeUs delay);
-  void Schedule(uint32_t mail_slot, TimeUs delay);  // stamps the incarnation, queues the delivery
-  void PostMessage(const policy::Address& from, const policy::Address& to, policy::Message& message);  // takes its list
-  void PostContainerMail(MailKind kind, const policy::Address& to, const policy::ContainerInfo& info,
-                         TimeUs delay);
-  void DeliverMail(uint32_t slot);
-  void ForwardToNode(const PackedMail& mail);
+  // MailRecipients: the mailbox delivers to the roles here (inline: the
+  // mailbox's hot path).
+  policy::Role* FindRole(const policy::Address& to) override {
+    switch (to.kind) {
+      case policy::RoleKind::kScheduler:
+        return to.index < schedulers_.size() ? schedulers_[to.index].get() : nullptr;
+      case policy::RoleKind::kJobManager:
+        return to.index < jobs_.size() ? jobs_[to.index].manager.get() : nullptr;
+      case policy::RoleKind::kNode:
+        return to.index < nodes_.size() ? nodes_[to.index].get() : nullptr;
+    }
+    return nullptr;
+  }
+  bool NodesElsewhere() const override { return remote_agents(); }
+  bool NodeUpElsewhere(uint32_t m) const override { return m < remote_alive_.size() && remote_alive_[m]; }
+  void ToNode(MachineId m, const NodeMail& mail) override { agent_channel_->DeliverToNode(m, mail); }
 
   // sim_context.cc (validation and bookkeeping of decisions)
   absl::Status DoLaunch(const policy::Address& by, const TaskRef& t, MachineId m, ContainerId c);
@@ -248,6 +176,7 @@ class EngineCore final : public ExecutionHost {
   EventQueue queue_;
   policy::ClusterState cluster_;
   RunStats stats_;
+  Mailbox mailbox_{queue_, stats_};  // messages, timers and notifications in flight
   std::vector<RunObserver*> observers_;
   Engine::ProgressFn progress_;
   uint64_t progress_every_ = 0;
@@ -262,10 +191,6 @@ class EngineCore final : public ExecutionHost {
   std::vector<bool> scheduler_up_;
   std::vector<std::unique_ptr<SimContext>> node_contexts_;
   std::vector<std::unique_ptr<policy::NodeAgent>> nodes_;
-  // Bumped when a machine's agent dies and when a new one starts: mail
-  // posted to an agent that has since died is dropped, so a dead agent's
-  // timers and in-flight messages never reach its successor.
-  std::vector<uint32_t> node_incarnation_;
 
   std::vector<Attempt> attempts_;
   std::vector<uint32_t> free_attempts_;
@@ -274,12 +199,6 @@ class EngineCore final : public ExecutionHost {
   uint64_t launch_counter_ = 0;
   std::unique_ptr<Execution> execution_;  // chosen once per run
 
-  SlotTable<PackedMail> mail_;                         // mail in flight, by the slot its event names
-  SlotTable<std::vector<int64_t>> mail_lists_;         // messages' lists
-  SlotTable<policy::ContainerInfo> mail_containers_;   // container records of container mail
-  SlotTable<policy::TaskUsage> mail_usage_;            // measured usage of task-end mail
-  PackedEnd PackEnd(const policy::TaskEnd& end);
-  policy::TaskEnd UnpackEnd(const PackedEnd& end);
 
   absl::flat_hash_map<uint32_t, policy::ContainerInfo> containers_;
   uint32_t next_container_ = 0;

@@ -160,7 +160,8 @@ void LiveEngine::NodeSend(MachineId m, const policy::Address& to, policy::Messag
   Advance(now);
   if (!core_->HasAgent(m.value())) return;  // an agent the engine already gave up
   ++core_->stats_.messages;
-  core_->PostMessage(policy::Address::Node(m), to, message);
+  const policy::Address from = policy::Address::Node(m);
+  core_->mailbox_.PostMessage(from, to, message, core_->DelayTo(from, to));
   Advance(now);
 }
 

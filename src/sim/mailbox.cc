@@ -1,21 +1,21 @@
-// The mailbox: messages, timers and the platform's notifications travel as
-// Mail, posted with a delay (the run's latency between roles, 0 to oneself)
-// and delivered, in (time, sequence) order, to the role they address, if it
-// still exists: mail to a finished job's manager, or to a node agent that has
-// died since the mail was posted, is dropped.
-#include <stdexcept>
+// The mailbox (sim/mailbox.h): posting mail, cancelling timers, and
+// delivering mail to the roles it addresses.
+#include "sim/mailbox.h"
 
-#include "sim/engine_impl.h"
+#include <bit>
+#include <stdexcept>
+#include <utility>
+
+#include "sim/node_mail.h"
 
 namespace weft::sim {
 
 using policy::Address;
 using policy::RoleKind;
 
-void EngineCore::PostMail(const Mail& mail, TimeUs delay) {
+void Mailbox::Post(const Mail& mail, TimeUs delay) {
   PackedMail p{.kind = mail.kind, .to = mail.to, .from = mail.from};
   switch (mail.kind) {
-    case MailKind::kTimer:
     case MailKind::kSchedulerDown:
       p.payload.tag = mail.tag;
       break;
@@ -40,26 +40,17 @@ void EngineCore::PostMail(const Mail& mail, TimeUs delay) {
     case MailKind::kStart:
       break;
     case MailKind::kMessage:           // PostMessage
-    case MailKind::kContainerGranted:  // PostContainerMail
+    case MailKind::kTimer:             // PostTimer
+    case MailKind::kCancelled:
+    case MailKind::kContainerGranted:  // PostContainer
     case MailKind::kContainerLost:
     case MailKind::kContainerReleased:
-      throw std::logic_error("messages and container mail have their own Post functions");
+      throw std::logic_error("messages, timers and container mail have their own Post functions");
   }
-  PostPacked(p, delay);
+  Queue(mail_.Put(p), delay);
 }
 
-PackedEnd EngineCore::PackEnd(const policy::TaskEnd& e) {
-  return PackedEnd{.task = e.task, .machine = e.machine, .outcome = e.outcome, .will_retry = e.will_retry,
-                   .attempt = e.attempt, .start_us = e.start_us, .end_us = e.end_us, .container = e.container,
-                   .usage = mail_usage_.Put(e.usage)};
-}
-
-policy::TaskEnd EngineCore::UnpackEnd(const PackedEnd& e) {
-  return policy::TaskEnd{e.task,   e.machine, e.outcome,  e.attempt, e.start_us,
-                         e.end_us, e.container, e.will_retry, mail_usage_.Take(e.usage)};
-}
-
-void EngineCore::PostMessage(const Address& from, const Address& to, policy::Message& message) {
+void Mailbox::PostMessage(const Address& from, const Address& to, policy::Message& message, TimeUs delay) {
   // Packed in place: the hottest path of a message-passing policy.
   const uint32_t slot = mail_.Emplace();
   PackedMail& p = mail_.At(slot);
@@ -67,39 +58,91 @@ void EngineCore::PostMessage(const Address& from, const Address& to, policy::Mes
   p.to = to;
   p.from = from;
   p.payload.message = {.type = message.type, .task = message.task, .a = message.a, .b = message.b, .c = message.c};
-  if (!message.list.empty()) p.payload.message.list = mail_lists_.Put(std::move(message.list));
-  Schedule(slot, DelayTo(from, to));
+  // Bits, not value: -0.0 must arrive as -0.0.
+  if (std::bit_cast<uint64_t>(message.x) != 0 || !message.list.empty()) {
+    p.payload.message.extras = extras_.Put(MessageExtras{message.x, std::move(message.list)});
+  }
+  Queue(slot, delay);
 }
 
-void EngineCore::PostContainerMail(MailKind kind, const Address& to, const policy::ContainerInfo& info,
-                                   TimeUs delay) {
+// A timer's id is its mail slot and a serial number, so that cancelling
+// needs no lookup table on the hot path of policies that set a timer per
+// decision round: the slot is checked to still hold that timer.
+policy::TimerId Mailbox::PostTimer(const Address& to, uint64_t tag, TimeUs delay) {
+  const uint32_t slot = mail_.Emplace();
+  PackedMail& p = mail_.At(slot);
+  p.kind = MailKind::kTimer;
+  p.to = to;
+  if (++timer_serial_ == 0) timer_serial_ = 1;  // after 2^32 timers: 0 means delivered
+  p.payload.timer = {.tag = tag, .serial = timer_serial_};
+  Queue(slot, delay);
+  return policy::TimerId{(uint64_t{slot} << 32) | timer_serial_};
+}
+
+bool Mailbox::CancelTimer(const Address& by, policy::TimerId id) {
+  const auto value = static_cast<uint64_t>(id);
+  const auto slot = static_cast<uint32_t>(value >> 32);
+  const auto serial = static_cast<uint32_t>(value);
+  if (serial == 0 || !mail_.Has(slot)) return false;
+  PackedMail& p = mail_.At(slot);
+  if (p.kind != MailKind::kTimer || p.payload.timer.serial != serial || !(p.to == by)) return false;
+  // The delivery event stays queued (the queue cannot remove one); it finds
+  // the mail cancelled and drops it.
+  p.kind = MailKind::kCancelled;
+  return true;
+}
+
+void Mailbox::PostContainer(MailKind kind, const Address& to, const policy::ContainerInfo& info, TimeUs delay) {
   PackedMail p{.kind = kind, .to = to};
-  p.payload.container = mail_containers_.Put(info);
-  PostPacked(p, delay);
+  p.payload.container = containers_.Put(info);
+  Queue(mail_.Put(p), delay);
 }
 
-void EngineCore::PostPacked(const PackedMail& mail, TimeUs delay) { Schedule(mail_.Put(mail), delay); }
-
-void EngineCore::Schedule(uint32_t slot, TimeUs delay) {
+void Mailbox::Queue(uint32_t slot, TimeUs delay) {
   PackedMail& mail = mail_.At(slot);
-  if (mail.to.kind == RoleKind::kNode && mail.to.index < node_incarnation_.size()) {
-    mail.incarnation = node_incarnation_[mail.to.index];
+  if (mail.to.kind == RoleKind::kNode && mail.to.index < incarnation_.size()) {
+    mail.incarnation = incarnation_[mail.to.index];
   }
   queue_.Push(Event{.time = queue_.now() + delay, .type = EventType::kDeliver, .a = slot});
 }
 
-// ForwardToNode hands mail for a remote node agent to the executor, if that
-// agent is still the one the mail was posted to.
-void EngineCore::ForwardToNode(const PackedMail& m) {
-  const PackedMail::Payload& p = m.payload;
-  std::vector<int64_t> list;
-  if (m.kind == MailKind::kMessage && p.message.list != kNoSlot) list = mail_lists_.Take(p.message.list);
-  const uint32_t index = m.to.index;
-  if (index >= remote_alive_.size() || !remote_alive_[index] || m.incarnation != node_incarnation_[index]) {
-    if (m.kind == MailKind::kMessage) ++stats_.messages_dropped;
-    if (m.kind == MailKind::kTaskEnded) (void)mail_usage_.Take(p.end.usage);
-    return;
+void Mailbox::TakeExtras(uint32_t slot, policy::Message& message) {
+  MessageExtras extras = extras_.Take(slot);
+  message.x = extras.x;
+  message.list = std::move(extras.list);
+}
+
+PackedEnd Mailbox::PackEnd(const policy::TaskEnd& e) {
+  return PackedEnd{.task = e.task, .machine = e.machine, .outcome = e.outcome, .will_retry = e.will_retry,
+                   .attempt = e.attempt, .start_us = e.start_us, .end_us = e.end_us, .container = e.container,
+                   .usage = usage_.Put(e.usage)};
+}
+
+policy::TaskEnd Mailbox::UnpackEnd(const PackedEnd& e) {
+  return policy::TaskEnd{e.task,   e.machine,   e.outcome,    e.attempt,         e.start_us,
+                         e.end_us, e.container, e.will_retry, usage_.Take(e.usage)};
+}
+
+void Mailbox::Drop(const PackedMail& m) {
+  if (m.kind == MailKind::kTaskEnded) (void)usage_.Take(m.payload.end.usage);
+  if (m.kind == MailKind::kMessage) {
+    ++stats_.messages_dropped;
+    if (m.payload.message.extras != kNoSlot) (void)extras_.Take(m.payload.message.extras);
   }
+  if (m.kind == MailKind::kContainerGranted || m.kind == MailKind::kContainerLost ||
+      m.kind == MailKind::kContainerReleased) {
+    (void)containers_.Take(m.payload.container);
+  }
+}
+
+// ForwardToNode hands mail for a node agent hosted on its node to the
+// recipients, if that agent is still the one the mail was posted to.
+void Mailbox::ForwardToNode(const PackedMail& m, MailRecipients& recipients) {
+  const uint32_t index = m.to.index;
+  if (index >= incarnation_.size() || !recipients.NodeUpElsewhere(index) || m.incarnation != incarnation_[index]) {
+    return Drop(m);
+  }
+  const PackedMail::Payload& p = m.payload;
   NodeMail mail{.from = m.from};
   switch (m.kind) {
     case MailKind::kStart:
@@ -107,8 +150,9 @@ void EngineCore::ForwardToNode(const PackedMail& m) {
       break;
     case MailKind::kMessage:
       mail.kind = NodeMail::Kind::kMessage;
-      mail.message = policy::Message{.type = p.message.type, .task = p.message.task, .a = p.message.a,
-                                     .b = p.message.b, .c = p.message.c, .list = std::move(list)};
+      mail.message = {.type = p.message.type, .task = p.message.task, .a = p.message.a, .b = p.message.b,
+                      .c = p.message.c};
+      if (p.message.extras != kNoSlot) TakeExtras(p.message.extras, mail.message);
       break;
     case MailKind::kTaskEnded:
       mail.kind = NodeMail::Kind::kTaskEnded;
@@ -119,104 +163,9 @@ void EngineCore::ForwardToNode(const PackedMail& m) {
       mail.tag = p.tag;
       break;
     default:
-      return;  // timers are the remote agent's own; phases are not run remotely
+      return Drop(m);  // timers are the hosted agent's own; phases are not run there
   }
-  agent_channel_->DeliverToNode(MachineId(index), mail);
-}
-
-void EngineCore::DeliverMail(uint32_t slot) {
-  const PackedMail m = mail_.Take(slot);
-  const PackedMail::Payload& p = m.payload;
-  policy::Role* role = nullptr;
-  switch (m.to.kind) {
-    case RoleKind::kScheduler:
-      role = m.to.index < schedulers_.size() ? schedulers_[m.to.index].get() : nullptr;
-      break;
-    case RoleKind::kJobManager:
-      role = m.to.index < jobs_.size() ? jobs_[m.to.index].manager.get() : nullptr;
-      break;
-    case RoleKind::kNode:
-      if (remote_agents()) return ForwardToNode(m);
-      role = m.to.index < nodes_.size() && m.incarnation == node_incarnation_[m.to.index]
-                 ? nodes_[m.to.index].get()
-                 : nullptr;
-      break;
-  }
-  if (role == nullptr) {
-    if (m.kind == MailKind::kMessage) ++stats_.messages_dropped;
-    // Free the side-table parts of dropped mail too.
-    if (m.kind == MailKind::kMessage && p.message.list != kNoSlot) (void)mail_lists_.Take(p.message.list);
-    if (m.kind == MailKind::kContainerGranted || m.kind == MailKind::kContainerLost ||
-        m.kind == MailKind::kContainerReleased) {
-      (void)mail_containers_.Take(p.container);
-    }
-    if (m.kind == MailKind::kTaskEnded) (void)mail_usage_.Take(p.end.usage);
-    return;
-  }
-  auto* scheduler = m.to.kind == RoleKind::kScheduler ? static_cast<policy::ClusterScheduler*>(role) : nullptr;
-  auto* manager = m.to.kind == RoleKind::kJobManager ? static_cast<policy::JobManager*>(role) : nullptr;
-  auto* node = m.to.kind == RoleKind::kNode ? static_cast<policy::NodeAgent*>(role) : nullptr;
-  switch (m.kind) {
-    case MailKind::kMessage: {
-      policy::Message message{.type = p.message.type, .task = p.message.task, .a = p.message.a, .b = p.message.b,
-                              .c = p.message.c};
-      if (p.message.list != kNoSlot) message.list = mail_lists_.Take(p.message.list);
-      role->OnMessage(m.from, message);
-      break;
-    }
-    case MailKind::kTimer:
-      role->OnTimer(p.tag);
-      break;
-    case MailKind::kJobArrived:
-      scheduler->OnJobArrived(p.job.job);
-      break;
-    case MailKind::kStart:
-      if (manager) manager->OnStart();
-      if (node) node->OnStart();
-      break;
-    case MailKind::kTasksReady:
-      if (scheduler) scheduler->OnTasksReady(p.range);
-      if (manager) manager->OnTasksReady(p.range);
-      break;
-    case MailKind::kTaskEnded:
-    {
-      const policy::TaskEnd end = UnpackEnd(p.end);
-      if (scheduler) scheduler->OnTaskEnded(end);
-      if (manager) manager->OnTaskEnded(end);
-      if (node) node->OnTaskEnded(end);
-    }
-      break;
-    case MailKind::kJobFinished:
-      scheduler->OnJobFinished(p.job.job, p.job.ok);
-      break;
-    case MailKind::kMachineUp:
-      scheduler->OnMachineUp(p.machine);
-      break;
-    case MailKind::kMachineDown:
-      scheduler->OnMachineDown(p.machine);
-      break;
-    case MailKind::kContainerGranted:
-      manager->OnContainerGranted(mail_containers_.Take(p.container));
-      break;
-    case MailKind::kContainerLost:
-      manager->OnContainerLost(mail_containers_.Take(p.container));
-      break;
-    case MailKind::kContainerReleased: {
-      const policy::ContainerInfo info = mail_containers_.Take(p.container);
-      if (scheduler) scheduler->OnContainerReleased(info);
-      break;
-    }
-    case MailKind::kSchedulerDown:
-      if (scheduler) scheduler->OnSchedulerDown(static_cast<uint32_t>(p.tag));
-      if (node) node->OnSchedulerDown(static_cast<uint32_t>(p.tag));
-      break;
-    case MailKind::kPhaseReady:
-      node->OnPhaseReady(p.phase.task, p.phase.phase);
-      break;
-    case MailKind::kPhaseEnded:
-      node->OnPhaseEnded(p.phase.task, p.phase.phase);
-      break;
-  }
+  recipients.ToNode(MachineId(index), mail);
 }
 
 }  // namespace weft::sim

@@ -25,7 +25,7 @@ void EngineCore::SchedulerDown(uint32_t replica) {
   scheduler_contexts_[replica].reset();
   for (JobId id : moved) {
     const uint32_t home = HomeReplica(id);
-    PostMail(Mail{.kind = MailKind::kJobArrived, .to = Address::Scheduler(home), .job = id}, opt_.latency_us);
+    mailbox_.Post(Mail{.kind = MailKind::kJobArrived, .to = Address::Scheduler(home), .job = id}, opt_.latency_us);
     if (policy_.has_job_managers()) continue;  // ready tasks live with the job manager
     // Resubmit the still-ready tasks as maximal runs of consecutive indices.
     const policy::JobProgress& p = *jobs_[id.value()].progress;
@@ -38,8 +38,9 @@ void EngineCore::SchedulerDown(uint32_t replica) {
         const bool ready = i < job.stages[s].num_tasks && p.state(TaskRef{id, s, i}) == TaskState::kReady;
         if (ready && !in_run) begin = i;
         if (!ready && in_run) {
-          PostMail(Mail{.kind = MailKind::kTasksReady, .to = Address::Scheduler(home), .range = {id, s, begin, i}},
-                   opt_.latency_us);
+          mailbox_.Post(
+              Mail{.kind = MailKind::kTasksReady, .to = Address::Scheduler(home), .range = {id, s, begin, i}},
+              opt_.latency_us);
         }
         in_run = ready;
       }
@@ -47,13 +48,14 @@ void EngineCore::SchedulerDown(uint32_t replica) {
   }
   for (uint32_t r = 0; r < schedulers_.size(); ++r) {
     if (scheduler_up_[r]) {
-      PostMail(Mail{.kind = MailKind::kSchedulerDown, .to = Address::Scheduler(r), .tag = replica}, opt_.latency_us);
+      mailbox_.Post(Mail{.kind = MailKind::kSchedulerDown, .to = Address::Scheduler(r), .tag = replica},
+                    opt_.latency_us);
     }
   }
   for (uint32_t m = 0; m < nodes_.size(); ++m) {
     if (HasAgent(m)) {
-      PostMail(Mail{.kind = MailKind::kSchedulerDown, .to = Address::Node(MachineId(m)), .tag = replica},
-               opt_.latency_us);
+      mailbox_.Post(Mail{.kind = MailKind::kSchedulerDown, .to = Address::Node(MachineId(m)), .tag = replica},
+                    opt_.latency_us);
     }
   }
 }

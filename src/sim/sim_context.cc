@@ -35,12 +35,14 @@ const policy::ContainerInfo* SimContext::container(ContainerId id) const {
 
 void SimContext::Send(const Address& to, policy::Message message) {
   ++engine_.stats_.messages;
-  engine_.PostMessage(self_, to, message);
+  engine_.mailbox_.PostMessage(self_, to, message, engine_.DelayTo(self_, to));
 }
 
-void SimContext::SetTimer(TimeUs delay, uint64_t tag) {
-  engine_.PostMail(Mail{.kind = MailKind::kTimer, .to = self_, .tag = tag}, std::max<TimeUs>(0, delay));
+policy::TimerId SimContext::SetTimer(TimeUs delay, uint64_t tag) {
+  return engine_.mailbox_.PostTimer(self_, tag, std::max<TimeUs>(0, delay));
 }
+
+bool SimContext::CancelTimer(policy::TimerId id) { return engine_.mailbox_.CancelTimer(self_, id); }
 
 absl::Status SimContext::Launch(const TaskRef& task, MachineId machine) {
   return engine_.DoLaunch(self_, task, machine, ContainerId());
@@ -181,7 +183,8 @@ absl::StatusOr<ContainerId> EngineCore::DoGrant(const Address& by, JobId job, Ma
   const ContainerId id(next_container_++);
   policy::ContainerInfo info{id, job, m, size, Resources(), Resources(), 0, by, queue_.now()};
   containers_.emplace(id.value(), info);
-  PostContainerMail(MailKind::kContainerGranted, Address::JobManager(job), info, DelayTo(by, Address::JobManager(job)));
+  mailbox_.PostContainer(MailKind::kContainerGranted, Address::JobManager(job), info,
+                         DelayTo(by, Address::JobManager(job)));
   return id;
 }
 
@@ -196,7 +199,7 @@ absl::Status EngineCore::DoRelease(const Address& by, ContainerId c) {
   cluster_.Deallocate(info.machine, info.size);
   containers_.erase(it);
   ReportContainerEnd(info);
-  PostContainerMail(MailKind::kContainerReleased, info.granted_by, info, DelayTo(by, info.granted_by));
+  mailbox_.PostContainer(MailKind::kContainerReleased, info.granted_by, info, DelayTo(by, info.granted_by));
   return absl::OkStatus();
 }
 

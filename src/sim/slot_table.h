@@ -35,6 +35,8 @@ class SlotTable {
   uint32_t Emplace() { return Put(T()); }
   // At: the value parked at `slot`, in place (valid until the next Put).
   T& At(uint32_t slot) { return values_[slot]; }
+  // Has: `slot` has been used (its value may have been taken since).
+  bool Has(uint32_t slot) const { return slot < values_.size(); }
   // Take returns the value parked at `slot` (from Put, not taken yet) and
   // frees the slot.
   T Take(uint32_t slot) {

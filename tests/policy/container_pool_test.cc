@@ -35,7 +35,8 @@ class FakeContext final : public Context {
     return it == containers.end() ? nullptr : &it->second;
   }
   void Send(const Address&, Message) override {}
-  void SetTimer(TimeUs, uint64_t) override {}
+  TimerId SetTimer(TimeUs, uint64_t) override { return TimerId::kNone; }
+  bool CancelTimer(TimerId) override { return false; }
   absl::Status Launch(const TaskRef&, MachineId) override { return absl::UnimplementedError("unused"); }
   absl::Status LaunchInContainer(const TaskRef& task, ContainerId c) override {
     if (refuse) return absl::FailedPreconditionError("refused");

@@ -2,8 +2,9 @@
 //
 // Knowledge levels as the engine's JobView enforces them: a non-clairvoyant
 // policy never sees durations (and assumes usage = demand); a
-// semi-clairvoyant one sees durations and usage of tasks that have become
-// ready, not of blocked ones; a clairvoyant one sees them all, perturbed
+// semi-clairvoyant one sees demands, usage, phases and durations of stages
+// that have been released (COBRA), nothing of the others; a clairvoyant one
+// sees them all, perturbed
 // deterministically by estimate_noise. EstimatedDuration falls back to what
 // finished tasks taught: the stage's mean, else the job's, else the default.
 #include <optional>
@@ -102,13 +103,13 @@ TEST(KnowledgeTest, NonClairvoyantNeverSeesDurationsAndLearnsFromFinishedTasks) 
   EXPECT_EQ(o.after_a1[0].estimate, Sec(3));
 }
 
-TEST(KnowledgeTest, SemiClairvoyantSeesOnlyTasksThatBecameReady) {
+TEST(KnowledgeTest, SemiClairvoyantSeesOnlyReleasedStages) {
   const Observations o = Observe(Knowledge::kSemiClairvoyant, DefaultDuration(Sec(7)));
   ASSERT_EQ(o.at_start.size(), 3u);
   EXPECT_EQ(o.at_start[0], (Seen{Sec(2), Sec(2), Units(0.5, 1), 0}));
   EXPECT_EQ(o.at_start[1], (Seen{Sec(4), Sec(4), Units(0.5, 1), 0}));
-  // b is blocked: its duration is unknown, its usage assumed = demand.
-  EXPECT_EQ(o.at_start[2], (Seen{std::nullopt, Sec(7), Units(2, 0), 0}));
+  // b is not released: nothing of it is known, not even its demand.
+  EXPECT_EQ(o.at_start[2], (Seen{std::nullopt, Sec(7), Resources(), 0}));
   ASSERT_EQ(o.after_a0.size(), 2u);
   EXPECT_EQ(o.after_a0[1].duration, std::nullopt);
   EXPECT_EQ(o.after_a0[1].estimate, Sec(2));  // learned
@@ -172,6 +173,89 @@ TEST(KnowledgeTest, PhasesAreHiddenFromNonClairvoyantPolicies) {
     EXPECT_EQ(phases, k == Knowledge::kNonClairvoyant ? 0u : 2u) << policy::KnowledgeName(k);
     EXPECT_EQ(r.rec.Attempt(0, 0, 0).end_us, Sec(1.5));
   }
+}
+
+// a (2 tasks: 1 s, 3 s) -pipelined-> b (2 tasks, phases) -barrier-> c.
+// b is released at t = 1 when a0 ends (b0 ready; b1 still waits for a1).
+constexpr char kChain[] = R"({"weft": 1,
+  "cluster": {"machines": [{"name": "m", "capacity": {"cpu": 8, "mem": 8, "disk": 100}}]},
+  "jobs": [{"name": "j", "stages": [
+    {"name": "a", "tasks": 2, "duration": 1, "durations": [1, 3], "demand": {"cpu": 1}},
+    {"name": "b", "tasks": 2, "demand": {"cpu": 2, "mem": 1}, "usage": {"cpu": 1, "mem": 1},
+     "phases": [{"resource": "cpu", "work": 2}, {"resource": "disk", "work": 100}],
+     "after": [{"stage": "a", "kind": "pipelined"}]},
+    {"name": "c", "tasks": 1, "duration": 5, "demand": {"mem": 3}, "after": ["b"]}]}]})";
+
+// What a policy saw of a whole stage at one moment.
+struct StageSeen {
+  bool known = false;
+  Resources demand;
+  bool has_phases = false;
+  size_t phases = 0;
+  std::optional<TimeUs> duration;  // of the stage's last task
+  Resources usage;                 // expected, of the stage's last task
+  friend bool operator==(const StageSeen&, const StageSeen&) = default;
+};
+
+StageSeen LookAtStage(const JobView& job, uint32_t s) {
+  const TaskRef last{job.id(), s, job.stage_tasks(s) - 1};
+  return StageSeen{job.stage_known(s),         job.demand(s),      job.has_phases(s), job.Phases(s).size(),
+                   job.Duration(last),         job.ExpectedUsage(last)};
+}
+
+// Runs kChain under `knowledge`, recording what the policy sees of stages b
+// and c when a is announced (t = 0) and when a0 ends (t = 1, b released).
+struct ChainSeen {
+  std::vector<StageSeen> at_start, after_a0;
+};
+
+ChainSeen ObserveChain(Knowledge knowledge) {
+  const Workload w = Parse(kChain);
+  ChainSeen seen;
+  Script s;
+  s.knowledge = knowledge;
+  Greedy greedy;
+  greedy.Install(s);
+  s.on_ready = [&](Context& ctx, const TaskRange& r) {
+    if (r.stage == 0) seen.at_start = {LookAtStage(ctx.job(r.job), 1), LookAtStage(ctx.job(r.job), 2)};
+    greedy.Add(r);
+    greedy.Place(ctx);
+  };
+  s.on_ended = [&](Context& ctx, const TaskEnd& e) {
+    if (e.task == kA0) seen.after_a0 = {LookAtStage(ctx.job(e.task.job), 1), LookAtStage(ctx.job(e.task.job), 2)};
+    greedy.Place(ctx);
+  };
+  const RunOutcome run = RunEngine(w, s);
+  EXPECT_TRUE(run.status.ok()) << run.status;
+  EXPECT_TRUE(run.checker_ok) << Violations(run);
+  return seen;
+}
+
+TEST(KnowledgeTest, SemiClairvoyantSeesNothingOfABlockedStageAndAllOfAReleasedOne) {
+  const ChainSeen o = ObserveChain(Knowledge::kSemiClairvoyant);
+  const StageSeen hidden{false, Resources(), false, 0, std::nullopt, Resources()};
+  ASSERT_EQ(o.at_start.size(), 2u);
+  EXPECT_EQ(o.at_start[0], hidden);  // b
+  EXPECT_EQ(o.at_start[1], hidden);  // c
+  // At t = 1 b is released by b0 alone; b1 still waits for a1, yet the stage
+  // is known whole: its demand, usage, phases, and b1's duration (2 s of cpu
+  // then 100 MB of disk at 100 MB/s).
+  ASSERT_EQ(o.after_a0.size(), 2u);
+  EXPECT_EQ(o.after_a0[0], (StageSeen{true, Units(2, 1), true, 2, Sec(3), Units(1, 1)}));
+  EXPECT_EQ(o.after_a0[1], hidden);  // c waits for all of b
+}
+
+TEST(KnowledgeTest, OtherLevelsSeeBlockedStagesAsBefore) {
+  // Clairvoyant: everything from the start. Non-clairvoyant: demands and
+  // structure (has_phases), never durations, phases or usage below demand.
+  const ChainSeen clair = ObserveChain(Knowledge::kClairvoyant);
+  ASSERT_EQ(clair.at_start.size(), 2u);
+  EXPECT_EQ(clair.at_start[0], (StageSeen{true, Units(2, 1), true, 2, Sec(3), Units(1, 1)}));
+  EXPECT_EQ(clair.at_start[1], (StageSeen{true, Units(0, 3), false, 0, Sec(5), Units(0, 3)}));
+  const ChainSeen non = ObserveChain(Knowledge::kNonClairvoyant);
+  ASSERT_EQ(non.at_start.size(), 2u);
+  EXPECT_EQ(non.at_start[0], (StageSeen{true, Units(2, 1), true, 0, std::nullopt, Units(2, 1)}));
+  EXPECT_EQ(non.at_start[1], (StageSeen{true, Units(0, 3), false, 0, std::nullopt, Units(0, 3)}));
 }
 
 }  // namespace

@@ -96,6 +96,7 @@ class AgentHost::RemoteContext final : public policy::Context {
   void FireTimers(policy::NodeAgent& agent) {
     while (!timers_.empty() && timers_.begin()->first.first <= Clock::now()) {
       const uint64_t tag = timers_.begin()->second;
+      timer_due_.erase(timers_.begin()->first.second);
       timers_.erase(timers_.begin());
       agent.OnTimer(tag);
     }
@@ -128,8 +129,19 @@ class AgentHost::RemoteContext final : public policy::Context {
     *a->mutable_to() = ToProto(to);
     *a->mutable_message() = ToProto(message);
   }
-  void SetTimer(TimeUs delay, uint64_t tag) override {
-    timers_.emplace(std::pair{Clock::now() + std::chrono::microseconds(std::max<TimeUs>(0, delay)), next_timer_++}, tag);
+  policy::TimerId SetTimer(TimeUs delay, uint64_t tag) override {
+    const uint64_t id = ++next_timer_;
+    const Clock::time_point due = Clock::now() + std::chrono::microseconds(std::max<TimeUs>(0, delay));
+    timers_.emplace(std::pair{due, id}, tag);
+    timer_due_.emplace(id, due);
+    return policy::TimerId{id};
+  }
+  bool CancelTimer(policy::TimerId id) override {
+    auto it = timer_due_.find(static_cast<uint64_t>(id));
+    if (it == timer_due_.end()) return false;
+    timers_.erase(std::pair{it->second, it->first});
+    timer_due_.erase(it);
+    return true;
   }
   absl::Status Launch(const TaskRef& task, MachineId machine) override {
     if (machine != machine_) return absl::FailedPreconditionError("a hosted node agent launches only on its machine");
@@ -182,8 +194,9 @@ class AgentHost::RemoteContext final : public policy::Context {
   absl::flat_hash_map<uint32_t, std::unique_ptr<Known>> jobs_;
   std::vector<JobId> order_;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Resources> launched_;  // by (job, stage, task)
-  std::map<std::pair<Clock::time_point, uint64_t>, uint64_t> timers_;  // (due, seq) -> tag
-  uint64_t next_timer_ = 0;
+  std::map<std::pair<Clock::time_point, uint64_t>, uint64_t> timers_;  // (due, id) -> tag
+  absl::flat_hash_map<uint64_t, Clock::time_point> timer_due_;        // id -> due, for CancelTimer
+  uint64_t next_timer_ = 0;  // the last id given (ids start at 1: 0 is TimerId::kNone)
   v1::AgentActions actions_;
 };
 

@@ -14,7 +14,7 @@
 //   - each job it has heard of: description, user, priority, weight,
 //     demands, and whether it has ended (JOB_ENDED: finished(), and it
 //     leaves active_jobs()); not the job's per-task progress elsewhere;
-//   - Send to any role; SetTimer (local, on the node's clock); Launch on its
+//   - Send to any role; SetTimer and CancelTimer (local, on the node's clock); Launch on its
 //     own machine and Kill, sent to the scheduler, which checks them as any
 //     decision and answers a refused launch with LAUNCH_REFUSED (the agent
 //     then hears OnTaskEnded with outcome killed, as for a task that could
