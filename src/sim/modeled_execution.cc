@@ -10,6 +10,12 @@ namespace weft::sim {
 namespace {
 constexpr Resource kSharedResources[] = {kCpu, kDisk, kNet};
 
+Resources MemoryOf(const Resources& r) {
+  Resources mem;
+  mem.set_micro(kMem, r.micro(kMem));
+  return mem;
+}
+
 int64_t Scaled(int64_t micro, double factor) {
   return factor == 1.0 ? micro : std::llround(static_cast<double>(micro) * factor);
 }
@@ -37,7 +43,7 @@ double ModeledExecution::NominalSegmentUs(const Work& w, const Stage& st, uint32
 }
 
 void ModeledExecution::Begin(uint32_t slot, const ExecutionAttempt& attempt) {
-  if (slot >= work_.size()) work_.resize(slot + 1);
+  if (slot >= work_.size()) work_.resize(std::max<size_t>(slot + 1, 2 * work_.size()));
   Work& w = work_[slot];
   const Stage& st = w_.jobs[attempt.task.job.value()].stages[attempt.task.stage];
   w = Work();
@@ -112,7 +118,13 @@ void ModeledExecution::RunSegment(uint32_t slot, const ExecutionAttempt& attempt
     w.planned_end_us = -1;  // Recompute sets it
   }
   const MachineId m = w.machine;
-  Recompute(m, slot);
+  if (!contended && !w.phased && !was_over_[m.value()] && !Oversubscribed(m)) {
+    // The common case, kept cheap: a whole task in the fixed model on a
+    // machine with room uses its usage vector until it ends.
+    SetUse(slot, w, w.want + MemoryOf(w.usage), w.hold);
+  } else {
+    Recompute(m, slot);
+  }
   // A whole task's use is constant from here unless its machine's shares
   // move: its account then needs no integration.
   if (!work_[slot].phased) work_[slot].changed = false;
@@ -171,7 +183,7 @@ AttemptAccount ModeledExecution::End(uint32_t slot, const ExecutionAttempt& /*at
   w.running = false;
   auto& list = on_machine_[w.machine.value()];
   list.erase(std::find(list.begin(), list.end(), slot));
-  if (was_running) Recompute(w.machine, UINT32_MAX);
+  if (was_running && (Contended() || was_over_[w.machine.value()])) Recompute(w.machine, UINT32_MAX);
   return account;
 }
 

@@ -105,7 +105,7 @@ class ModeledExecution : public Execution {
   std::vector<Work> work_;                          // by attempt slot
   std::vector<std::vector<uint32_t>> on_machine_;   // begun attempts, in launch order
   std::vector<Resources> wanted_;                   // per machine: sum of running segments' want
-  std::vector<bool> was_over_;                      // per machine: oversubscribed at the last Recompute
+  std::vector<uint8_t> was_over_;                   // per machine: oversubscribed at the last Recompute
   uint64_t begin_counter_ = 0;
 };
 
