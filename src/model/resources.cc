@@ -30,37 +30,6 @@ absl::StatusOr<Resources> Resources::FromUnits(const std::array<double, kNumReso
   return out;
 }
 
-bool Resources::IsZero() const {
-  for (int64_t x : v_) {
-    if (x != 0) return false;
-  }
-  return true;
-}
-
-bool Resources::FitsIn(const Resources& capacity) const {
-  for (int r = 0; r < kNumResources; ++r) {
-    if (v_[r] > capacity.v_[r]) return false;
-  }
-  return true;
-}
-
-bool Resources::FitsInExcept(const Resources& capacity, ResourceMask except) const {
-  for (int r = 0; r < kNumResources; ++r) {
-    if (!InMask(except, static_cast<Resource>(r)) && v_[r] > capacity.v_[r]) return false;
-  }
-  return true;
-}
-
-Resources& Resources::operator+=(const Resources& o) {
-  for (int r = 0; r < kNumResources; ++r) v_[r] += o.v_[r];
-  return *this;
-}
-
-Resources& Resources::operator-=(const Resources& o) {
-  for (int r = 0; r < kNumResources; ++r) v_[r] -= o.v_[r];
-  return *this;
-}
-
 std::string Resources::ToString() const {
   std::vector<std::string> parts;
   for (int r = 0; r < kNumResources; ++r) {

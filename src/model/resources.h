@@ -51,14 +51,36 @@ class Resources {
   void set_micro(Resource r, int64_t value) { v_[r] = value; }
   double units(Resource r) const { return static_cast<double>(v_[r]) / kMicroUnits; }
 
-  bool IsZero() const;
+  // Inline: the engine calls these several times per task.
+  bool IsZero() const {
+    for (int64_t x : v_) {
+      if (x != 0) return false;
+    }
+    return true;
+  }
   // FitsIn: every component is <= the other's.
-  bool FitsIn(const Resources& capacity) const;
+  bool FitsIn(const Resources& capacity) const {
+    for (int r = 0; r < kNumResources; ++r) {
+      if (v_[r] > capacity.v_[r]) return false;
+    }
+    return true;
+  }
   // FitsInExcept: every component outside `except` is <= the other's.
-  bool FitsInExcept(const Resources& capacity, ResourceMask except) const;
+  bool FitsInExcept(const Resources& capacity, ResourceMask except) const {
+    for (int r = 0; r < kNumResources; ++r) {
+      if (!InMask(except, static_cast<Resource>(r)) && v_[r] > capacity.v_[r]) return false;
+    }
+    return true;
+  }
 
-  Resources& operator+=(const Resources& o);
-  Resources& operator-=(const Resources& o);
+  Resources& operator+=(const Resources& o) {
+    for (int r = 0; r < kNumResources; ++r) v_[r] += o.v_[r];
+    return *this;
+  }
+  Resources& operator-=(const Resources& o) {
+    for (int r = 0; r < kNumResources; ++r) v_[r] -= o.v_[r];
+    return *this;
+  }
   friend Resources operator+(Resources a, const Resources& b) { return a += b; }
   friend Resources operator-(Resources a, const Resources& b) { return a -= b; }
   friend bool operator==(const Resources&, const Resources&) = default;

@@ -10,11 +10,6 @@ namespace weft::sim {
 namespace {
 constexpr Resource kSharedResources[] = {kCpu, kDisk, kNet};
 
-Resources MemoryOf(const Resources& r) {
-  Resources mem;
-  mem.set_micro(kMem, r.micro(kMem));
-  return mem;
-}
 
 int64_t Scaled(int64_t micro, double factor) {
   return factor == 1.0 ? micro : std::llround(static_cast<double>(micro) * factor);
@@ -46,8 +41,22 @@ void ModeledExecution::Begin(uint32_t slot, const ExecutionAttempt& attempt) {
   if (slot >= work_.size()) work_.resize(std::max<size_t>(slot + 1, 2 * work_.size()));
   Work& w = work_[slot];
   const Stage& st = w_.jobs[attempt.task.job.value()].stages[attempt.task.stage];
-  w = Work();
+  // Field by field rather than `w = Work()`: a fresh Work is a few hundred
+  // bytes, per task. The areas need no reset: the first change sets them.
   w.active = true;
+  w.running = false;
+  w.doomed = false;
+  w.changed = false;
+  w.fail_phase = 0;
+  w.phase = 0;
+  w.version = 0;
+  w.factor = 1;
+  w.rate = 1;
+  w.remaining_us = 0;
+  w.want = Resources();
+  w.use = Resources();
+  w.peak = Resources();
+  w.segment_held_area = 0;
   w.phased = !st.phases.empty();
   w.generation = attempt.generation;
   w.machine = attempt.machine;
@@ -121,7 +130,8 @@ void ModeledExecution::RunSegment(uint32_t slot, const ExecutionAttempt& attempt
   if (!contended && !w.phased && !was_over_[m.value()] && !Oversubscribed(m)) {
     // The common case, kept cheap: a whole task in the fixed model on a
     // machine with room uses its usage vector until it ends.
-    SetUse(slot, w, w.want + MemoryOf(w.usage), w.hold);
+    host_.UsageChanged(slot, w.use, w.usage);
+    w.use = w.usage;
   } else {
     Recompute(m, slot);
   }
