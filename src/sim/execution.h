@@ -99,8 +99,6 @@ class Execution {
   // exactly once per attempt that had Begin called, and for attempts that
   // never reached their machine (then the account is empty).
   virtual AttemptAccount End(uint32_t slot, const ExecutionAttempt& attempt) = 0;
-  // Current: what the attempt uses right now (zero before Begin).
-  virtual Resources Current(uint32_t slot) const = 0;
 };
 
 }  // namespace weft::sim

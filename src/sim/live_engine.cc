@@ -27,7 +27,7 @@ class LiveExecution final : public Execution {
 
   void Begin(uint32_t slot, const ExecutionAttempt& a) override {
     if (slot >= runs_.size()) runs_.resize(slot + 1);
-    runs_[slot] = Run{.active = true, .generation = a.generation, .use = a.usage, .peak = a.usage};
+    runs_[slot] = Run{.active = true, .use = a.usage, .peak = a.usage};
     host_.UsageChanged(slot, Resources(), a.usage);
     executor_.StartAttempt(AttemptLaunch{IdOf(slot, a.generation), a.task, a.attempt_no, a.machine});
   }
@@ -46,9 +46,6 @@ class LiveExecution final : public Execution {
     host_.UsageChanged(slot, run.use, Resources());
     run.active = false;
     return account;
-  }
-  Resources Current(uint32_t slot) const override {
-    return slot < runs_.size() && runs_[slot].active ? runs_[slot].use : Resources();
   }
 
   // Measured: the node measured what attempt `slot` uses now.
@@ -74,7 +71,6 @@ class LiveExecution final : public Execution {
  private:
   struct Run {
     bool active = false;
-    uint32_t generation = 0;
     Resources use;
     Resources peak;
     TimeUs start_us = -1;

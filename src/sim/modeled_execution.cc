@@ -197,10 +197,6 @@ AttemptAccount ModeledExecution::End(uint32_t slot, const ExecutionAttempt& /*at
   return account;
 }
 
-Resources ModeledExecution::Current(uint32_t slot) const {
-  return slot < work_.size() && work_[slot].active ? work_[slot].use : Resources();
-}
-
 void ModeledExecution::Integrate(Work& w, TimeUs now) {
   // Until its use or holding first changes, an attempt's account is its
   // constant use: nothing to integrate (the common case, kept cheap).
@@ -243,27 +239,25 @@ void ModeledExecution::Recompute(MachineId m, uint32_t changed) {
   // and only the attempt that changed needs its use updated; otherwise (and
   // always under contention) every running segment's rate and use moves.
   const bool over = Oversubscribed(m);
-  std::array<double, kNumResources> share{};
-  share.fill(1.0);
+  const bool all = contended || over || was_over_[m.value()];
   if (contended) {
-    std::array<int64_t, kNumResources> wanted{};
+    // Progress so far at the old rates, before the rates move.
     for (uint32_t slot : list) {
       Work& w = work_[slot];
       if (!w.running) continue;
       w.remaining_us = std::max(0.0, w.remaining_us - static_cast<double>(now - w.last_update_us) * w.rate);
       w.last_update_us = now;
-      for (Resource r : kSharedResources) wanted[r] += w.want.micro(r);
     }
-    for (Resource r : kSharedResources) {
-      share[r] = wanted[r] > cap.micro(r) ? static_cast<double>(cap.micro(r)) / static_cast<double>(wanted[r]) : 1.0;
-    }
-  } else if (over || was_over_[m.value()]) {
+  }
+  // Each resource's share: wanted_ is the sum of the running segments' want.
+  std::array<double, kNumResources> share{};
+  share.fill(1.0);
+  if (all) {
     for (Resource r : kSharedResources) {
       const int64_t wanted = wanted_[m.value()].micro(r);
       share[r] = wanted > cap.micro(r) ? static_cast<double>(cap.micro(r)) / static_cast<double>(wanted) : 1.0;
     }
   }
-  const bool all = contended || over || was_over_[m.value()];
   if (all) {
     for (uint32_t slot : list) Update(slot, now, share, contended);
   } else if (changed != UINT32_MAX && work_[changed].active) {

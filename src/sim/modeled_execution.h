@@ -41,7 +41,6 @@ class ModeledExecution : public Execution {
   void RunSegment(uint32_t slot, const ExecutionAttempt& attempt) override;
   void OnSegmentEvent(const Event& e) override;
   AttemptAccount End(uint32_t slot, const ExecutionAttempt& attempt) override;
-  Resources Current(uint32_t slot) const override;
 
  protected:
   // Contended: segments slow down when a resource they want is oversubscribed.
