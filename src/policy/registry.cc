@@ -4,6 +4,7 @@
 #include "fmt/format.h"
 #include "fmt/ranges.h"
 #include "policy/baseline/baselines.h"
+#include "policy/cobra/cobra.h"
 #include "policy/dagps/dagps.h"
 #include "policy/sparrow/sparrow.h"
 
@@ -23,6 +24,10 @@ const std::vector<const PolicyInfo*>& AllPolicies() {
       &baseline::kStripPartInfo,
       &baseline::kCoffmanGrahamInfo,
       &baseline::kExecutorInfo,
+      &baseline::kSparkStaticInfo,
+      &cobra::kCobraInfo,
+      &cobra::kCobraDefaultInfo,
+      &cobra::kSparkDynamicInfo,
       &dagps::kDagpsInfo,
       &sparrow::kSparrowRandomInfo,
       &sparrow::kSparrowPerTaskInfo,

@@ -44,47 +44,60 @@ absl::StatusOr<std::unique_ptr<Policy>> MakeExecutorPolicy(const Params& params)
   return std::make_unique<ExecutorPolicy>(config);
 }
 
+// ExecutorParams: executor's parameters with the given defaults, so that
+// spark-static is the same mechanism with the COBRA paper's defaults.
+std::vector<ParamSpec> ExecutorParams(const char* executors, const char* cpu, const char* mem, const char* response) {
+  return {
+      {.name = "executors",
+       .type = ParamType::kInt,
+       .default_value = executors,
+       .help = "executors (containers) each job asks for and holds until it ends (but see idle_timeout)",
+       .min = 1,
+       .max = 100000},
+      {.name = "executor_cpu",
+       .type = ParamType::kDouble,
+       .default_value = cpu,
+       .help = "cores per executor (also sets its share of a machine's disk and net bandwidth)",
+       .min = 0.001,
+       .max = 1e6},
+      {.name = "executor_mem",
+       .type = ParamType::kDouble,
+       .default_value = mem,
+       .help = "memory per executor, GB",
+       .min = 0,
+       .max = 1e6},
+      {.name = "idle_timeout",
+       .type = ParamType::kDouble,
+       .default_value = "60",
+       .help = "seconds a job's executors may all sit idle while it has ready tasks none of them can hold "
+               "before it gives them back and asks again where those tasks fit (Spark's executorIdleTimeout)",
+       .min = 0,
+       .max = 1e9},
+      {.name = "response_time",
+       .type = ParamType::kDouble,
+       .default_value = response,
+       .help = "seconds the cluster scheduler takes to grant a container request (COBRA's container "
+               "response time, Table I; not the message latency)",
+       .min = 0,
+       .max = 1e9},
+  };
+}
+
 }  // namespace
 
 const PolicyInfo kExecutorInfo{
     .name = "executor",
     .description = "Spark-like static allocation: each job holds a fixed set of executors for its whole life",
     .source = "Spark on YARN with static allocation (Ursa section 5.1.1 Y+S; COBRA section V-C SRS)",
-    .params =
-        {
-            {.name = "executors",
-             .type = ParamType::kInt,
-             .default_value = "4",
-             .help = "executors (containers) each job asks for and holds until it ends (but see idle_timeout)",
-             .min = 1,
-             .max = 100000},
-            {.name = "executor_cpu",
-             .type = ParamType::kDouble,
-             .default_value = "4",
-             .help = "cores per executor (also sets its share of a machine's disk and net bandwidth)",
-             .min = 0.001,
-             .max = 1e6},
-            {.name = "executor_mem",
-             .type = ParamType::kDouble,
-             .default_value = "8",
-             .help = "memory per executor, GB",
-             .min = 0,
-             .max = 1e6},
-            {.name = "idle_timeout",
-             .type = ParamType::kDouble,
-             .default_value = "60",
-             .help = "seconds a job's executors may all sit idle while it has ready tasks none of them can hold "
-                     "before it gives them back and asks again where those tasks fit (Spark's executorIdleTimeout)",
-             .min = 0,
-             .max = 1e9},
-            {.name = "response_time",
-             .type = ParamType::kDouble,
-             .default_value = "0",
-             .help = "seconds the cluster scheduler takes to grant a container request (COBRA's container "
-                     "response time, Table I; not the message latency)",
-             .min = 0,
-             .max = 1e9},
-        },
+    .params = ExecutorParams("4", "4", "8", "0"),
+    .make = MakeExecutorPolicy,
+};
+
+const PolicyInfo kSparkStaticInfo{
+    .name = "spark-static",
+    .description = "COBRA's SRS: Spark static allocation, 2 containers of 1 core and 2 GB per job, held to its end",
+    .source = "Zhao et al., COBRA (paper 000), section VII (static scheduling in Spark 2.0); the executor baseline",
+    .params = ExecutorParams("2", "1", "2", "1"),
     .make = MakeExecutorPolicy,
 };
 

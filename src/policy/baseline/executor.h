@@ -105,5 +105,9 @@
 namespace weft::policy::baseline {
 
 extern const PolicyInfo kExecutorInfo;
+// spark-static: the same policy with COBRA's SRS defaults (section VII: 2
+// containers per job, held to its end; 1 core and 2 GB, cobra's container;
+// a 1 s container response time, Table I).
+extern const PolicyInfo kSparkStaticInfo;
 
 }  // namespace weft::policy::baseline

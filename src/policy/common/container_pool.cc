@@ -47,11 +47,16 @@ bool ContainerPool::Holds(const Resources& demand) const {
 
 ContainerId ContainerPool::Launch(Context& ctx, const TaskRef& task, const Resources& demand) {
   const ContainerId id = FirstFit(demand, ctx);
-  if (!id.valid() || !ctx.LaunchInContainer(task, id).ok()) return ContainerId();
+  return id.valid() && LaunchIn(ctx, task, demand, id) ? id : ContainerId();
+}
+
+bool ContainerPool::LaunchIn(Context& ctx, const TaskRef& task, const Resources& demand, ContainerId id) {
   Entry* e = FindMutable(id);
+  if (e == nullptr || !(e->in_use + demand).FitsIn(e->size) || ctx.container(id) == nullptr) return false;
+  if (!ctx.LaunchInContainer(task, id).ok()) return false;
   e->in_use += demand;
   ++e->tasks;
-  return id;
+  return true;
 }
 
 void ContainerPool::Ended(ContainerId id, const Resources& demand) {

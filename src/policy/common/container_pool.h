@@ -65,6 +65,10 @@ class ContainerPool {
   // container, or an invalid id when no container has room or the platform
   // refused (then nothing changes).
   ContainerId Launch(Context& ctx, const TaskRef& task, const Resources& demand);
+  // LaunchIn runs `task` in the held container `id` (the owner chose it,
+  // e.g. for locality) if its free room holds `demand`; false (nothing
+  // changes) when it does not, the container is gone or the platform refused.
+  bool LaunchIn(Context& ctx, const TaskRef& task, const Resources& demand, ContainerId id);
   // Ended: a task the owner launched in `id` ended (OnTaskEnded); its demand
   // is free again. A container no longer held is ignored.
   void Ended(ContainerId id, const Resources& demand);

@@ -89,6 +89,24 @@ void ContainerGranter::Drop(JobId job) {
   key_of_.erase(it);
 }
 
+void ContainerGranter::Cap(JobId job, int64_t max_waiting) {
+  auto it = key_of_.find(job.value());
+  if (it == key_of_.end()) return;
+  auto& requests = queue_.at(it->second).requests;
+  int64_t excess = Waiting(job) - std::max<int64_t>(0, max_waiting);
+  while (excess > 0 && !requests.empty()) {
+    Request& last = requests.back();
+    const int64_t cut = std::min(excess, last.count);
+    last.count -= cut;
+    excess -= cut;
+    if (last.count == 0) requests.pop_back();
+  }
+  if (requests.empty()) {
+    queue_.erase(it->second);
+    key_of_.erase(it);
+  }
+}
+
 int64_t ContainerGranter::Waiting(JobId job) const {
   auto it = key_of_.find(job.value());
   if (it == key_of_.end()) return 0;
@@ -97,7 +115,7 @@ int64_t ContainerGranter::Waiting(JobId job) const {
   return n;
 }
 
-int64_t ContainerGranter::TryGrant(const Allowance& allowance) {
+int64_t ContainerGranter::TryGrant(const Allowance& allowance, const OnGrant& on_grant) {
   // Sizes that found no room in this pass: nothing frees room during a pass,
   // so later jobs asking for them need not search again.
   std::vector<Request> no_room;
@@ -109,7 +127,7 @@ int64_t ContainerGranter::TryGrant(const Allowance& allowance) {
       it->second.requests.clear();
     } else {
       const int64_t limit = allowance ? allowance(it->second.job) : -1;
-      if (limit != 0) granted += Serve(it->second, no_room, limit);
+      if (limit != 0) granted += Serve(it->second, no_room, limit, on_grant);
     }
     if (it->second.requests.empty()) {
       key_of_.erase(it->second.job.value());
@@ -121,7 +139,8 @@ int64_t ContainerGranter::TryGrant(const Allowance& allowance) {
   return granted;
 }
 
-int64_t ContainerGranter::Serve(JobRequests& job, std::vector<Request>& no_room, int64_t limit) {
+int64_t ContainerGranter::Serve(JobRequests& job, std::vector<Request>& no_room, int64_t limit,
+                                const OnGrant& on_grant) {
   auto& requests = job.requests;
   const TimeUs now = ctx_.Now();
   int64_t granted = 0;
@@ -137,8 +156,10 @@ int64_t ContainerGranter::Serve(JobRequests& job, std::vector<Request>& no_room,
         no_room.push_back(r);
         return granted;
       }
-      if (!ctx_.GrantContainer(job.job, m, size).ok()) return granted;
+      const auto id = ctx_.GrantContainer(job.job, m, size);
+      if (!id.ok()) return granted;
       finder_.Refresh(m);
+      if (on_grant) on_grant(job.job, *id, m);
       --r.count;
       ++granted;
     }

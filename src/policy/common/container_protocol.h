@@ -118,6 +118,9 @@ class ContainerGranter {
   void Add(JobId job, const OrderKey& key, const ContainerRequest& request);
   // Drop forgets every request of a job (it finished).
   void Drop(JobId job);
+  // Cap trims the job's waiting requests, latest first, to at most
+  // `max_waiting` containers (a scheduler whose division gives the job less).
+  void Cap(JobId job, int64_t max_waiting);
   // Refresh: the room on a machine changed (a release, up or down).
   void Refresh(MachineId machine) { finder_.Refresh(machine); }
   // OnTimer: true when the tag was the granter's (a response time elapsed;
@@ -127,10 +130,12 @@ class ContainerGranter {
   // Allowance: how many more containers the job may be granted in this pass
   // (a scheduler dividing containers by desire); negative: unlimited.
   using Allowance = std::function<int64_t(JobId)>;
+  // OnGrant hears every container granted (for a scheduler's own books).
+  using OnGrant = std::function<void(JobId, ContainerId, MachineId)>;
   // TryGrant grants what fits, jobs in key order. Within a job requests are
   // served in order and its first unsatisfiable request waits; later jobs may
   // take room it cannot use. Returns the number of containers granted.
-  int64_t TryGrant(const Allowance& allowance = {});
+  int64_t TryGrant(const Allowance& allowance = {}, const OnGrant& on_grant = {});
 
   // Waiting: containers the job asked for and was not granted yet (granted
   // or not yet grantable).
@@ -154,7 +159,7 @@ class ContainerGranter {
   // Serve grants the job's requests in order until one finds no room (which
   // it adds to `no_room`), one like those in `no_room` comes up, one is not
   // grantable yet, or `limit` grants were made. Returns the grants made.
-  int64_t Serve(JobRequests& job, std::vector<Request>& no_room, int64_t limit);
+  int64_t Serve(JobRequests& job, std::vector<Request>& no_room, int64_t limit, const OnGrant& on_grant);
   // FirstMachine: the lowest-numbered machine where a container for `r`
   // fits, with the size it gets there; an invalid id when none.
   MachineId FirstMachine(const Request& r, Resources* size) const;
