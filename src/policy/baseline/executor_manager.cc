@@ -11,18 +11,6 @@
 #include "policy/baseline/executor_roles.h"
 
 namespace weft::policy::baseline {
-namespace {
-
-Resources Max(const Resources& a, const Resources& b) {
-  Resources m;
-  for (int i = 0; i < kNumResources; ++i) {
-    const auto r = static_cast<Resource>(i);
-    m.set_micro(r, std::max(a.micro(r), b.micro(r)));
-  }
-  return m;
-}
-
-}  // namespace
 
 ExecutorManager::ExecutorManager(Context& ctx, JobId job, const ExecutorConfig& config)
     : JobManager(ctx, job), config_(config), requests_(ctx, Address::Scheduler(0)) {}
@@ -32,7 +20,7 @@ void ExecutorManager::OnStart() {
   // All executors of a job are alike and grown to hold its largest task, as a
   // Spark user must size spark.executor.cores/memory (executor.h).
   executor_floor_ = config_.executor;
-  for (uint32_t s = 0; s < view.num_stages(); ++s) executor_floor_ = Max(executor_floor_, view.demand(s));
+  for (uint32_t s = 0; s < view.num_stages(); ++s) executor_floor_ = ComponentMax(executor_floor_, view.demand(s));
   requests_.Request(executor_floor_, config_.executors, /*must_fit=*/Resources());
 }
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "policy/common/container_protocol.h"
+
 namespace weft::policy::cobra {
 namespace {
 
@@ -14,15 +16,6 @@ constexpr uint64_t kWaitTag = 3;     // some task's wait reached a threshold
 constexpr uint64_t kBacklogTag = 4;  // Spark: tasks have waited a backlog timeout
 constexpr uint64_t kIdleTag = 5;     // Spark: a container idled executorIdleTimeout
 constexpr int kSamplesPerPeriod = 10;
-
-Resources Max(const Resources& a, const Resources& b) {
-  Resources m;
-  for (int i = 0; i < kNumResources; ++i) {
-    const auto r = static_cast<Resource>(i);
-    m.set_micro(r, std::max(a.micro(r), b.micro(r)));
-  }
-  return m;
-}
 
 // AtLeastFree: `free` is at least `share` of `size` in every resource the
 // container has (Pdelay's n.free >= 1 - δ, normalized by the container).
@@ -220,7 +213,7 @@ Resources CobraManager::Floor() const {
   // Grown to the first waiting stage only: a component-wise max over several
   // stages (one cpu-heavy, one memory-heavy) may fit no machine at all.
   if (ready_.empty()) return config_.container;
-  return Max(config_.container, ctx_.job(job_).demand(ready_.ordered().begin()->second.stage));
+  return ComponentMax(config_.container, ctx_.job(job_).demand(ready_.ordered().begin()->second.stage));
 }
 
 int64_t CobraManager::Keep() const {

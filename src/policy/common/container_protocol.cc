@@ -48,6 +48,15 @@ Resources ContainerSizeOn(const Resources& floor, const Resources& cap) {
   return size;
 }
 
+Resources ComponentMax(const Resources& a, const Resources& b) {
+  Resources m;
+  for (int i = 0; i < kNumResources; ++i) {
+    const auto r = static_cast<Resource>(i);
+    m.set_micro(r, std::max(a.micro(r), b.micro(r)));
+  }
+  return m;
+}
+
 void ContainerRequester::Request(const Resources& floor, int64_t count, const Resources& must_fit, bool replace) {
   if (count <= 0) return;
   outstanding_ = replace ? count : outstanding_ + count;

@@ -83,6 +83,10 @@ std::optional<ContainerRequest> DecodeContainerRequest(const Message& message);
 // in proportion to the floor's cores, then everything cut to the machine.
 Resources ContainerSizeOn(const Resources& floor, const Resources& cap);
 
+// ComponentMax: per resource, the larger of a and b (a container floor grown
+// to hold a stage's tasks, as a Spark user sizes executors).
+Resources ComponentMax(const Resources& a, const Resources& b);
+
 // The job manager's side: what it asked for and has not been granted yet.
 class ContainerRequester {
  public:
