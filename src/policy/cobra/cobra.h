@@ -40,7 +40,13 @@
 // recomputed whenever desires, jobs, machines or containers change, not
 // only at period boundaries, so a container a job gives back mid-period goes
 // to a deprived job at once; a stage whose tasks outgrow the container size
-// grows the job's containers (as executor does).
+// grows the job's containers (as executor does); Pdelay looks, per waiting
+// stage, at the first rack-local task and the stage's first waiting task
+// (a stage's tasks become ready together and share p, so their waits agree;
+// a retried task's wait restarts); stage demands, not per-task overrides
+// (the reader refuses `demands` for now); no locality cost yet (the reader
+// refuses `locality_cost` until the engine runs it), so waiting for
+// locality cannot pay in simulation yet.
 //
 // Baselines built from the same roles (config.h):
 //   - cobra-default: the paper's Default: one task per fixed-capacity
@@ -50,7 +56,10 @@
 //   - spark-dynamic: Spark's dynamic allocation (DRS): the target grows by
 //     1, 2, 4, ... executors per backlog timeout while tasks wait, up to what
 //     the waiting and running tasks can use, and an executor idle for
-//     idle_timeout goes back; reusable executors; plain delay scheduling.
+//     idle_timeout goes back; reusable executors; plain delay scheduling;
+//     it starts with initial_executors (1; Spark's default is 0, which here
+//     would only add a backlog timeout to every job) and ignores the job
+//     scheduler's allocation (YARN preempts nothing by default).
 //     Non-clairvoyant.
 // spark-static (SRS) is baseline/executor with the paper's defaults.
 #pragma once
