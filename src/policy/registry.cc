@@ -6,6 +6,7 @@
 #include "policy/baseline/baselines.h"
 #include "policy/dagps/dagps.h"
 #include "policy/sparrow/sparrow.h"
+#include "policy/ursa/ursa.h"
 
 namespace weft::policy {
 
@@ -28,6 +29,7 @@ const std::vector<const PolicyInfo*>& AllPolicies() {
       &sparrow::kSparrowPerTaskInfo,
       &sparrow::kSparrowBatchInfo,
       &sparrow::kSparrowInfo,
+      &ursa::kUrsaInfo,
   };
   return kPolicies;
 }
