@@ -30,6 +30,7 @@ const std::vector<const PolicyInfo*>& AllPolicies() {
       &sparrow::kSparrowBatchInfo,
       &sparrow::kSparrowInfo,
       &ursa::kUrsaInfo,
+      &ursa::kUrsaYarnInfo,
   };
   return kPolicies;
 }

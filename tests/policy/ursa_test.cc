@@ -219,5 +219,22 @@ TEST(UrsaPolicyTest, RunsStagesWithoutPhasesWhole) {
   }
 }
 
+// ursa-yarn: one 4-core worker, one job of four 1 core-second cpu
+// monotasks. In one container of 2 cores the container's own cpu queue runs
+// two at a time (two waves: 2 s); ursa's machine-wide queue runs all four.
+constexpr char kFourCpu[] = R"({"weft": 1,
+  "cluster": {"machines": [{"name": "w", "capacity": {"cpu": 4, "mem": 16}}]},
+  "jobs": [{"name": "a", "stages": [{"name": "s", "tasks": 4, "demand": {"cpu": 1, "mem": 1},
+    "phases": [{"resource": "cpu", "work": 1}]}]}]})";
+
+TEST(UrsaYarnPolicyTest, ContainersLimitAJobsMonotasksToTheirCores) {
+  const auto yarn = RunPolicy(kFourCpu, "ursa-yarn", {"executors=1", "executor_cpu=2", "executor_mem=8"});
+  ASSERT_TRUE(yarn.status.ok()) << yarn.status;
+  EXPECT_EQ(yarn.Makespan(), Sec(2));
+  const auto ursa = RunPolicy(kFourCpu, "ursa", {"interval=0.1"});
+  ASSERT_TRUE(ursa.status.ok()) << ursa.status;
+  EXPECT_EQ(ursa.Makespan(), Sec(1.1));  // the first batch, then one wave
+}
+
 }  // namespace
 }  // namespace weft::policy::testing

@@ -6,12 +6,16 @@
 
 #include <cstdint>
 
+#include "policy/common/container_protocol.h"
+
 namespace weft::policy::ursa {
 
+// Numbered from common/container_protocol.h's kFirstPolicyContainerMessage so
+// that ursa-yarn's job managers can also speak the container protocol.
 enum MessageType : uint32_t {
   // job manager -> scheduler: x = the memory estimate (GB) of the job's
   // ready tasks (admission.h).
-  kEstimate = 1,
+  kEstimate = kFirstPolicyContainerMessage,
   // job manager -> scheduler: tasks [task.index, a) of task.stage are ready.
   kReady,
   // job manager -> scheduler: list = the job's remaining work R for cpu,
@@ -26,6 +30,9 @@ enum MessageType : uint32_t {
   // scheduler -> node agent: x = the rank of job task.job in the node's
   // queues (smaller first).
   kRank,
+  // ursa-yarn job manager -> node agent: `task` is about to be launched in
+  // container a on the agent's machine.
+  kInContainer,
 };
 
 // Thousandths, for Message::list.

@@ -15,6 +15,10 @@
 // bandwidth, so one monotask's own time would undercount it). Job ranks:
 // the job's arrival time (EJF) unless the scheduler sent one (kRank, SRJF).
 // Tasks without phases run whole: the agent only reports their end.
+// ursa-yarn: a job manager that runs a task in a container says so first
+// (kInContainer); that task's monotasks then queue in the container's own
+// queues, whose cpu limit is the container's cores, so jobs share nothing
+// (MonoSpark in YARN containers, section 5.1.2).
 // Not thread-safe (one role).
 #pragma once
 
@@ -47,17 +51,24 @@ class UrsaNode final : public NodeAgent {
     uint32_t phase = 0;
     TimeUs start_us = 0;
     double work = 0;
+    uint64_t key = 0;
   };
   struct RateBook {
     double work = 0;       // X
     TimeUs time_us = 0;    // T (cpu: summed; disk, net: busy)
     TimeUs busy_since = 0;
   };
-  void Pump(Resource r);
+  // Queues of the machine (key 0) or of one container (its id + 1).
+  ResourceQueues& QueuesOf(uint64_t key);
+  void Pump(uint64_t key, Resource r);
   double Rate(Resource r) const;
+  // BusyCount: monotasks of r running on the machine, over all queues.
+  uint32_t BusyCount(Resource r) const;
 
-  ResourceQueues queues_;
+  NodeConfig config_;
   uint32_t cores_;
+  std::map<uint64_t, ResourceQueues> queues_;
+  std::map<TaskRef, uint64_t> container_of_;  // from kInContainer
   std::map<TaskRef, Running> running_;
   std::array<RateBook, kNumResources> rates_{};
   absl::flat_hash_map<uint32_t, double> ranks_;  // by job id, from kRank

@@ -23,5 +23,7 @@
 namespace weft::policy::ursa {
 
 extern const PolicyInfo kUrsaInfo;
+// ursa-yarn (Y+U): yarn_manager.h.
+extern const PolicyInfo kUrsaYarnInfo;
 
 }  // namespace weft::policy::ursa
