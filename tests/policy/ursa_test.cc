@@ -142,10 +142,10 @@ TEST(UrsaJobOrderTest, SrjfScoreIsTheDotProductOfTwoLMinusRAndRNormalisedByL) {
   MonotaskWork load{}, r{};
   load[kCpu] = 3;
   load[kNet] = 4;  // |L| = 5
-  EXPECT_NEAR(ursa::SrjfScore(load, load), 25.0 / 5, 1e-12);  // alone: |R|
+  EXPECT_NEAR(ursa::SrjfScore(load, load), 1, 1e-12);  // alone
   r[kCpu] = 1;
-  r[kNet] = 1;  // (6 - 1) * 1 + (8 - 1) * 1 = 12
-  EXPECT_NEAR(ursa::SrjfScore(r, load), 12.0 / 5, 1e-12);
+  r[kNet] = 1;  // (6 - 1) * 1 + (8 - 1) * 1 = 12, over |L|^2 = 25
+  EXPECT_NEAR(ursa::SrjfScore(r, load), 12.0 / 25, 1e-12);
   // The job needing less of the heavily loaded resource (net) ranks first.
   MonotaskWork cpu_heavy{}, net_heavy{};
   cpu_heavy[kCpu] = 1;

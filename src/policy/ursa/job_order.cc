@@ -1,7 +1,6 @@
 #include "policy/ursa/job_order.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace weft::policy::ursa {
 
@@ -13,7 +12,7 @@ double SrjfScore(const MonotaskWork& remaining, const MonotaskWork& load) {
     norm2 += load[r] * load[r];
   }
   if (dot <= 0 || norm2 <= 0) return 0;
-  return dot / std::sqrt(norm2);
+  return dot / norm2;
 }
 
 double PlacementBonus(JobOrder order, double weight, double elapsed_s, double srjf_score) {

@@ -9,13 +9,16 @@
 //     admitted jobs, each resource's work counted in seconds of the whole
 //     cluster's rate for it (so cores, MB of disk and MB of net weigh alike).
 //     The paper's score is "the inverse of the dot product of (2L - R) and R
-//     normalised by L". We read "normalised by L" as divided by |L| (the
-//     Euclidean norm), so s = (2L - R).R / |L| is in cluster-seconds: a job
-//     alone (R = L) gets |R|, and a resource the admitted jobs need much of
-//     (large L_r) weighs its R_r more, the paper's intuition. The other
-//     reading, dividing component-wise by L_r, would give sum 2R_r - R_r^2/L_r,
-//     which weighs every resource about alike and loses that intuition.
-//     rank = s; bonus = W / s (the paper's inverse).
+//     normalised by L". We read "normalised by L" as both vectors measured
+//     in units of the load's size |L| (Euclidean norm):
+//     s = ((2L - R) / |L|).(R / |L|) = (2L - R).R / |L|^2, a pure number in
+//     [0, 1] (a job alone, R = L, gets 1; a small job near 0), in which a
+//     resource the admitted jobs need much of (large L_r) weighs its R_r
+//     more, the paper's intuition. The other reading, dividing component-wise
+//     by L_r, gives sum 2R_r - R_r^2/L_r, which weighs every resource about
+//     alike, loses that intuition and keeps R's units. rank = s; bonus =
+//     W / s (the paper's inverse; at least W, so with W = 1 it outweighs the
+//     mean F of a plan's tasks, at most 4, once jobs differ by a few times).
 // Plain functions; thread-safe.
 #pragma once
 

@@ -33,10 +33,22 @@ UrsaScheduler::UrsaScheduler(Context& ctx, const SchedulerConfig& config)
   }
 }
 
-void UrsaScheduler::OnJobArrived(JobId job) {
-  if (jobs_.contains(job.value())) return;  // heard again after a failover: nothing is lost here
-  jobs_[job.value()] = JobState{};
-  waiting_.push_back(job);
+void UrsaScheduler::OnJobArrived(JobId job) { (void)StateOf(job); }
+
+UrsaScheduler::JobState* UrsaScheduler::StateOf(JobId job) {
+  auto it = jobs_.find(job.value());
+  if (it != jobs_.end()) return &it->second;
+  // A job manager's first messages may come before the job's arrival is
+  // heard here; a finished job's late messages create nothing.
+  if (ctx_.job(job).finished()) return nullptr;
+  JobState& js = jobs_[job.value()];
+  // Submission order: arrival, then id.
+  const auto later = [&](JobId other) {
+    const TimeUs a = ctx_.job(other).arrival(), b = ctx_.job(job).arrival();
+    return a != b ? a > b : other.value() > job.value();
+  };
+  waiting_.insert(std::find_if(waiting_.begin(), waiting_.end(), later), job);
+  return &js;
 }
 
 void UrsaScheduler::OnJobFinished(JobId job, bool /*succeeded*/) {
@@ -83,9 +95,9 @@ void UrsaScheduler::Forget(const TaskRef& t) {
 void UrsaScheduler::OnMessage(const Address& from, const Message& m) {
   switch (m.type) {
     case kEstimate: {
-      auto it = jobs_.find(m.task.job.value());
-      if (it == jobs_.end()) return;
-      JobState& js = it->second;
+      JobState* state = StateOf(m.task.job);
+      if (state == nullptr) return;
+      JobState& js = *state;
       if (js.admitted) reserved_gb_ += m.x - js.estimate_gb;
       js.estimate_gb = m.x;
       js.estimated = true;
@@ -93,11 +105,11 @@ void UrsaScheduler::OnMessage(const Address& from, const Message& m) {
       return;
     }
     case kReady: {
-      auto it = jobs_.find(m.task.job.value());
-      if (it == jobs_.end()) return;
+      JobState* js = StateOf(m.task.job);
+      if (js == nullptr) return;
       const JobView job = ctx_.job(m.task.job);
-      const double ready = it->second.estimate_gb;
-      std::vector<Pending>& list = it->second.pending[m.task.stage];
+      const double ready = js->estimate_gb;
+      std::vector<Pending>& list = js->pending[m.task.stage];
       for (uint32_t i = m.task.index; i < static_cast<uint32_t>(m.a); ++i) {
         const TaskRef t{m.task.job, m.task.stage, i};
         const MonotaskWork work = WorkOf(TaskMonotasks(job, t));
@@ -109,9 +121,9 @@ void UrsaScheduler::OnMessage(const Address& from, const Message& m) {
       return;
     }
     case kRemaining: {
-      auto it = jobs_.find(m.task.job.value());
-      if (it == jobs_.end() || m.list.size() != 3) return;
-      for (int k = 0; k < 3; ++k) it->second.remaining[kTimed[k]] = static_cast<double>(m.list[k]) / kListScale;
+      JobState* js = StateOf(m.task.job);
+      if (js == nullptr || m.list.size() != 3) return;
+      for (int k = 0; k < 3; ++k) js->remaining[kTimed[k]] = static_cast<double>(m.list[k]) / kListScale;
       return;
     }
     case kMonotaskDone: {

@@ -78,6 +78,9 @@ class UrsaScheduler final : public ClusterScheduler {
     Resources peak;
   };
 
+  // StateOf: the job's state, created (and queued for admission) when first
+  // heard of; nullptr for a finished job.
+  JobState* StateOf(JobId job);
   void TryAdmit();
   void EnsureTimer();
   bool HasPending() const;
