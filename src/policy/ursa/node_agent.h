@@ -31,7 +31,7 @@
 namespace weft::policy::ursa {
 
 struct NodeConfig {
-  uint32_t net_concurrency = 2;
+  uint32_t net_concurrency = 1;
   uint32_t disk_concurrency = 1;
 };
 

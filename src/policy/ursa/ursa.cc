@@ -11,12 +11,21 @@
 namespace weft::policy::ursa {
 namespace {
 
+// Both policies run monotasks beside whole tasks (stages without phases) on
+// one machine: a monotask holds no reservation, so the node agent's limits
+// count monotasks only, and a core, disk or link a whole task reserves can
+// also serve a monotask. That is overbooking of cpu, disk and net, declared
+// as such (the execution models then share or slow them; memory is never
+// overbooked).
+constexpr ResourceMask kMonotaskOverbooking = MaskOf(kCpu) | MaskOf(kDisk) | MaskOf(kNet);
+
 class UrsaPolicy final : public Policy {
  public:
   UrsaPolicy(const SchedulerConfig& scheduler, const NodeConfig& node, double m2i)
       : scheduler_(scheduler), node_(node), m2i_(m2i) {}
 
   Knowledge knowledge() const override { return Knowledge::kClairvoyant; }
+  ResourceMask overbooked() const override { return kMonotaskOverbooking; }
   bool has_job_managers() const override { return true; }
   bool has_node_agents() const override { return true; }
 
@@ -43,6 +52,7 @@ class UrsaYarnPolicy final : public Policy {
   UrsaYarnPolicy(const YarnConfig& yarn, const NodeConfig& node) : yarn_(yarn), node_(node) {}
 
   Knowledge knowledge() const override { return Knowledge::kClairvoyant; }
+  ResourceMask overbooked() const override { return kMonotaskOverbooking; }
   bool has_job_managers() const override { return true; }
   bool has_node_agents() const override { return true; }
 
@@ -62,7 +72,7 @@ class UrsaYarnPolicy final : public Policy {
 };
 
 ParamSpec NetConcurrency() {
-  return {.name = "net_concurrency", .type = ParamType::kInt, .default_value = "2",
+  return {.name = "net_concurrency", .type = ParamType::kInt, .default_value = "1",
           .help = "network monotasks a worker runs at once", .min = 1, .max = 64};
 }
 ParamSpec DiskConcurrency() {
