@@ -219,6 +219,28 @@ TEST(UrsaPolicyTest, RunsStagesWithoutPhasesWhole) {
   }
 }
 
+// Admission from the workload's memory estimate M(j) and input sizes I(t):
+// one worker of 10 GB; each job has two tasks of 100 MB input. With m2i =
+// 100 a task's m2i x I(t) is 9.8 GB, so its estimate is r x M(j) = M(j) / 2
+// and a job's is M(j). Two jobs of 8 GB do not fit 10 GB together: b waits
+// for a's end. Two jobs of 2 GB both fit: b starts at once.
+std::string TwoEstimatedJobs(double memory_estimate_gb) {
+  const std::string job = R"("stages": [{"name": "s", "tasks": 2, "demand": {"cpu": 1, "mem": 1}, "input_mb": 100,
+      "phases": [{"resource": "cpu", "work": 1}]}])";
+  return R"({"weft": 1, "cluster": {"machines": [{"name": "w", "capacity": {"cpu": 4, "mem": 10}}]}, "jobs": [
+    {"name": "a", "memory_estimate": )" + std::to_string(memory_estimate_gb) + ", " + job + R"(},
+    {"name": "b", "memory_estimate": )" + std::to_string(memory_estimate_gb) + ", " + job + "}]}";
+}
+
+TEST(UrsaPolicyTest, AdmitsJobsByTheirMemoryEstimate) {
+  const auto big = RunPolicy(TwoEstimatedJobs(8), "ursa", {"m2i=100", "interval=0.1"});
+  ASSERT_TRUE(big.status.ok()) << big.status;
+  EXPECT_GE(big.FirstStart("b"), std::max(big.Task("a", 0).end_us, big.Task("a", 1).end_us));
+  const auto small = RunPolicy(TwoEstimatedJobs(2), "ursa", {"m2i=100", "interval=0.1"});
+  ASSERT_TRUE(small.status.ok()) << small.status;
+  EXPECT_EQ(small.FirstStart("b"), small.FirstStart("a"));
+}
+
 // ursa-yarn: one 4-core worker, one job of four 1 core-second cpu
 // monotasks. In one container of 2 cores the container's own cpu queue runs
 // two at a time (two waves: 2 s); ursa's machine-wide queue runs all four.

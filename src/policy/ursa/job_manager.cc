@@ -33,10 +33,10 @@ void UrsaJobManager::SendRemaining() {
 
 void UrsaJobManager::OnTasksReady(const TaskRange& tasks) {
   const JobView job = ctx_.job(job_);
-  const double demand_gb = job.demand(tasks.stage).units(kMem);
   for (uint32_t i = tasks.begin; i < tasks.end; ++i) {
     const TaskRef t{job_, tasks.stage, i};
-    outstanding_.push_back(Outstanding{t, InputMb(job, t, WorkOf(TaskMonotasks(job, t))), demand_gb});
+    outstanding_.push_back(
+        Outstanding{t, InputMb(job, t, WorkOf(TaskMonotasks(job, t))), job.task_demand(t).units(kMem)});
   }
   double ready_input = 0;
   for (const Outstanding& o : outstanding_) ready_input += o.input_mb;

@@ -228,7 +228,7 @@ bool UrsaScheduler::Place(const TaskRef& t, const TaskLoad& load, uint32_t worke
   if (!ctx_.Launch(t, machine).ok()) return false;
   // A whole task's work is not queued work (placement.h): no APT.
   Placed p{.machine = machine, .left = load.whole ? MonotaskWork{} : load.work,
-           .peak = ctx_.job(t.job).demand(t.stage)};
+           .peak = ctx_.job(t.job).task_demand(t)};
   Worker& w = workers_[worker];
   for (Resource r : kTimed) w.assigned[r] += p.left[r];
   w.peak_held += p.peak;
@@ -308,9 +308,9 @@ void UrsaScheduler::BatchPeak() {
   for (const auto& [rank, key] : order) {
     const JobId job(key.first);
     std::vector<Pending>& list = jobs_[key.first].pending[key.second];
-    const Resources& peak = ctx_.job(job).demand(key.second);
     std::vector<bool> gone(list.size(), false);
     for (size_t i = 0; i < list.size(); ++i) {
+      const Resources& peak = ctx_.job(job).task_demand(TaskRef{job, key.second, list[i].index});
       std::optional<uint32_t> best;
       double best_score = -1;
       for (uint32_t m = 0; m < workers_.size(); ++m) {
@@ -332,7 +332,7 @@ void UrsaScheduler::BatchPeak() {
           best_score = score;
         }
       }
-      if (!best) break;  // the stage's tasks are alike: none of the rest fits either
+      if (!best) continue;
       const TaskRef t{job, key.second, list[i].index};
       if (Place(t, list[i].load, *best) || ctx_.job(job).state(t) != TaskState::kReady) gone[i] = true;
     }

@@ -12,8 +12,8 @@
 // same split); a stage without `phases` runs whole, reserving its demand (the
 // platform cannot split it), while Ursa estimates it by derived monotasks
 // (common/monotasks.h); processing rates are measured over the whole run, not
-// a sliding window; M(j) and I(t) fall back as estimates.h says until the
-// workload model gives them.
+// a sliding window; M(j) and I(t) fall back as estimates.h says when the
+// workload does not give them.
 // Knowledge: clairvoyant (R is initialised from the jobs' true work, the
 // paper's "historical information" for recurring jobs).
 #pragma once

@@ -26,9 +26,9 @@ void UrsaYarnManager::OnStart() {
 
 Resources UrsaYarnManager::Reserve(const TaskRef& t) const {
   const JobView job = ctx_.job(job_);
-  if (!job.has_phases(t.stage)) return job.demand(t.stage);
+  if (!job.has_phases(t.stage)) return job.task_demand(t);
   Resources mem;
-  mem.set_micro(kMem, job.demand(t.stage).micro(kMem));
+  mem.set_micro(kMem, job.task_demand(t).micro(kMem));
   return mem;
 }
 
