@@ -7,6 +7,7 @@
 #include "policy/cobra/cobra.h"
 #include "policy/dagps/dagps.h"
 #include "policy/sparrow/sparrow.h"
+#include "policy/ursa/ursa.h"
 
 namespace weft::policy {
 
@@ -33,6 +34,8 @@ const std::vector<const PolicyInfo*>& AllPolicies() {
       &sparrow::kSparrowPerTaskInfo,
       &sparrow::kSparrowBatchInfo,
       &sparrow::kSparrowInfo,
+      &ursa::kUrsaInfo,
+      &ursa::kUrsaYarnInfo,
   };
   return kPolicies;
 }
