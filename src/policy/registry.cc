@@ -28,6 +28,7 @@ const std::vector<const PolicyInfo*>& AllPolicies() {
       &sparrow::kSparrowPerTaskInfo,
       &sparrow::kSparrowBatchInfo,
       &sparrow::kSparrowInfo,
+      &baseline::kFairSlotsInfo,
   };
   return kPolicies;
 }
