@@ -5,6 +5,7 @@
 #include "fmt/ranges.h"
 #include "policy/baseline/baselines.h"
 #include "policy/dagps/dagps.h"
+#include "policy/ras/ras.h"
 #include "policy/sparrow/sparrow.h"
 
 namespace weft::policy {
@@ -29,6 +30,7 @@ const std::vector<const PolicyInfo*>& AllPolicies() {
       &sparrow::kSparrowBatchInfo,
       &sparrow::kSparrowInfo,
       &baseline::kFairSlotsInfo,
+      &ras::kRasInfo,
   };
   return kPolicies;
 }
