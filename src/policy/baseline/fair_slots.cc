@@ -2,6 +2,7 @@
 
 #include <array>
 #include <map>
+#include <utility>
 
 #include "policy/common/slot_scheduler.h"
 
@@ -38,18 +39,17 @@ class FairSlotsScheduler final : public SlotScheduler {
     }
   }
 
-  // NeediestGroup: the FIFO-first group of `kind` of the pool (user) running
-  // the fewest tasks of that kind; ties to the FIFO-first. The pool is walked
-  // in FIFO order, so a user's first group met is its front job's.
+  // NeediestGroup: a group of `kind` of the pool (user) running the fewest
+  // tasks of that kind, and in it of the job running the fewest (Hadoop's
+  // fair sharing between pools, then between a pool's jobs); ties to the
+  // FIFO-first, as the pool is walked in FIFO order.
   const GroupId* NeediestGroup(SlotKind kind) {
     const GroupId* best = nullptr;
-    uint32_t best_running = 0;
-    seen_.clear();
+    std::pair<uint32_t, uint32_t> best_running;
     for (const auto& [key, group] : pool_.ordered()) {
       if (KindOf(group) != kind) continue;
-      const uint32_t user = ctx_.job(group.job).user().value();
-      if (!seen_.emplace(user, true).second) continue;
-      const uint32_t running = Running(user, kind);
+      const std::pair<uint32_t, uint32_t> running = {Running(ctx_.job(group.job).user().value(), kind),
+                                                     slots_.of_job(group.job, kind)};
       if (best == nullptr || running < best_running) {
         best = &group;
         best_running = running;
@@ -69,7 +69,6 @@ class FairSlotsScheduler final : public SlotScheduler {
 
   Slots slots_per_machine_;
   std::map<uint32_t, std::array<uint32_t, kNumSlotKinds>> running_;  // per user, per kind
-  std::map<uint32_t, bool> seen_;                                     // scratch for NeediestGroup
 };
 
 class FairSlotsPolicy final : public Policy {

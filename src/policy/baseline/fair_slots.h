@@ -4,8 +4,8 @@
 // et al., Middleware 2011, §4): every TaskTracker has `map_slots` map slots
 // and `reduce_slots` reduce slots, fixed, whatever the tasks use. A free slot
 // goes to the pool (one per user) running the fewest tasks of that slot kind,
-// ties to the earliest job; within a pool, jobs are served FIFO (priority,
-// then arrival). Reducers run when the engine makes them ready: at the edge's
+// and within it to the job running the fewest (Hadoop's fair sharing inside
+// a pool); ties to the earliest job (priority, then arrival). Reducers run when the engine makes them ready: at the edge's
 // slow start for shuffle edges, after the last map for barrier edges.
 // Because slots ignore resources, the policy overbooks cpu, memory, disk and
 // network (Policy::overbooked()): under the contention model co-located tasks
