@@ -6,18 +6,16 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <iterator>
 
 #include "gtest/gtest.h"
 
 namespace weft {
 namespace {
 
-std::string Slurp(const std::filesystem::path& p) {
+std::string Contents(const std::filesystem::path& p) {
   std::ifstream in(p);
-  std::stringstream b;
-  b << in.rdbuf();
-  return b.str();
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 Workload TwoJobs() {
@@ -48,7 +46,7 @@ TEST(SeriesWriterTest, RowsAreTimeSeriesJobValue) {
   writer.OnSeries({2'000'000, "rounds", JobId(), 3});
   EXPECT_FALSE(std::filesystem::exists(dir / "series.csv"));  // not before Finish
   ASSERT_TRUE(writer.Finish().ok());
-  EXPECT_EQ(Slurp(dir / "series.csv"),
+  EXPECT_EQ(Contents(dir / "series.csv"),
             "time,series,job,value\n"
             "1.500000,utility,sort,-0.25\n"
             "2.000000,utility,\"select, big\",1\n"

@@ -20,7 +20,7 @@ class FairSlotsScheduler final : public SlotScheduler {
   FairSlotsScheduler(Context& ctx, Slots slots) : SlotScheduler(ctx), slots_per_machine_(slots) {}
 
  private:
-  void Round() override {
+  void SlotRound() override {
     if (pool_.empty()) return;
     const ClusterState& cluster = ctx_.cluster();
     for (uint32_t i = 0; i < cluster.size(); ++i) {
@@ -63,7 +63,7 @@ class FairSlotsScheduler final : public SlotScheduler {
     return it == running_.end() ? 0 : it->second[static_cast<int>(kind)];
   }
 
-  void OnEnded(const TaskEnd& end) override {
+  void OnSlotEnded(const TaskEnd& end) override {
     --running_[ctx_.job(end.task.job).user().value()][static_cast<int>(KindOf({end.task.job, end.task.stage}))];
   }
 

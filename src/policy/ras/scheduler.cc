@@ -22,7 +22,7 @@ void RasScheduler::OnJobArrived(JobId job) {
 }
 
 void RasScheduler::OnJobFinished(JobId job, bool succeeded) {
-  SlotScheduler::OnJobFinished(job, succeeded);
+  OfferScheduler::OnJobFinished(job, succeeded);
   books_.erase(job.value());
   if (books_.empty() && cycle_timer_ != TimerId::kNone) {
     // Nothing left to place: no timer outlives the last job.
@@ -38,7 +38,7 @@ void RasScheduler::OnPolicyTimer(uint64_t tag) {
   RequestRound();
 }
 
-void RasScheduler::OnEnded(const TaskEnd& end) {
+void RasScheduler::OnSlotEnded(const TaskEnd& end) {
   auto it = books_.find(end.task.job.value());
   if (it == books_.end() || end.outcome != Outcome::kOk) return;
   // The Job Status Updater: the mean task length per kind (§3.2).
@@ -47,7 +47,7 @@ void RasScheduler::OnEnded(const TaskEnd& end) {
   ++l.count;
 }
 
-void RasScheduler::Round() {
+void RasScheduler::SlotRound() {
   if (cycle_due_) {
     cycle_due_ = false;
     Cycle();

@@ -61,9 +61,9 @@ class RasScheduler final : public SlotScheduler {
     Learned map, reduce;
   };
 
-  void Round() override;
+  void SlotRound() override;
   void OnPolicyTimer(uint64_t tag) override;
-  void OnEnded(const TaskEnd& end) override;
+  void OnSlotEnded(const TaskEnd& end) override;
 
   // Cycle runs the placement control loop once.
   void Cycle();
