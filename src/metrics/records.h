@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 #include "core/ids.h"
 #include "core/time.h"
@@ -82,6 +83,16 @@ struct ContainerRecord {
   Resources size;
 };
 
+// SeriesPoint: a named value a policy recorded at `time_us`
+// (policy::Context::Record); `job` is JobId() when it is of no one job. The
+// name is only valid during the call.
+struct SeriesPoint {
+  TimeUs time_us = 0;
+  std::string_view series;
+  JobId job;
+  double value = 0;
+};
+
 // Observers are called in simulated-time order; at one instant, an attempt's
 // end is reported before any start it makes possible.
 class RunObserver {
@@ -93,6 +104,8 @@ class RunObserver {
   virtual void OnPhaseEnd(const PhaseRecord& /*record*/) {}
   virtual void OnJobEnd(const JobRecord& /*record*/) {}
   virtual void OnContainerEnd(const ContainerRecord& /*record*/) {}
+  // OnSeries: a policy recorded a value (policy::Context::Record).
+  virtual void OnSeries(const SeriesPoint& /*point*/) {}
   // OnRunEnd: the simulation is over at `end_us`.
   virtual void OnRunEnd(TimeUs /*end_us*/) {}
 };

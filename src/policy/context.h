@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -101,6 +102,14 @@ class Context {
   // StartPhase (node agents that control phases only) starts the next
   // monotask of a task running on this machine, announced by OnPhaseReady.
   virtual absl::Status StartPhase(const TaskRef& task) = 0;
+
+  // Record notes a named value at Now() (a policy's utility of a job, a
+  // queue length, ...): policies do no I/O, so the platform forwards it to
+  // the run's observers and `weft sim --out` writes it to series.csv
+  // (docs/results.md). `job` may be JobId() for a value of no one job. Not a
+  // decision: it changes nothing and is never refused. The default records
+  // nothing (platforms that keep no results).
+  virtual void Record(std::string_view /*series*/, JobId /*job*/, double /*value*/) {}
 };
 
 }  // namespace weft::policy

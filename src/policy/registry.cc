@@ -6,6 +6,7 @@
 #include "policy/baseline/baselines.h"
 #include "policy/cobra/cobra.h"
 #include "policy/dagps/dagps.h"
+#include "policy/ras/ras.h"
 #include "policy/sparrow/sparrow.h"
 #include "policy/ursa/ursa.h"
 
@@ -36,6 +37,8 @@ const std::vector<const PolicyInfo*>& AllPolicies() {
       &sparrow::kSparrowInfo,
       &ursa::kUrsaInfo,
       &ursa::kUrsaYarnInfo,
+      &baseline::kFairSlotsInfo,
+      &ras::kRasInfo,
   };
   return kPolicies;
 }

@@ -56,6 +56,7 @@ class SimContext final : public policy::Context {
   absl::StatusOr<ContainerId> GrantContainer(JobId job, MachineId machine, const Resources& size) override;
   absl::Status ReleaseContainer(ContainerId container) override;
   absl::Status StartPhase(const TaskRef& task) override;
+  void Record(std::string_view series, JobId job, double value) override;
 
  private:
   EngineCore& engine_;

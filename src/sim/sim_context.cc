@@ -66,6 +66,11 @@ absl::Status SimContext::ReleaseContainer(ContainerId container) { return engine
 
 absl::Status SimContext::StartPhase(const TaskRef& task) { return engine_.DoStartPhase(self_, task); }
 
+void SimContext::Record(std::string_view series, JobId job, double value) {
+  const SeriesPoint point{engine_.queue_.now(), series, job, value};
+  for (RunObserver* o : engine_.observers_) o->OnSeries(point);
+}
+
 absl::Status EngineCore::Refuse(std::string message) {
   ++stats_.refused_decisions;
   return absl::FailedPreconditionError(message);

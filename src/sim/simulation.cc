@@ -12,6 +12,7 @@
 #include "metrics/phases_writer.h"
 #include "metrics/results_writer.h"
 #include "metrics/schedule_checker.h"
+#include "metrics/series_writer.h"
 #include "metrics/timeline_writer.h"
 #include "policy/registry.h"
 
@@ -67,6 +68,9 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
   if (writer && has_phases) {
     ASSIGN_OR_RETURN(phases, PhasesWriter::Open(request.out_dir, workload));
   }
+  // series.csv: only when the policy records something (docs/results.md).
+  std::unique_ptr<SeriesWriter> series;
+  if (writer) series = std::make_unique<SeriesWriter>(request.out_dir, workload);
   std::unique_ptr<TimelineWriter> timeline;
   if (!request.out_dir.empty()) {
     ASSIGN_OR_RETURN(timeline, TimelineWriter::Open(request.out_dir, workload, request.timeline_step_us));
@@ -89,6 +93,7 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
   }
   if (writer) engine.AddObserver(writer.get());
   if (phases) engine.AddObserver(phases.get());
+  if (series) engine.AddObserver(series.get());
   if (timeline) engine.AddObserver(timeline.get());
   if (events) engine.AddObserver(events.get());
 
@@ -141,6 +146,7 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
   if (writer) {
     RETURN_IF_ERROR(writer->Finish());
     if (phases) RETURN_IF_ERROR(phases->Finish());
+    RETURN_IF_ERROR(series->Finish());
     RETURN_IF_ERROR(timeline->Finish());
     std::ofstream summary(request.out_dir + "/summary.json.tmp");
     summary << result.summary_json.dump(2) << "\n";

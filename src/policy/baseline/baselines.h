@@ -8,6 +8,7 @@
 #include "policy/baseline/drf.h"
 #include "policy/baseline/executor.h"
 #include "policy/baseline/fair.h"
+#include "policy/baseline/fair_slots.h"
 #include "policy/baseline/fifo.h"
 #include "policy/baseline/bfs.h"
 #include "policy/baseline/coffman_graham.h"

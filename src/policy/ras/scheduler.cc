@@ -1,0 +1,183 @@
+#include "policy/ras/scheduler.h"
+
+#include <algorithm>
+#include <array>
+#include <numeric>
+
+#include "policy/ras/utility.h"
+
+namespace weft::policy::ras {
+namespace {
+
+constexpr uint64_t kCycleTag = 1;
+
+}  // namespace
+
+void RasScheduler::OnJobArrived(JobId job) {
+  books_.try_emplace(job.value());
+  // A new job gets its first slots at once rather than up to `period` later
+  // (the paper's loop reacts "quickly to new job submissions").
+  cycle_due_ = true;
+  RequestRound();
+}
+
+void RasScheduler::OnJobFinished(JobId job, bool succeeded) {
+  OfferScheduler::OnJobFinished(job, succeeded);
+  books_.erase(job.value());
+  if (books_.empty() && cycle_timer_ != TimerId::kNone) {
+    // Nothing left to place: no timer outlives the last job.
+    ctx_.CancelTimer(cycle_timer_);
+    cycle_timer_ = TimerId::kNone;
+  }
+}
+
+void RasScheduler::OnPolicyTimer(uint64_t tag) {
+  if (tag != kCycleTag) return;
+  cycle_timer_ = TimerId::kNone;
+  cycle_due_ = true;
+  RequestRound();
+}
+
+void RasScheduler::OnSlotEnded(const TaskEnd& end) {
+  auto it = books_.find(end.task.job.value());
+  if (it == books_.end() || end.outcome != Outcome::kOk) return;
+  // The Job Status Updater: the mean task length per kind (§3.2).
+  Learned& l = KindOf({end.task.job, end.task.stage}) == SlotKind::kMap ? it->second.map : it->second.reduce;
+  l.total_us += end.end_us - end.start_us;
+  ++l.count;
+}
+
+void RasScheduler::SlotRound() {
+  if (cycle_due_) {
+    cycle_due_ = false;
+    Cycle();
+    return;
+  }
+  if (pool_.empty()) return;
+  for (uint32_t m = 0; m < ctx_.cluster().size(); ++m) Serve(MachineId(m));
+}
+
+std::optional<double> RasScheduler::MeanLength(JobId job, SlotKind kind) const {
+  auto it = books_.find(job.value());
+  if (it != books_.end()) {
+    const Learned& l = kind == SlotKind::kMap ? it->second.map : it->second.reduce;
+    if (l.count > 0) return static_cast<double>(l.total_us) / l.count;
+  }
+  const JobView view = ctx_.job(job);
+  for (uint32_t s = 0; s < view.num_stages(); ++s) {
+    if (StageSlotKind(view, s) == kind && view.stage_tasks(s) > 0) {
+      return static_cast<double>(view.EstimatedDuration(TaskRef{job, s, 0}));
+    }
+  }
+  return std::nullopt;
+}
+
+PlacementJob RasScheduler::Describe(JobId job) const {
+  const JobView view = ctx_.job(job);
+  PlacementJob d;
+  // A kind's profile is the demand of its first stage with ready tasks (the
+  // tasks the Task Scheduler will start next), else with running tasks, else
+  // with tasks left: a MapReduce job has one stage of each kind; other DAGs
+  // run their stages of one kind one profile at a time.
+  std::array<int, kNumSlotKinds> rank = {3, 3};
+  auto consider = [&](SlotKind kind, int r, uint32_t s) {
+    const int k = static_cast<int>(kind);
+    if (r >= rank[k]) return;
+    rank[k] = r;
+    (kind == SlotKind::kMap ? d.map_profile : d.reduce_profile) = view.demand(s);
+  };
+  for (uint32_t s = 0; s < view.num_stages(); ++s) {
+    const StageProgress& sp = view.stage_progress(s);
+    const uint32_t unfinished = view.stage_tasks(s) - std::min(view.stage_tasks(s), sp.done);
+    if (unfinished == 0) continue;
+    const SlotKind kind = StageSlotKind(view, s);
+    if (kind == SlotKind::kMap) {
+      d.s_pend += unfinished;
+    } else {
+      d.r_pend += unfinished;
+      d.r_placeable += sp.ready + sp.running;
+    }
+    consider(kind, sp.ready > 0 ? 0 : sp.running > 0 ? 1 : 2, s);
+  }
+  // Without profiled phases a reducer holds its whole demand from launch to
+  // end, so its shuffle and reduce profiles are both that demand.
+  // TODO(model #13): the shuffle phase's profile, I/O scaled by
+  // min(maps placed, parallel_copies) / parallel_copies, until line 26.
+  const double map_us = MeanLength(job, SlotKind::kMap).value_or(0);
+  const double reduce_us = MeanLength(job, SlotKind::kReduce).value_or(0);
+  const std::optional<TimeUs> deadline = view.deadline();
+  const double left_us =
+      deadline ? static_cast<double>(view.arrival() + *deadline - ctx_.Now()) : 0.0;  // none: as soon as possible
+  d.s_req = RequiredMapSlots(d.s_pend, map_us, d.r_pend > 0 ? reduce_us : 0, left_us);
+  return d;
+}
+
+void RasScheduler::Cycle() {
+  planned_jobs_.clear();
+  for (JobId j : ctx_.active_jobs()) {
+    if (books_.contains(j.value())) planned_jobs_.push_back(j);
+  }
+  std::vector<PlacementJob> jobs;
+  jobs.reserve(planned_jobs_.size());
+  for (JobId j : planned_jobs_) jobs.push_back(Describe(j));
+
+  const ClusterState& cluster = ctx_.cluster();
+  std::vector<Resources> capacity(cluster.size());
+  std::vector<bool> up(cluster.size());
+  std::vector<Resources> reserved(cluster.size());
+  Placement current(planned_jobs_.size(), cluster.size());
+  for (uint32_t m = 0; m < cluster.size(); ++m) {
+    capacity[m] = cluster.capacity(MachineId(m));
+    up[m] = cluster.up(MachineId(m));
+    reserved[m] = cluster.allocated(MachineId(m));
+    for (size_t i = 0; i < planned_jobs_.size(); ++i) {
+      current.map[i][m] = slots_.of_job_on(planned_jobs_[i], MachineId(m), SlotKind::kMap);
+      current.reduce[i][m] = slots_.of_job_on(planned_jobs_[i], MachineId(m), SlotKind::kReduce);
+    }
+  }
+  placement_ = Place(jobs, capacity, reserved, up, std::move(current), config_.max_rounds);
+  utility_.resize(planned_jobs_.size());
+  for (size_t i = 0; i < planned_jobs_.size(); ++i) {
+    utility_[i] = Utility(jobs[i], placement_, i);
+    ctx_.Record("utility", planned_jobs_[i], utility_[i]);
+  }
+  for (uint32_t m = 0; m < cluster.size(); ++m) Serve(MachineId(m));
+  if (!books_.empty() && cycle_timer_ == TimerId::kNone) cycle_timer_ = ctx_.SetTimer(config_.period_us, kCycleTag);
+}
+
+void RasScheduler::Serve(MachineId m) {
+  if (!ctx_.cluster().up(m) || planned_jobs_.empty()) return;
+  // Candidates: (job index, kind) running fewer tasks on m than planned;
+  // reducers first, then lowest utility first (§3.5), ties by arrival.
+  struct Want {
+    size_t job;
+    SlotKind kind;
+  };
+  std::vector<Want> wants;
+  for (size_t i = 0; i < planned_jobs_.size(); ++i) {
+    for (SlotKind kind : {SlotKind::kReduce, SlotKind::kMap}) {
+      const auto& matrix = kind == SlotKind::kMap ? placement_.map : placement_.reduce;
+      if (matrix[i][m.value()] > slots_.of_job_on(planned_jobs_[i], m, kind)) wants.push_back({i, kind});
+    }
+  }
+  std::stable_sort(wants.begin(), wants.end(), [&](const Want& a, const Want& b) {
+    if (a.kind != b.kind) return a.kind == SlotKind::kReduce;
+    return utility_[a.job] < utility_[b.job];
+  });
+  for (const Want& w : wants) {
+    const JobId job = planned_jobs_[w.job];
+    const auto& matrix = w.kind == SlotKind::kMap ? placement_.map : placement_.reduce;
+    const JobView view = ctx_.job(job);
+    for (uint32_t s = 0; s < view.num_stages(); ++s) {
+      const GroupId group{job, s};
+      if (StageSlotKind(view, s) != w.kind) continue;
+      while (pool_.count(group) > 0 && matrix[w.job][m.value()] > slots_.of_job_on(job, m, w.kind)) {
+        // Never beyond the machine's capacity: wait for running tasks to end.
+        if (!ctx_.cluster().Fits(m, view.demand(s))) break;
+        if (!Launch(pool_.Front(group), m)) break;
+      }
+    }
+  }
+}
+
+}  // namespace weft::policy::ras
