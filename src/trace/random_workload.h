@@ -48,6 +48,10 @@ struct RandomWorkloadOptions {
   double phases_prob = 0.15;      // a stage's tasks are made of phases (monotasks)
   double durations_prob = 0.4;    // a stage gives one duration per task
   double deadline_prob = 0.2;     // a job has a deadline
+  // Workload-model additions (docs/workload-format.md), off by default; drawn
+  // only when above 0, so the workloads of other options do not change.
+  double shuffle_prob = 0;        // a barrier edge is a shuffle edge (random slow start and shuffle_mb)
+  double task_demands_prob = 0;   // a stage gives one demand per task (and sometimes usages)
 };
 
 // RandomWorkloadJson returns the workload for `seed` as JSON text (useful to
