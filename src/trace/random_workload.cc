@@ -206,7 +206,7 @@ json DrawJob(Rng& rng, const RandomWorkloadOptions& o, const std::vector<Machine
       } else if (o.shuffle_prob > 0 && rng.Bernoulli(o.shuffle_prob)) {
         stage["after"].push_back({{"stage", parent},
                                   {"kind", "shuffle"},
-                                  {"slowstart", static_cast<double>(Between(rng, 1, 4)) / 4},
+                                  {"slowstart", o.slowstart > 0 ? o.slowstart : static_cast<double>(Between(rng, 1, 4)) / 4},
                                   {"shuffle_mb", static_cast<double>(rng.UniformInt(3)) * 8}});
       } else {
         stage["after"].push_back(parent);
