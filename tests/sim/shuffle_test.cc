@@ -33,15 +33,6 @@ Workload MapReduce(const std::string& edge, const std::string& reduce_extra = R"
                            reduce_extra, edge));
 }
 
-RunOutcome RunGreedy(const Workload& w, ExecutionModel model = ExecutionModel::kFixed) {
-  Script script;
-  Greedy greedy;
-  greedy.Install(script);
-  SimOptions options;
-  options.model = model;
-  return RunEngine(w, script, options);
-}
-
 TEST(ShuffleTest, ReducerLaunchesAtSlowStartAndCopiesAsMapsEnd) {
   // slowstart 0.5 of 4 maps: ready when the 2nd map ends, at 2 s. It starts at
   // once and copies the 2 maps' 50 MB each (1 s: until 3 s); map 3 ends at 3 s

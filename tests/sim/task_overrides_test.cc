@@ -21,10 +21,7 @@ constexpr char kWorkload[] = R"({"weft": 1,
 
 TEST(TaskOverridesTest, EachAttemptReservesAndUsesItsOwnTasksDemand) {
   const Workload w = Parse(kWorkload);
-  Script script;
-  Greedy greedy;
-  greedy.Install(script);
-  const RunOutcome r = RunEngine(w, script);
+  const RunOutcome r = RunGreedy(w);
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_TRUE(r.checker_ok) << Violations(r);
   // 1 + 3 cores fit the machine together (the stage's 3 + 3 would not).
