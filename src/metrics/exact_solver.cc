@@ -185,8 +185,11 @@ absl::StatusOr<ExactProblem> ExactProblemOf(const Job& job, const Cluster& clust
     if (!st.phases.empty()) return absl::InvalidArgumentError("the exact solver does not take tasks with phases");
     first[s] = static_cast<uint32_t>(p.tasks.size());
     for (uint32_t i = 0; i < st.num_tasks; ++i) {
-      ExactTask t{st.TaskDuration(i), st.demand, {}};
+      ExactTask t{st.TaskDuration(i), st.TaskDemand(i), {}};
       for (const Edge& e : st.parents) {
+        if (e.shuffle_mb > 0) {
+          return absl::InvalidArgumentError("the exact solver does not model shuffle copies (shuffle_mb)");
+        }
         if (e.kind == EdgeKind::kPipelined) {
           t.parents.push_back(first[e.stage] + i);
         } else {

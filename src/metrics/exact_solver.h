@@ -56,9 +56,12 @@ struct ExactSchedule {
 };
 
 // ExactProblemOf turns one job on `cluster` into an instance: one task per
-// task of the job, barrier edges to every task of the parent stage, pipelined
-// ones to the same index. InvalidArgument for phases (machine-dependent
-// durations), too many tasks or machines.
+// task of the job (with its own demand), barrier edges to every task of the
+// parent stage, pipelined ones to the same index. A shuffle edge without
+// shuffle_mb is a barrier here: launching a child early only holds its
+// demand sooner, its own work still waits for the last parent task, so the
+// optimum is the barrier's. InvalidArgument for phases (machine-dependent
+// durations), shuffle copies (shuffle_mb > 0), too many tasks or machines.
 absl::StatusOr<ExactProblem> ExactProblemOf(const Job& job, const Cluster& cluster);
 
 // SolveExact returns an optimal schedule. InvalidArgument for an instance

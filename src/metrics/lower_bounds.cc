@@ -54,8 +54,19 @@ std::vector<StageStats> ComputeStageStats(const Job& job, const BoundCapacity& c
         sum_us += static_cast<WorkSum>(d);
       }
     }
-    for (int r = 0; r < kNumResources; ++r) {
-      st.work[r] = sum_us * static_cast<WorkSum>(s.demand.micro(static_cast<Resource>(r)));
+    if (s.demands.empty()) {
+      for (int r = 0; r < kNumResources; ++r) {
+        st.work[r] = sum_us * static_cast<WorkSum>(s.demand.micro(static_cast<Resource>(r)));
+      }
+    } else {
+      // Per-task demands: each task's shortest time times its own demand.
+      st.work = {};
+      for (uint32_t i = 0; i < s.num_tasks; ++i) {
+        const TimeUs d = s.phases.empty() ? s.TaskDuration(i) : st.min_us;
+        for (int r = 0; r < kNumResources; ++r) {
+          st.work[r] += static_cast<WorkSum>(d) * static_cast<WorkSum>(s.demands[i].micro(static_cast<Resource>(r)));
+        }
+      }
     }
     st.twork_us = WorkBoundUs(st.work, cap.capacity);
   }

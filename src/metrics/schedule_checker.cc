@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "fmt/format.h"
+#include "model/shuffle.h"
 
 namespace weft {
 namespace {
@@ -166,7 +167,17 @@ void ScheduleChecker::CheckParents(JobState& state, const TaskRef& task, Machine
   for (const Edge& edge : job.stages[task.stage].parents) {
     if (edge.stage >= job.stages.size()) continue;  // the workload reader rejects these
     const Stage& parent = job.stages[edge.stage];
-    if (edge.WaitsForWholeParent()) {
+    if (edge.kind == EdgeKind::kShuffle) {
+      // It may start (and shuffle) once the slow-start threshold is done;
+      // CheckShuffleEnd checks that its work ended after the last parent.
+      const uint32_t threshold = LaunchThreshold(edge, parent.num_tasks);
+      if (state.stage_done[edge.stage] < threshold) {
+        Report(fmt::format("{} started at {} s on {} with {} of {} tasks of shuffle parent stage \"{}\" done, "
+                           "before its slow-start threshold {}",
+                           Describe(task), FormatSeconds(time_us), MachineName(machine),
+                           state.stage_done[edge.stage], parent.num_tasks, parent.name, threshold));
+      }
+    } else if (edge.WaitsForWholeParent()) {
       if (state.stage_done[edge.stage] < parent.num_tasks) {
         Report(fmt::format("{} started at {} s on {} before parent stage \"{}\" finished",
                            Describe(task), FormatSeconds(time_us), MachineName(machine),
@@ -181,6 +192,22 @@ void ScheduleChecker::CheckParents(JobState& state, const TaskRef& task, Machine
           "{} started at {} s on {} before task {} of pipelined parent stage \"{}\" "
           "finished",
           Describe(task), FormatSeconds(time_us), MachineName(machine), task.index, parent.name));
+    }
+  }
+}
+
+void ScheduleChecker::CheckShuffleEnd(const JobState& state, const AttemptRecord& record) {
+  const Job& job = workload_.jobs[record.task.job.value()];
+  for (const Edge& edge : job.stages[record.task.stage].parents) {
+    if (edge.kind != EdgeKind::kShuffle || edge.stage >= job.stages.size()) continue;
+    const Stage& parent = job.stages[edge.stage];
+    // Its work begins after the last parent task ends and takes some time,
+    // so an ok end at or before that instant (records are in time order: the
+    // parent's end would be seen first) is a violation.
+    if (state.stage_done[edge.stage] < parent.num_tasks) {
+      Report(fmt::format("{} ended ok at {} s on {} before shuffle parent stage \"{}\" finished",
+                         Describe(record.task), FormatSeconds(record.end_us), MachineName(record.machine),
+                         parent.name));
     }
   }
 }
@@ -294,6 +321,7 @@ void ScheduleChecker::CheckEnd(const AttemptRecord& record) {
   TaskState& ts = Task(*state, record.task);
   if (started && ts.running > 0) --ts.running;
   if (record.outcome == Outcome::kOk) {
+    CheckShuffleEnd(*state, record);
     if (ts.ok_ends > 0) {
       Report(fmt::format("{} ended ok {} but the task had already ended ok", task(), at()));
     } else {

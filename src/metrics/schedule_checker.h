@@ -8,7 +8,9 @@
 //     starts;
 //   - when an attempt starts, every parent of its task is done (a barrier
 //     parent stage: all its tasks ended ok; a pipelined parent: task i ended
-//     ok), the task is not already done and no other attempt of it runs;
+//     ok; a shuffle parent: its slow-start threshold of tasks ended ok), the
+//     task is not already done and no other attempt of it runs; an attempt
+//     behind a shuffle edge ends ok only after every task of that parent did;
 //   - the demands of the attempts running on a machine never exceed its
 //     capacity (unless overbooking is allowed), and a single attempt's demand
 //     always fits its machine;
@@ -147,6 +149,9 @@ class ScheduleChecker : public RunObserver {
   }
   // CheckParents reports each parent of `task` that is not done at `time_us`.
   void CheckParents(JobState& state, const TaskRef& task, MachineId machine, TimeUs time_us);
+  // CheckShuffleEnd reports an ok end of a task behind a shuffle edge before
+  // every task of that parent stage ended ok.
+  void CheckShuffleEnd(const JobState& state, const AttemptRecord& record);
   // Describe renders `job "q1" stage "agg" task 3`.
   std::string Describe(const TaskRef& task) const;
   std::string MachineName(MachineId machine) const;

@@ -6,6 +6,7 @@
 // the ExecutionHost callbacks below.
 #include <algorithm>
 
+#include "model/shuffle.h"
 #include "sim/engine_impl.h"
 
 namespace weft::sim {
@@ -70,6 +71,10 @@ void EngineCore::StartAttempt(uint32_t slot) {
 void EngineCore::BeginSegments(uint32_t slot) {
   Attempt& a = attempts_[slot];
   const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
+  if (!a.shuffled) {
+    a.shuffled = true;  // at most one shuffle phase per attempt
+    if (HasShuffleParent(st) && StartShuffle(slot)) return;
+  }
   if (!st.phases.empty() && AgentControlsPhases(a.machine)) {
     Mail mail{.kind = MailKind::kPhaseReady, .to = Address::Node(a.machine), .phase = 0};
     mail.end.task = a.task;

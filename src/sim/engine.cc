@@ -8,6 +8,7 @@
 
 #include "core/status.h"
 #include "fmt/format.h"
+#include "model/shuffle.h"
 #include "sim/engine_impl.h"
 #include "sim/modeled_execution.h"
 
@@ -162,7 +163,11 @@ void EngineCore::Dispatch(const Event& e) {
       ArriveJob(JobId(e.a));
       break;
     case EventType::kLaunchArrives:
-      if (!attempts_[e.a].free && attempts_[e.a].generation == e.b) StartAttempt(e.a);
+      if (e.c == kShuffleEndTag) {
+        EndShuffle(e);
+      } else if (!attempts_[e.a].free && attempts_[e.a].generation == e.b) {
+        StartAttempt(e.a);
+      }
       break;
     case EventType::kSegmentEnd:
       execution_->OnSegmentEvent(e);
@@ -213,6 +218,8 @@ void EngineCore::ArriveJob(JobId id, std::span<const AttemptRecord> history) {
   jr.attempts.assign(job.num_tasks, 0);
   jr.slot.assign(job.num_tasks, UINT32_MAX);
   jr.stage_ready_us.assign(job.stages.size(), 0);
+  jr.launch_left.resize(job.stages.size());
+  for (uint32_t s = 0; s < job.stages.size(); ++s) jr.launch_left[s] = jr.progress->stages[s].barrier_parents_left;
   if (!jr.progress->pipelined_left.empty()) jr.task_ready_us.assign(job.num_tasks, 0);
   jr.active = true;
   active_jobs_.push_back(id);
@@ -250,20 +257,24 @@ void EngineCore::RecoverHistory(JobId id, std::span<const AttemptRecord> history
     }
   }
   for (uint32_t s = 0; s < job.stages.size(); ++s) {
-    if (p.stages[s].done < job.stages[s].num_tasks) continue;
     for (const Edge& child : job.stages[s].children) {
-      if (child.WaitsForWholeParent()) --p.stages[child.stage].barrier_parents_left;
+      if (!child.WaitsForWholeParent()) continue;
+      if (p.stages[s].done >= LaunchThreshold(child, job.stages[s].num_tasks)) {
+        --jr.launch_left[child.stage];
+      }
+      if (p.stages[s].done == job.stages[s].num_tasks) --p.stages[child.stage].barrier_parents_left;
     }
   }
   if (p.tasks_done == job.num_tasks) return FinishJob(id, true);
   for (uint32_t s = 0; s < job.stages.size(); ++s) {
-    if (p.stages[s].barrier_parents_left == 0) ReleaseStage(id, s);
+    if (jr.launch_left[s] == 0) ReleaseStage(id, s);
   }
 }
 
-// ReleaseStage: every barrier parent of `stage` is done; its tasks whose
-// pipelined parents are done too become ready (but for tasks recovered as
-// done by RecoverHistory).
+// ReleaseStage: every barrier parent of `stage` is done and every shuffle
+// parent has reached its slow-start threshold; its tasks whose pipelined
+// parents are done too become ready (but for tasks recovered as done by
+// RecoverHistory).
 void EngineCore::ReleaseStage(JobId id, uint32_t stage) {
   JobRun& jr = jobs_[id.value()];
   const policy::JobProgress& p = *jr.progress;
@@ -322,16 +333,19 @@ void EngineCore::TaskDone(const TaskRef& t) {
   for (const Edge& child : st.children) {
     if (child.kind != EdgeKind::kPipelined) continue;
     const uint64_t k = p.stage_offset[child.stage] + t.index;
-    if (--p.pipelined_left[k] == 0 && p.stages[child.stage].barrier_parents_left == 0) {
+    if (--p.pipelined_left[k] == 0 && jr.launch_left[child.stage] == 0) {
       MakeReady(TaskRef{t.job, child.stage, t.index}, true);
     }
   }
-  if (sp.done == st.num_tasks) {
-    for (const Edge& child : st.children) {
-      if (child.WaitsForWholeParent() && --p.stages[child.stage].barrier_parents_left == 0) {
-        ReleaseStage(t.job, child.stage);
-      }
-    }
+  for (const Edge& child : st.children) {
+    if (!child.WaitsForWholeParent()) continue;
+    if (child.kind == EdgeKind::kShuffle) ShuffleOutputReady(t.job, child);
+    // A barrier parent releases its child at its last task; a shuffle parent
+    // at its slow-start threshold, and ends the child's shuffles at its last.
+    const bool release = sp.done == LaunchThreshold(child, st.num_tasks) && --jr.launch_left[child.stage] == 0;
+    const bool all_done = sp.done == st.num_tasks && --p.stages[child.stage].barrier_parents_left == 0;
+    if (release) ReleaseStage(t.job, child.stage);
+    if (all_done && child.kind == EdgeKind::kShuffle) ShuffleParentsDone(t.job, child.stage);
   }
   if (p.tasks_done == job.num_tasks) FinishJob(t.job, true);
 }
@@ -380,6 +394,8 @@ void EngineCore::FinishJob(JobId id, bool succeeded) {
   std::vector<uint8_t>().swap(jr.attempts);
   std::vector<uint32_t>().swap(jr.slot);
   std::vector<TimeUs>().swap(jr.task_ready_us);
+  std::vector<uint32_t>().swap(jr.launch_left);
+  decltype(jr.shuffling)().swap(jr.shuffling);
   std::vector<uint8_t>().swap(jr.progress->pipelined_left);
 }
 

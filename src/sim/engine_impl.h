@@ -33,6 +33,11 @@ namespace weft::sim {
 
 class EngineCore;
 
+// A kLaunchArrives event whose `c` is kShuffleEndTag ends the shuffle phase
+// of attempt (a, generation b) instead (sim/shuffle.cc); other launch events
+// have c = 0.
+inline constexpr uint32_t kShuffleEndTag = 1;
+
 // SimContext: a role's window on the engine (policy/context.h).
 class SimContext final : public policy::Context {
  public:
@@ -72,7 +77,14 @@ struct JobRun {
   std::vector<uint8_t> attempts;      // attempts started per task (capped at 255)
   std::vector<uint32_t> slot;         // attempt slot of a launched/running task
   std::vector<TimeUs> stage_ready_us; // when each stage's barrier parents were done
+  // Per stage, parent stages whose launch condition is not met yet (barrier:
+  // not all done; shuffle: short of its slow-start threshold); the stage is
+  // released at 0. Equals barrier_parents_left without shuffle edges.
+  std::vector<uint32_t> launch_left;
   std::vector<TimeUs> task_ready_us;  // per task, only for jobs with pipelined edges
+  // Per stage, the attempts (slot, generation) in their shuffle phase waiting
+  // for the last parent task; sized only for jobs whose shuffles wait.
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> shuffling;
   std::unique_ptr<SimContext> jm_context;
   std::unique_ptr<policy::JobManager> manager;
   TimeUs first_start_us = -1;
@@ -91,6 +103,9 @@ struct Attempt {
   bool started = false;     // arrived on the machine
   bool segment_running = false;  // the current segment (whole task or phase) was started
   bool free = true;
+  bool shuffling = false;   // in its shuffle phase (shuffle edges): its own work waits
+  bool shuffled = false;    // its shuffle phase is over (or it had none)
+  double copy_done_us = 0;  // when the parents' output available so far is copied
   TimeUs ready_us = 0;
   TimeUs start_us = 0;
   uint64_t launch_order = 0;
@@ -169,6 +184,20 @@ class EngineCore final : public ExecutionHost, public MailRecipients {
   void AttemptDone(uint32_t slot, Outcome outcome) override;
   void UsageChanged(uint32_t slot, const Resources& before, const Resources& after) override;
   void PhaseEnded(uint32_t slot, uint32_t phase, TimeUs start_us, double held, bool completed) override;
+
+  // shuffle.cc: the shuffle phase of a task behind shuffle edges. It copies
+  // each parent task's shuffle_mb over its machine's network as the parent
+  // tasks end (one copy after another at the machine's full bandwidth) and
+  // ends once the last parent task has ended and everything is copied; then
+  // the task's own work begins.
+  // StartShuffle: false when there is nothing to wait for or copy.
+  bool StartShuffle(uint32_t slot);
+  // ShuffleOutputReady: a task of the parent of shuffle edge `child` ended ok.
+  void ShuffleOutputReady(JobId job, const Edge& child);
+  // ShuffleParentsDone: every parent task of `stage` has ended.
+  void ShuffleParentsDone(JobId job, uint32_t stage);
+  void ScheduleShuffleEnd(uint32_t slot);
+  void EndShuffle(const Event& e);
 
   const Workload& w_;
   policy::Policy& policy_;

@@ -117,10 +117,11 @@ absl::Status EngineCore::DoLaunch(const Address& by, const TaskRef& t, MachineId
   }
   // A task whose phases a node agent controls reserves only its memory:
   // each phase holds its resource while it runs (sim/execution.h).
-  Resources reserve = st.demand;
+  const Resources& demand = st.TaskDemand(t.index);  // the task's own, when the stage overrides it
+  Resources reserve = demand;
   if (!st.phases.empty() && AgentControlsPhases(m)) {
     reserve = Resources();
-    reserve.set_micro(kMem, st.demand.micro(kMem));
+    reserve.set_micro(kMem, demand.micro(kMem));
   }
   if (c.valid()) {
     policy::ContainerInfo& info = containers_.at(c.value());
@@ -150,7 +151,7 @@ absl::Status EngineCore::DoLaunch(const Address& by, const TaskRef& t, MachineId
   if (jr.attempts[k] < 255) ++jr.attempts[k];
   a.ready_us = jr.task_ready_us.empty() ? jr.stage_ready_us[t.stage] : jr.task_ready_us[k];
   a.demand = reserve;
-  a.usage = st.usage;
+  a.usage = st.TaskUsage(t.index);
   a.launch_order = launch_counter_++;
   jr.slot[k] = slot;
   cluster_.AddRunning(m, 1);

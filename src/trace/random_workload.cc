@@ -153,8 +153,18 @@ json DrawStage(Rng& rng, const RandomWorkloadOptions& o, const std::vector<Machi
     }
   }
   std::array<int64_t, kNumResources> demand{};
-  stage["demand"] = DrawDemand(rng, groups[rng.UniformInt(groups.size())], demand);
-  if (rng.Bernoulli(o.usage_prob)) {
+  const MachineGroup& target = groups[rng.UniformInt(groups.size())];
+  stage["demand"] = DrawDemand(rng, target, demand);
+  if (o.task_demands_prob > 0 && rng.Bernoulli(o.task_demands_prob)) {
+    // Every task's demand fits the same group, so their maximum does too.
+    stage.erase("demand");
+    for (uint32_t i = 0; i < tasks; ++i) {
+      std::array<int64_t, kNumResources> own{};
+      stage["demands"].push_back(DrawDemand(rng, target, own));
+      if (rng.Bernoulli(0.5)) stage["usages"].push_back(json::object());
+    }
+    if (stage.contains("usages") && stage["usages"].size() != tasks) stage.erase("usages");
+  } else if (rng.Bernoulli(o.usage_prob)) {
     json usage = json::object();
     for (int r = 0; r < kNumResources; ++r) {
       if (demand[r] == 0) continue;
@@ -193,6 +203,11 @@ json DrawJob(Rng& rng, const RandomWorkloadOptions& o, const std::vector<Machine
       const std::string parent = fmt::format("s{}", p);
       if (sizes[p] == sizes[s] && rng.Bernoulli(o.pipelined_prob)) {
         stage["after"].push_back({{"stage", parent}, {"kind", "pipelined"}});
+      } else if (o.shuffle_prob > 0 && rng.Bernoulli(o.shuffle_prob)) {
+        stage["after"].push_back({{"stage", parent},
+                                  {"kind", "shuffle"},
+                                  {"slowstart", o.slowstart > 0 ? o.slowstart : static_cast<double>(Between(rng, 1, 4)) / 4},
+                                  {"shuffle_mb", static_cast<double>(rng.UniformInt(3)) * 8}});
       } else {
         stage["after"].push_back(parent);
       }

@@ -48,6 +48,14 @@ struct RandomWorkloadOptions {
   double phases_prob = 0.15;      // a stage's tasks are made of phases (monotasks)
   double durations_prob = 0.4;    // a stage gives one duration per task
   double deadline_prob = 0.2;     // a job has a deadline
+  // Workload-model additions (docs/workload-format.md), off by default; drawn
+  // only when above 0, so the workloads of other options do not change.
+  double shuffle_prob = 0;        // a barrier edge is a shuffle edge (slow start as below, random shuffle_mb)
+  // The shuffle edges' slow start; 0 draws one of 0.25, 0.5, 0.75, 1 per edge.
+  // Below 1, a policy unaware of shuffle edges may fill the cluster with
+  // waiting reducers and starve their own maps (Hadoop's slow-start deadlock).
+  double slowstart = 0;
+  double task_demands_prob = 0;   // a stage gives one demand per task (and sometimes usages)
 };
 
 // RandomWorkloadJson returns the workload for `seed` as JSON text (useful to

@@ -395,6 +395,14 @@ absl::Status ReadStage(const FieldReader& r, const json& s, const Cluster& clust
   }
   if (s.contains("demand")) {
     ASSIGN_OR_RETURN(stage.demand, ReadResources(r, s["demand"], "demand"));
+    // Policies that read only the stage's demand rely on it covering each
+    // task's.
+    for (size_t i = 0; i < stage.demands.size(); ++i) {
+      if (!stage.demands[i].FitsIn(stage.demand)) {
+        return r.Error("demand", fmt::format("({}) is less than \"demands\" entry {} ({}); it must cover every task's",
+                                             stage.demand.ToString(), i, stage.demands[i].ToString()));
+      }
+    }
   } else if (!stage.demands.empty()) {
     // The stage then shows the largest of its tasks' demands: an upper bound
     // for policies that look only at the stage.
@@ -409,8 +417,13 @@ absl::Status ReadStage(const FieldReader& r, const json& s, const Cluster& clust
   if (s.contains("usage")) {
     ASSIGN_OR_RETURN(stage.usage, ReadUsage(r, s["usage"], stage.demand, "usage"));
   }
-  // A demand made up from per-task ones need not fit one machine itself.
-  if ((s.contains("demand") || stage.demands.empty()) && !cluster.AnyMachineFits(stage.demand)) {
+  if (!cluster.AnyMachineFits(stage.demand)) {
+    if (!s.contains("demand") && !stage.demands.empty()) {
+      // Policies that place by the stage's demand need it to fit somewhere.
+      return r.Error("demands", fmt::format("their per-resource maximum ({}) fits no machine of the cluster (the "
+                                            "stage's demand, which policies may place by)",
+                                            stage.demand.ToString()));
+    }
     return r.Error("demand", fmt::format("({}) fits no machine of the cluster", stage.demand.ToString()));
   }
   if (s.contains("usages")) RETURN_IF_ERROR(ReadTaskUsages(r, s["usages"], stage));
@@ -497,22 +510,30 @@ absl::Status ReadEdges(const FieldReader& r, const json& after, Job& job, uint32
   return absl::OkStatus();
 }
 
+// CheckShuffleNetwork: a shuffle copies its MB over the network of the
+// child task's machine, so every machine needs some network bandwidth.
+absl::Status CheckShuffleNetwork(const Job& job, const Cluster& cluster) {
+  for (const Stage& stage : job.stages) {
+    for (const Edge& e : stage.parents) {
+      if (e.shuffle_mb <= 0) continue;
+      for (const Machine& m : cluster.machines()) {
+        if (m.capacity.micro(kNet) > 0) continue;
+        const FieldReader r(fmt::format("job \"{}\" stage \"{}\"", job.name, stage.name));
+        return r.Error("after", fmt::format("\"shuffle_mb\" needs network bandwidth on every machine, but machine "
+                                            "\"{}\" has no \"net\" capacity", m.name));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 // RefuseUnsupported: fields the reader understands but the engine does not
 // run yet are refused, not silently ignored, so no result pretends to model
 // them. Each goes when the engine learns it.
 absl::Status RefuseUnsupported(const Job& job) {
   for (const Stage& stage : job.stages) {
     const FieldReader r(fmt::format("job \"{}\" stage \"{}\"", job.name, stage.name));
-    for (const Edge& e : stage.parents) {
-      if (e.slowstart < 1) {
-        return r.Error("after", fmt::format("\"slowstart\" {} is not supported yet (shuffle edges run as barriers: "
-                                            "slowstart 1)", e.slowstart));
-      }
-      if (e.shuffle_mb > 0) return r.Error("after", "\"shuffle_mb\" is not supported yet");
-    }
     if (stage.HasProfiledPhases()) return r.Error("phases", "profiled phases (with \"duration\") are not supported yet");
-    if (!stage.demands.empty()) return r.Error("demands", "is not supported yet");
-    if (!stage.usages.empty()) return r.Error("usages", "is not supported yet");
   }
   return absl::OkStatus();
 }
@@ -628,6 +649,7 @@ absl::Status ReadJob(const json& j, Workload& w, absl::flat_hash_map<std::string
     RETURN_IF_ERROR(ReadEdges(sr, stages[i]["after"], job, static_cast<uint32_t>(i), stage_index));
   }
   RETURN_IF_ERROR(TopologicalOrder(jr, job));
+  RETURN_IF_ERROR(CheckShuffleNetwork(job, w.cluster));
   return RefuseUnsupported(job);
 }
 

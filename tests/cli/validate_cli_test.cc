@@ -39,6 +39,21 @@ TEST_F(ValidateCliTest, PrintsOneLineSummaryForGoodFile) {
   EXPECT_EQ(r.err, "");
 }
 
+TEST_F(ValidateCliTest, SummarisesShuffleEdgesAndOverrides) {
+  const std::string path = Write("mr.json", R"({"weft": 1,
+    "cluster": {"machines": [{"name": "m", "count": 2, "capacity": {"cpu": 4, "mem": 8, "net": 100}}]},
+    "jobs": [{"name": "j", "stages": [
+      {"name": "map", "kind": "map", "tasks": 2, "duration": 1.0, "demands": [{"cpu": 1}, {"cpu": 2}]},
+      {"name": "reduce", "kind": "reduce", "tasks": 1, "duration": 1.0, "demand": {"cpu": 1},
+       "after": [{"stage": "map", "kind": "shuffle", "slowstart": 0.5, "shuffle_mb": 10}]}]}]})");
+  const Result r = Run({"validate", path});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, fmt::format("{}: ok: 1 jobs, 2 stages, 3 tasks, 2 machines, 4.0 cpu-seconds of work; 1 shuffle "
+                               "edges (slow start 0.5-0.5), 0 stages with profiled phases, 1 with per-task demands, "
+                               "locality cost off\n",
+                               path));
+}
+
 TEST_F(ValidateCliTest, RejectsBadJson) {
   const std::string path = Write("bad.json", "{\"weft\": 1,\n");
   const Result r = Run({"validate", path});

@@ -171,6 +171,47 @@ TEST_F(ScheduleCheckerTest, PipelinedChildMayStartWhenOnlyItsParentTaskIsDone) {
   EXPECT_TRUE(checker_->ok()) << violations()[0];
 }
 
+// q1's scan -> agg made a shuffle edge with slow start 0.5: agg may start
+// when one of scan's two tasks is done, and end ok only after both are.
+class ShuffleCheckerTest : public ScheduleCheckerTest {
+ protected:
+  void SetUp() override {
+    for (Edge* e : {&workload_.jobs[kQ1].stages[kScan].children[0], &workload_.jobs[kQ1].stages[kAgg].parents[0]}) {
+      e->kind = EdgeKind::kShuffle;
+      e->slowstart = 0.5;
+    }
+    checker_ = std::make_unique<ScheduleChecker>(workload_, ResourceMask{0});
+  }
+};
+
+TEST_F(ShuffleCheckerTest, ChildMayStartAtSlowStartAndEndAfterTheLastParent) {
+  Start(kQ1, kScan, 0, 0, 0);
+  Start(kQ1, kScan, 1, 1, 0);
+  End(kQ1, kScan, 0, 0, 0, 1);
+  Start(kQ1, kAgg, 0, 0, 1);
+  End(kQ1, kScan, 1, 1, 0, 2);
+  End(kQ1, kAgg, 0, 0, 1, 3);
+  EXPECT_TRUE(checker_->ok()) << violations()[0];
+}
+
+TEST_F(ShuffleCheckerTest, ChildStartingBeforeSlowStartIsCaught) {
+  Start(kQ1, kScan, 0, 0, 0);
+  Start(kQ1, kAgg, 0, 1, 0.5);
+  EXPECT_THAT(violations(), ElementsAre("job \"q1\" stage \"agg\" task 0 started at 0.500000 s on m1 with 0 of 2 "
+                                        "tasks of shuffle parent stage \"scan\" done, before its slow-start "
+                                        "threshold 1"));
+}
+
+TEST_F(ShuffleCheckerTest, ChildEndingOkBeforeTheLastParentIsCaught) {
+  Start(kQ1, kScan, 0, 0, 0);
+  Start(kQ1, kScan, 1, 1, 0);
+  End(kQ1, kScan, 0, 0, 0, 1);
+  Start(kQ1, kAgg, 0, 0, 1);
+  End(kQ1, kAgg, 0, 0, 1, 1.5);
+  EXPECT_THAT(violations(), ElementsAre("job \"q1\" stage \"agg\" task 0 ended ok at 1.500000 s on m0 before "
+                                        "shuffle parent stage \"scan\" finished"));
+}
+
 TEST_F(ScheduleCheckerTest, OverCapacityOnMachineIsCaught) {
   Start(kQ1, kScan, 0, 1, 0);  // m1: 2 of 2 cpu
   Start(kP, kMap, 0, 1, 0);    // m1: 3 of 2 cpu

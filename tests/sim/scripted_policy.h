@@ -233,6 +233,17 @@ inline RunOutcome RunEngine(const Workload& w, Script& script, SimOptions option
   return out;
 }
 
+// RunGreedy: RunEngine under a Greedy script (every task placed first fit as
+// soon as it is announced) in execution model `model`.
+inline RunOutcome RunGreedy(const Workload& w, ExecutionModel model = ExecutionModel::kFixed) {
+  Script script;
+  Greedy greedy;
+  greedy.Install(script);
+  SimOptions options;
+  options.model = model;
+  return RunEngine(w, script, options);
+}
+
 // Describes a run's checker violations, for failure messages.
 inline std::string Violations(const RunOutcome& r) {
   std::string s;

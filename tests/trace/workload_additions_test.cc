@@ -6,11 +6,13 @@
 //
 // Until the engine runs a feature, the reader refuses it with "not supported
 // yet" (after checking it), so no result pretends to model it; those refusals
-// are pinned here too and go when the engine learns the feature.
+// are pinned here too and go when the engine learns the feature (shuffle
+// edges: learned).
 #include <string>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "model/shuffle.h"
 #include "trace/workload_reader.h"
 #include "tests/trace/workload_test_util.h"
 
@@ -24,17 +26,8 @@ using testutil::Json;
 using testutil::SmallWorkload;
 using testutil::StageAt;
 
-Workload Parse(const Json& doc) {
-  auto w = ParseWorkload(doc.dump());
-  EXPECT_TRUE(w.ok()) << w.status();
-  return w.ok() ? *std::move(w) : Workload();
-}
-
-std::string ErrorWithStage(size_t stage, const char* key, const char* value) {
-  Json doc = SmallWorkload();
-  StageAt(doc, stage)[key] = Json::parse(value);
-  return ErrorOf(doc);
-}
+using testutil::ErrorWithStage;
+using testutil::Parse;
 
 // ErrorWithEdge: the error when stage "b"'s only edge is `edge`.
 std::string ErrorWithEdge(const char* edge) {
@@ -159,12 +152,23 @@ TEST(WorkloadAdditionsTest, RejectsShuffleFieldsOnOtherEdgeKinds) {
             "job \"j\" stage \"b\": \"after\" \"shuffle_mb\" applies to shuffle edges only (\"kind\": \"shuffle\")");
 }
 
-TEST(WorkloadAdditionsTest, RefusesSlowStartAndShuffleMbUntilTheEngineRunsThem) {
-  EXPECT_EQ(ErrorWithEdge(R"({"stage": "a", "kind": "shuffle", "slowstart": 0.05})"),
-            "job \"j\" stage \"b\": \"after\" \"slowstart\" 0.05 is not supported yet (shuffle edges run as "
-            "barriers: slowstart 1)");
+TEST(WorkloadAdditionsTest, ReadsSlowStartAndShuffleMb) {
+  Json doc = SmallWorkload();
+  doc["cluster"]["machines"][0]["capacity"]["net"] = 100;
+  StageAt(doc, 1)["after"] = Json::parse(R"([{"stage": "a", "kind": "shuffle", "slowstart": 0.05, "shuffle_mb": 64}])");
+  const Workload w = Parse(doc);
+  const Edge& e = w.jobs[0].stages[1].parents[0];
+  EXPECT_EQ(e.slowstart, 0.05);
+  EXPECT_EQ(e.shuffle_mb, 64);
+  EXPECT_EQ(w.jobs[0].stages[0].children[0].slowstart, 0.05);
+  EXPECT_EQ(LaunchThreshold(e, 2), 1u);
+  EXPECT_EQ(LaunchThreshold(e, 100), 5u);
+}
+
+TEST(WorkloadAdditionsTest, RejectsShuffleMbOnMachinesWithoutNetwork) {
   EXPECT_EQ(ErrorWithEdge(R"({"stage": "a", "kind": "shuffle", "shuffle_mb": 64})"),
-            "job \"j\" stage \"b\": \"after\" \"shuffle_mb\" is not supported yet");
+            "job \"j\" stage \"b\": \"after\" \"shuffle_mb\" needs network bandwidth on every machine, but "
+            "machine \"m0\" has no \"net\" capacity");
 }
 
 // --- Profiled phases -----------------------------------------------------------
@@ -277,11 +281,41 @@ TEST(WorkloadAdditionsTest, RejectsUsagesEntryAboveItsTasksDemand) {
             "job \"j\" stage \"a\": \"usages\" entry 1: mem 3 exceeds the demand 2");
 }
 
-TEST(WorkloadAdditionsTest, RefusesPerTaskOverridesUntilTheEngineRunsThem) {
-  EXPECT_EQ(ErrorWithStage(0, "demands", R"([{"cpu": 1}, {"cpu": 2}])"),
-            "job \"j\" stage \"a\": \"demands\" is not supported yet");
-  EXPECT_EQ(ErrorWithStage(0, "usages", R"([{"cpu": 1}, {"cpu": 0.5}])"),
-            "job \"j\" stage \"a\": \"usages\" is not supported yet");
+TEST(WorkloadAdditionsTest, ReadsPerTaskDemandsAndUsages) {
+  Json doc = SmallWorkload();
+  StageAt(doc, 0).erase("demand");
+  StageAt(doc, 0)["demands"] = Json::parse(R"([{"cpu": 1, "mem": 1}, {"cpu": 3}])");
+  StageAt(doc, 0)["usages"] = Json::parse(R"([{"cpu": 0.5}, {}])");
+  const Workload w = Parse(doc);
+  const Stage& a = w.jobs[0].stages[0];
+  EXPECT_EQ(a.demand, Resources::FromUnits({3, 1, 0, 0}).value());  // the per-resource maximum
+  EXPECT_EQ(a.TaskDemand(0), Resources::FromUnits({1, 1, 0, 0}).value());
+  EXPECT_EQ(a.TaskDemand(1), Resources::FromUnits({3, 0, 0, 0}).value());
+  EXPECT_EQ(a.TaskUsage(0), Resources::FromUnits({0.5, 1, 0, 0}).value());  // mem left out: as demanded
+  EXPECT_EQ(a.TaskUsage(1), a.TaskDemand(1));
+  // Without "usages", a task uses its own demand.
+  StageAt(doc, 0).erase("usages");
+  const Workload v = Parse(doc);
+  EXPECT_EQ(v.jobs[0].stages[0].TaskUsage(0), Resources::FromUnits({1, 1, 0, 0}).value());
+  // Stages without overrides keep one profile.
+  EXPECT_TRUE(v.jobs[0].stages[1].demands.empty());
+  EXPECT_TRUE(v.jobs[0].stages[1].usages.empty());
+}
+
+TEST(WorkloadAdditionsTest, RejectsDemandsWhoseMaximumFitsNoMachine) {
+  // Each fits a machine (cpu 4, mem 8), their maximum does not.
+  Json doc = SmallWorkload();
+  doc["cluster"]["machines"].push_back(Json::parse(R"({"name": "big", "capacity": {"cpu": 1, "mem": 16}})"));
+  StageAt(doc, 0).erase("demand");
+  StageAt(doc, 0)["demands"] = Json::parse(R"([{"cpu": 4}, {"cpu": 1, "mem": 16}])");
+  EXPECT_EQ(ErrorOf(doc), "job \"j\" stage \"a\": \"demands\" their per-resource maximum (cpu=4 mem=16) fits no "
+                          "machine of the cluster (the stage's demand, which policies may place by)");
+}
+
+TEST(WorkloadAdditionsTest, RejectsStageDemandBelowATasksDemand) {
+  EXPECT_EQ(ErrorWithStage(0, "demands", R"([{"cpu": 1}, {"cpu": 3}])"),
+            "job \"j\" stage \"a\": \"demand\" (cpu=1 mem=2) is less than \"demands\" entry 1 (cpu=3); it must cover "
+            "every task's");
 }
 
 // --- Locality cost -------------------------------------------------------------

@@ -25,11 +25,7 @@ using testutil::Json;
 using testutil::SmallWorkload;
 using testutil::StageAt;
 
-Workload Parse(const Json& doc) {
-  auto w = ParseWorkload(doc.dump());
-  EXPECT_TRUE(w.ok()) << w.status();
-  return w.ok() ? *std::move(w) : Workload();
-}
+using testutil::Parse;
 
 MATCHER_P2(IsEdge, stage, kind, "") { return arg.stage == stage && arg.kind == kind; }
 

@@ -68,4 +68,20 @@ inline std::string ErrorOfText(std::string_view text) {
 }
 inline std::string ErrorOf(const Json& doc) { return ErrorOfText(doc.dump()); }
 
+// Parse parses a document that must be valid (a failure fails the test and
+// gives an empty workload).
+inline Workload Parse(const Json& doc) {
+  auto w = ParseWorkload(doc.dump());
+  EXPECT_TRUE(w.ok()) << w.status();
+  return w.ok() ? *std::move(w) : Workload();
+}
+
+// ErrorWithStage: the error after setting `key` of stage `stage` of
+// SmallWorkload's job "j" to the JSON `value`.
+inline std::string ErrorWithStage(size_t stage, const char* key, const char* value) {
+  Json doc = SmallWorkload();
+  StageAt(doc, stage)[key] = Json::parse(value);
+  return ErrorOf(doc);
+}
+
 }  // namespace weft::testutil

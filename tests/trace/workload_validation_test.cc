@@ -23,11 +23,7 @@ using testutil::StageAt;
 
 // ErrorWithStage / ErrorWithJob return the error after setting `key` of a
 // stage of job "j" (or of the job itself) to the JSON `value`.
-std::string ErrorWithStage(size_t stage, const char* key, const char* value) {
-  Json doc = SmallWorkload();
-  StageAt(doc, stage)[key] = Json::parse(value);
-  return ErrorOf(doc);
-}
+using testutil::ErrorWithStage;
 std::string ErrorWithJob(const char* key, const char* value) {
   Json doc = SmallWorkload();
   JobAt(doc)[key] = Json::parse(value);

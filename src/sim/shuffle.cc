@@ -1,0 +1,86 @@
+// The shuffle phase of a task behind shuffle edges (Hadoop's reduce slow
+// start; docs/workload-format.md "after"): launched once the slow-start
+// fraction of a parent's tasks is done, the task first copies each parent
+// task's output (the edge's shuffle_mb) over its machine's network, one copy
+// after another at the machine's full net bandwidth, as the parent tasks end;
+// its shuffle ends once the last parent task has ended and the last copy is
+// done, and only then does its own work begin (BeginSegments again). While
+// it shuffles the attempt holds what it reserved and runs no segment.
+// Deliberate simplification: copies of different tasks on one machine do not
+// slow each other, in either execution model.
+#include <algorithm>
+#include <cmath>
+
+#include "sim/engine_impl.h"
+
+namespace weft::sim {
+
+namespace {
+// CopyUs: microseconds to copy `mb` at `mbps`.
+double CopyUs(double mb, double mbps) { return mb > 0 ? mb / mbps * 1e6 : 0.0; }
+}  // namespace
+
+bool EngineCore::StartShuffle(uint32_t slot) {
+  Attempt& a = attempts_[slot];
+  const Job& job = w_.jobs[a.task.job.value()];
+  JobRun& jr = jobs_[a.task.job.value()];
+  const Stage& st = job.stages[a.task.stage];
+  const policy::JobProgress& p = *jr.progress;
+  double available_mb = 0;  // output of the parent tasks done so far
+  for (const Edge& e : st.parents) {
+    if (e.kind == EdgeKind::kShuffle) available_mb += e.shuffle_mb * p.stages[e.stage].done;
+  }
+  const bool waiting = p.stages[a.task.stage].barrier_parents_left > 0;
+  if (!waiting && available_mb <= 0) return false;  // as after a barrier: nothing to wait for
+  a.shuffling = true;
+  const TimeUs now = queue_.now();
+  a.copy_done_us = static_cast<double>(now) + CopyUs(available_mb, cluster_.capacity(a.machine).units(kNet));
+  if (!waiting) {
+    ScheduleShuffleEnd(slot);
+  } else {
+    if (jr.shuffling.empty()) jr.shuffling.resize(job.stages.size());
+    jr.shuffling[a.task.stage].emplace_back(slot, a.generation);
+  }
+  return true;
+}
+
+void EngineCore::ShuffleOutputReady(JobId job, const Edge& child) {
+  JobRun& jr = jobs_[job.value()];
+  if (child.shuffle_mb <= 0 || jr.shuffling.empty()) return;
+  const auto now = static_cast<double>(queue_.now());
+  for (const auto& [slot, generation] : jr.shuffling[child.stage]) {
+    Attempt& a = attempts_[slot];
+    if (a.free || a.generation != generation || !a.shuffling) continue;  // ended meanwhile
+    a.copy_done_us = std::max(a.copy_done_us, now) + CopyUs(child.shuffle_mb, cluster_.capacity(a.machine).units(kNet));
+  }
+}
+
+void EngineCore::ShuffleParentsDone(JobId job, uint32_t stage) {
+  JobRun& jr = jobs_[job.value()];
+  if (jr.shuffling.empty()) return;
+  std::vector<std::pair<uint32_t, uint32_t>> waiting;
+  waiting.swap(jr.shuffling[stage]);
+  for (const auto& [slot, generation] : waiting) {
+    const Attempt& a = attempts_[slot];
+    if (a.free || a.generation != generation || !a.shuffling) continue;
+    ScheduleShuffleEnd(slot);
+  }
+}
+
+void EngineCore::ScheduleShuffleEnd(uint32_t slot) {
+  const Attempt& a = attempts_[slot];
+  // Always through the queue, even when due now: the shuffle's end must not
+  // run the task's work from inside another task's end.
+  const TimeUs end = std::max(queue_.now(), static_cast<TimeUs>(std::ceil(a.copy_done_us - 1e-6)));
+  queue_.Push(Event{.time = end, .type = EventType::kLaunchArrives, .a = slot, .b = a.generation, .c = kShuffleEndTag});
+}
+
+void EngineCore::EndShuffle(const Event& e) {
+  if (e.a >= attempts_.size()) return;
+  Attempt& a = attempts_[e.a];
+  if (a.free || a.generation != e.b || !a.shuffling) return;  // the attempt ended meanwhile
+  a.shuffling = false;
+  BeginSegments(e.a);
+}
+
+}  // namespace weft::sim
