@@ -11,7 +11,13 @@ packages=(
   libsqlite3-dev libcsv-dev zlib1g-dev
   libjs-chart.js  # Chart.js, compiled into `weft report` pages
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
+  libcpp-httplib-dev prometheus-cpp-dev  # the scheduler's dashboard and /metrics
 )
+# --test: what only the test suite needs besides: a one-machine Slurm cluster
+# for `weft sweep --slurm` (scripts/slurm-local.sh).
+if [ "${1:-}" = --test ]; then
+  packages+=(slurm-wlm munge)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -6,7 +6,7 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh --test
 bash scripts/configure.sh
 cmake --build build -j2
 ctest --test-dir build --output-on-failure -j2

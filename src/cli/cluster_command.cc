@@ -3,8 +3,9 @@
 //     starts `weftd scheduler` (K of them, replicas sharing the nodes, for a
 //     decentralized policy) and N `weftd node`s in the background, their
 //     state, logs and task output under DIR, waits until every node has
-//     registered, and prints the scheduler's address (K: `a,b,...`) on the
-//     last line. The address is chosen once and kept in DIR: an `up` on a
+//     registered, and prints each scheduler's dashboard address (its live
+//     page and /metrics, on loopback) and then the scheduler's address
+//     (K: `a,b,...`) on the last line. The address is chosen once and kept in DIR: an `up` on a
 //     dir whose daemons are partly dead (a crash, kill -9) starts only the
 //     missing ones, the scheduler on its old address, with the same flags;
 //   weft cluster down --dir DIR
@@ -163,12 +164,15 @@ std::variant<std::string, int> StartScheduler(const UpOptions& o, const fs::path
   const std::string name = SchedulerName(o, replica);
   // The address is chosen once (any free port) and kept in its state dir:
   // a scheduler started again listens where nodes and clients look for it.
+  // So is the dashboard's (docs/runtime.md, "Dashboard and metrics").
   const std::string previous = LastLine(dir / name / "address");
+  const std::string previous_http = LastLine(dir / name / "http-address");
   std::error_code ec;
   fs::remove(dir / name / "address", ec);
   std::vector<std::string> args = {WeftdPath().string(), "scheduler", "--listen",
                                    previous.empty() ? "127.0.0.1:0" : previous, "--state", (dir / name).string(),
-                                   "--nodes", std::to_string(o.nodes)};
+                                   "--nodes", std::to_string(o.nodes), "--http",
+                                   previous_http.empty() ? "127.0.0.1:0" : previous_http};
   if (o.replicas > 1) {
     args.insert(args.end(), {"--replica", std::to_string(replica), "--replicas", std::to_string(o.replicas)});
   }
@@ -258,7 +262,11 @@ int Up(const UpOptions& o) {
   }
   std::cout << fmt::format("cluster of {} nodes running in {}; stop it with: weft cluster down --dir {}\n", o.nodes,
                            dir.string(), o.dir);
-  std::cout << address << "\n";
+  for (uint32_t r = 0; r < o.replicas; ++r) {
+    const std::string http = LastLine(dir / SchedulerName(o, r) / "http-address");
+    if (!http.empty()) std::cout << fmt::format("dashboard: http://{}/ (Prometheus metrics: /metrics)\n", http);
+  }
+  std::cout << address << "\n";  // last: scripts take it with tail -1 (FORMATS.md section 4)
   return kExitOk;
 }
 

@@ -6,6 +6,7 @@
 // confidence half-width of each metric over the seeds. Runs are independent
 // and every output is written in configuration order after all have ended, so
 // -j changes nothing but the wall time.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -15,6 +16,7 @@
 #include "cli/commands.h"
 #include "cli/parallel_runs.h"
 #include "cli/sim_flags.h"
+#include "cli/sweep_fanout.h"
 #include "cli/sweep_plan.h"
 #include "core/status.h"
 #include "fmt/format.h"
@@ -32,7 +34,42 @@ struct SweepFlags {
   std::string seeds;                // "1..5" or "1,2,7"; empty: --seed
   std::string out;
   unsigned jobs = DefaultJobs();
+  // Fan-out (docs/sweep.md).
+  std::optional<size_t> only;  // run just this run of the plan, no tables
+  bool gather = false;         // no runs: tables from the runs' summary.json
+  std::string emit;            // write the runs as a weft workload here
+  bool slurm = false;          // submit the runs as a Slurm job array
+  bool wait = false;           // with --slurm: block until the runs end, then gather
+  std::vector<std::string> sbatch_args;
+  const CLI::App* cmd = nullptr;  // for the command line the fanned-out runs repeat
 };
+
+// The fan-out flags: a fanned-out run repeats the user's command line without
+// them (and without -j, which only a local sweep uses).
+constexpr std::string_view kFanoutFlags[] = {"--only", "--gather", "--emit", "--slurm", "--wait", "--sbatch-arg",
+                                             "--jobs", "--help"};
+
+// GivenArgs: the sweep's command line as the user gave it, fan-out flags left
+// out, rebuilt from CLI11's record of what was parsed.
+std::vector<std::string> GivenArgs(const CLI::App& cmd) {
+  std::vector<std::string> args;
+  for (const CLI::Option* opt : cmd.get_options()) {
+    if (opt->count() == 0) continue;
+    const std::string name = opt->get_name();
+    if (std::find(std::begin(kFanoutFlags), std::end(kFanoutFlags), name) != std::end(kFanoutFlags)) continue;
+    if (opt->get_positional() && opt->get_lnames().empty() && opt->get_snames().empty()) {
+      for (const std::string& value : opt->results()) args.push_back(value);
+    } else if (opt->get_expected_min() == 0) {
+      args.push_back(name);  // a flag
+    } else {
+      for (const std::string& value : opt->results()) {
+        args.push_back(name);
+        args.push_back(value);
+      }
+    }
+  }
+  return args;
+}
 
 // The metrics of the table, read from a run's summary.
 struct Metric {
@@ -57,6 +94,51 @@ std::string MetricHeader(bool with_ci) {
   return h;
 }
 
+// WriteWhole writes `text` to `path` through a temporary file, so nobody ever
+// reads half of it.
+bool WriteWhole(const std::string& path, const std::string& text) {
+  std::ofstream out(path + ".tmp");
+  out << text;
+  out.close();
+  if (!out || std::rename((path + ".tmp").c_str(), path.c_str()) != 0) {
+    std::cerr << fmt::format("error: {}: cannot write there\n", path);
+    std::remove((path + ".tmp").c_str());
+    return false;
+  }
+  return true;
+}
+
+// FanOut hands the `runs` runs to a weft cluster (--emit) or to Slurm
+// (--slurm); with --slurm --wait it returns once they have ended.
+int FanOut(const SweepFlags& f, size_t runs) {
+  std::error_code ec;
+  const std::filesystem::path cwd = std::filesystem::current_path(ec);
+  const std::filesystem::path weft = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) {
+    std::cerr << "error: cannot tell this weft's own path or directory, which the fanned-out runs repeat\n";
+    return kExitFailure;
+  }
+  const std::string command = SweepCommandLine(cwd.string(), weft.string(), GivenArgs(*f.cmd));
+  if (!f.emit.empty()) {
+    if (!WriteWhole(f.emit, EmitWorkloadJson("sweep", command, runs))) return kExitBadInput;
+    std::cout << fmt::format("{}: {} runs and a gather task; run them with: weft submit {}\n", f.emit, runs, f.emit);
+    return kExitOk;
+  }
+  const std::string out = std::filesystem::absolute(f.out).lexically_normal().string();
+  std::filesystem::create_directories(out + "/slurm", ec);
+  const std::string script = out + "/sweep.sbatch";
+  if (ec || !WriteWhole(script, SlurmScript(command, runs, out))) return kExitBadInput;
+  auto submitted = SubmitToSlurm(script, command + " --gather", out, f.sbatch_args, f.wait);
+  if (!submitted.ok()) return ReportError(submitted.status());
+  if (f.wait) {
+    std::cerr << fmt::format("slurm: array job {} ({} runs) ended; gathering\n", submitted->array_job, runs);
+  } else {
+    std::cout << fmt::format("slurm: array job {} ({} runs), then gather job {}: {}/sweep.csv when it ends\n",
+                             submitted->array_job, runs, submitted->gather_job, out);
+  }
+  return kExitOk;
+}
+
 int RunSweep(const SweepFlags& f) {
   std::vector<std::string> paths = f.workloads;
   if (!f.common.workload.empty()) paths.push_back(f.common.workload);
@@ -74,6 +156,11 @@ int RunSweep(const SweepFlags& f) {
   if (!seeds.ok()) return ReportError(seeds.status());
   auto configs = PlanSweep(paths, f.policies, f.params);
   if (!configs.ok()) return ReportError(configs.status());
+  const size_t num_runs = configs->size() * seeds->size();
+  if (f.only && *f.only >= num_runs) {
+    std::cerr << fmt::format("error: --only {}: the sweep has runs 0 to {}\n", *f.only, num_runs - 1);
+    return kExitBadInput;
+  }
   std::error_code ec;
   std::filesystem::create_directories(f.out, ec);
   if (ec || !std::filesystem::is_directory(f.out)) {
@@ -81,25 +168,52 @@ int RunSweep(const SweepFlags& f) {
     return kExitBadInput;
   }
 
-  struct Run {
-    size_t config;
-    uint64_t seed;
-    std::optional<absl::StatusOr<sim::SimulationResult>> result;
-  };
-  std::vector<Run> runs;
+  std::vector<RunOutcome> outcomes;  // one per run: configurations outermost, then seeds
+  std::vector<std::pair<size_t, uint64_t>> runs;  // configuration, seed
   for (size_t c = 0; c < configs->size(); ++c) {
-    for (uint64_t seed : *seeds) runs.push_back(Run{c, seed, std::nullopt});
+    for (uint64_t seed : *seeds) runs.emplace_back(c, seed);
   }
-  RunInParallel(f.jobs, runs.size(), [&](size_t i) {
-    Run& run = runs[i];
-    const SweepConfig& config = (*configs)[run.config];
-    sim::SimOptions options = prepared[config.workload].options;
-    options.seed = run.seed;
-    sim::SimulationRequest request = Request(f.common, options, config.policy, config.params);
-    request.progress = false;
-    request.out_dir = fmt::format("{}/runs/{}/seed-{}", f.out, config.dir, run.seed);
-    run.result = sim::Simulate(prepared[config.workload].workload, request);
-  });
+  auto run_dir = [&](size_t i) {
+    return fmt::format("{}/runs/{}/seed-{}", f.out, (*configs)[runs[i].first].dir, runs[i].second);
+  };
+
+  bool gather = f.gather;
+  if (!f.emit.empty() || f.slurm) {
+    const int fanned = FanOut(f, runs.size());
+    if (fanned != kExitOk || !f.wait) return fanned;
+    gather = true;  // --slurm --wait: the runs have ended
+  }
+
+  outcomes.resize(runs.size());
+  if (gather) {
+    for (size_t i = 0; i < runs.size(); ++i) outcomes[i] = ReadRunOutcome(run_dir(i));
+  } else {
+    std::vector<std::optional<absl::StatusOr<sim::SimulationResult>>> results(runs.size());
+    const size_t first = f.only.value_or(0), last = f.only ? *f.only + 1 : runs.size();
+    RunInParallel(f.only ? 1 : f.jobs, last - first, [&](size_t k) {
+      const size_t i = first + k;
+      const SweepConfig& config = (*configs)[runs[i].first];
+      sim::SimOptions options = prepared[config.workload].options;
+      options.seed = runs[i].second;
+      sim::SimulationRequest request = Request(f.common, options, config.policy, config.params);
+      request.progress = false;
+      request.out_dir = run_dir(i);
+      results[i] = sim::Simulate(prepared[config.workload].workload, request);
+    });
+    for (size_t i = first; i < last; ++i) {
+      absl::StatusOr<sim::SimulationResult>& r = *results[i];
+      if (!r.ok()) return ReportError(r.status());
+      outcomes[i] = RunOutcome{.ok = r->status.ok(),
+                               .error = r->status.ok() ? "" : std::string(StatusMessage(r->status)),
+                               .wall_seconds = r->wall_seconds,
+                               .summary = r->summary};
+    }
+    if (f.only) {
+      const RunOutcome& o = outcomes[*f.only];
+      if (!o.ok) std::cerr << fmt::format("error: {}: {}\n", run_dir(*f.only), o.error);
+      return o.ok ? kExitOk : kExitFailure;
+    }
+  }
 
   int exit_code = kExitOk;
   std::string per_run = "workload,policy,params,seed,check_ok,wall_seconds" + MetricHeader(false) + "\n";
@@ -110,20 +224,18 @@ int RunSweep(const SweepFlags& f) {
     const SweepConfig& config = (*configs)[c];
     std::vector<RunSummary> summaries;
     int failed = 0;
-    for (; i < runs.size() && runs[i].config == c; ++i) {
-      absl::StatusOr<sim::SimulationResult>& r = *runs[i].result;
-      if (!r.ok()) return ReportError(r.status());
-      if (!r->status.ok()) {
-        std::cerr << fmt::format("error: {} seed {}: {}\n", config.dir, runs[i].seed, StatusMessage(r->status));
+    for (; i < runs.size() && runs[i].first == c; ++i) {
+      const RunOutcome& r = outcomes[i];
+      if (!r.ok) {
+        std::cerr << fmt::format("error: {} seed {}: {}\n", config.dir, runs[i].second, r.error);
         exit_code = kExitFailure;
         ++failed;
       }
       per_run += fmt::format("{},{},{},{},{},{}", CsvField(config.workload_name), CsvField(config.policy),
-                             CsvField(config.label), runs[i].seed, r->status.ok() ? "true" : "false",
-                             r->wall_seconds);
-      for (const Metric& m : kMetrics) per_run += fmt::format(",{}", m.get(r->summary));
+                             CsvField(config.label), runs[i].second, r.ok ? "true" : "false", r.wall_seconds);
+      for (const Metric& m : kMetrics) per_run += fmt::format(",{}", m.get(r.summary));
       per_run += "\n";
-      summaries.push_back(r->summary);
+      summaries.push_back(r.summary);
     }
     table += fmt::format("{},{},{},{},{}", CsvField(config.workload_name), CsvField(config.policy),
                          CsvField(config.label), summaries.size(), failed);
@@ -170,6 +282,21 @@ void AddSweepCommand(CLI::App& app, CommandRun& run) {
   cmd->add_option("-j,--jobs", flags->jobs, "Runs simulated at once (default: the cores this process may use)")
       ->check(CLI::Range(1u, 1024u))
       ->capture_default_str();
+  CLI::Option* only = cmd->add_option("--only", flags->only,
+                                      "Run only run K of the plan (0-based, configurations then seeds), no tables");
+  CLI::Option* gather = cmd->add_flag("--gather", flags->gather,
+                                      "Run nothing: build runs.csv and sweep.csv from the runs' summary.json files");
+  CLI::Option* emit = cmd->add_option("--emit", flags->emit,
+                                      "Write the runs as a workload of command tasks for `weft submit`, run nothing");
+  CLI::Option* slurm = cmd->add_flag("--slurm", flags->slurm, "Submit the runs as a Slurm job array (sbatch)");
+  cmd->add_flag("--wait", flags->wait, "With --slurm: wait for the runs to end, then write the tables here")
+      ->needs(slurm);
+  cmd->add_option("--sbatch-arg", flags->sbatch_args, "With --slurm: an argument for sbatch; repeatable")
+      ->needs(slurm);
+  only->excludes(gather)->excludes(emit)->excludes(slurm);
+  gather->excludes(emit)->excludes(slurm);
+  emit->excludes(slurm);
+  flags->cmd = cmd;
   cmd->callback([&run, flags] { run = [flags] { return RunSweep(*flags); }; });
 }
 

@@ -21,6 +21,8 @@
 #include "runtime/auth.h"
 #include "runtime/node/node_daemon.h"
 #include "runtime/scheduler/scheduler_core.h"
+#include "runtime/scheduler/dashboard_server.h"
+#include "runtime/scheduler/live_dashboard.h"
 #include "runtime/scheduler/service.h"
 #include "runtime/wire.h"
 #include "spdlog/sinks/basic_file_sink.h"
@@ -65,16 +67,19 @@ absl::Status WritePidFile(const std::filesystem::path& dir) {
 
 // WriteAddress publishes the address in state_dir/address: written whole then
 // renamed, so `weft cluster up` never reads half of it.
-absl::Status WriteAddress(const std::filesystem::path& state_dir, const std::string& address) {
+// (The dashboard's, with --http, goes to state_dir/http-address the same way.)
+absl::Status WriteAddress(const std::filesystem::path& state_dir, const std::string& address,
+                          const std::string& file = "address") {
+  const std::filesystem::path tmp = state_dir / (file + ".tmp"), path = state_dir / file;
   {
-    std::ofstream out(state_dir / "address.tmp");
+    std::ofstream out(tmp);
     out << address << "\n";
     out.flush();
-    if (!out) return absl::FailedPreconditionError(fmt::format("cannot write {}", (state_dir / "address.tmp").string()));
+    if (!out) return absl::FailedPreconditionError(fmt::format("cannot write {}", tmp.string()));
   }
   std::error_code ec;
-  std::filesystem::rename(state_dir / "address.tmp", state_dir / "address", ec);
-  if (ec) return absl::FailedPreconditionError(fmt::format("cannot write {}: {}", (state_dir / "address").string(), ec.message()));
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) return absl::FailedPreconditionError(fmt::format("cannot write {}: {}", path.string(), ec.message()));
   return absl::OkStatus();
 }
 
@@ -107,7 +112,8 @@ absl::StatusOr<std::string> TokenFrom(const std::string& token_file) {
   return ReadTokenFile(token_file);
 }
 
-int RunScheduler(const std::string& listen, const SchedulerConfig& config, const std::string& token_file) {
+int RunScheduler(const std::string& listen, const SchedulerConfig& config, const std::string& token_file,
+                 const std::string& http) {
   absl::StatusOr<std::string> token = TokenFrom(token_file);
   if (!token.ok()) return Fail(2, StatusMessage(token.status()));
   if (absl::Status s = CheckListen(listen, !token->empty()); !s.ok()) return Fail(2, StatusMessage(s));
@@ -129,6 +135,27 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
   if (!server || port == 0) return Fail(2, fmt::format("cannot listen on {}", listen));
   const std::string host = listen.substr(0, listen.rfind(':'));
   const std::string address = fmt::format("{}:{}", host, port);
+  // The dashboard and /metrics (docs/runtime.md, "Dashboard and metrics"),
+  // published before the gRPC address, which `weft cluster up` waits for.
+  std::unique_ptr<LiveDashboard> dashboard;
+  std::unique_ptr<DashboardServer> http_server;
+  if (!http.empty()) {
+    dashboard = std::make_unique<LiveDashboard>(**core, config.state_dir / "dashboard");
+    SchedulerCore& c = **core;
+    auto started = DashboardServer::Start(http, *token,
+                                          {.metrics = [&c] { c.RefreshMetrics(); return c.metrics().Exposition(); },
+                                           .page = [&d = *dashboard](int refresh) { return d.Page(refresh); }});
+    if (!started.ok()) {
+      server->Shutdown();
+      return Fail(2, StatusMessage(started.status()));
+    }
+    http_server = std::move(*started);
+    if (absl::Status s = WriteAddress(config.state_dir, http_server->address(), "http-address"); !s.ok()) {
+      server->Shutdown();
+      return Fail(2, StatusMessage(s));
+    }
+    spdlog::info("dashboard on http://{}/ (metrics at /metrics)", http_server->address());
+  }
   if (absl::Status s = WriteAddress(config.state_dir, address); !s.ok()) {
     server->Shutdown();
     return Fail(2, StatusMessage(s));
@@ -139,6 +166,7 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
   std::thread clock([&] { (*core)->RunClock(); });
   WaitForStop();
   spdlog::info("stopping");
+  http_server.reset();
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   (*core)->Stop();
   clock.join();
@@ -197,6 +225,10 @@ int main(int argc, char** argv) {
   s->add_option("--heartbeat", heartbeat_s, "seconds between node heartbeats")->capture_default_str()->check(CLI::Range(0.01, 60.0));
   s->add_option("--node-timeout", timeout_s, "seconds of silence before a node is lost")->capture_default_str()->check(CLI::Range(0.05, 3600.0));
   s->add_option("--token-file", token_file, "shared token clients and nodes must present");
+  std::string http;
+  s->add_option("--http", http,
+                "HOST:PORT for the live dashboard (/) and Prometheus /metrics (port 0: any free port); "
+                "off by default; beyond loopback it needs --token-file");
   s->add_option("--replica", sched.replica.index, "this daemon's number among --replicas (0-based)")
       ->capture_default_str();
   s->add_option("--replicas", sched.replica.count,
@@ -243,7 +275,7 @@ int main(int argc, char** argv) {
     sched.node_timeout_us = static_cast<weft::TimeUs>(timeout_s * 1e6);
     sched.sync = sync == "full" ? JournalSync::kFull : JournalSync::kNormal;
     sched.max_job_bytes = max_job_mb << 20;
-    return RunScheduler(listen, sched, token_file);
+    return RunScheduler(listen, sched, token_file, http);
   }
   return RunNodeDaemon(node, schedulers, cpu, mem, disk, net, node_token_file);
 }

@@ -294,6 +294,8 @@ bool LiveEngine::job_active(JobId id) const {
 
 const RunStats& LiveEngine::stats() const { return core_->stats_; }
 
+const policy::ClusterState& LiveEngine::cluster() const { return core_->cluster_; }
+
 uint64_t LiveEngine::running_attempts() const {
   return core_->attempts_.size() - core_->free_attempts_.size();
 }

@@ -131,6 +131,9 @@ class LiveEngine {
   const policy::JobProgress* progress(JobId id) const;
   bool job_active(JobId id) const;
   const RunStats& stats() const;
+  // cluster: capacity, allocation and measured usage per machine (for the
+  // scheduler daemon's /metrics).
+  const policy::ClusterState& cluster() const;
   uint64_t running_attempts() const;
 
  private:

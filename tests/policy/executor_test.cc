@@ -154,6 +154,20 @@ TEST(ExecutorPolicyTest, LatencyCostsRequestGrantAndLaunch) {
   EXPECT_EQ(run.JobEnd(0), Sec(2.5));
 }
 
+TEST(ExecutorPolicyTest, ResponseTimeDelaysEveryGrantButNotTheLaunches) {
+  // The container protocol's response time (COBRA's Table I) is the
+  // scheduler's: with response_time = 1 s and no latency, the executors are
+  // granted at 1, the tasks start at 1 and refill the executors at 2 without
+  // waiting again (launching into a held container asks nobody).
+  std::vector<std::string> params = kTwoOfTwoCores;
+  params.push_back("response_time=1");
+  const RunResult run = RunExecutor(Workload(2, 2, 4, FlatJob("j", 6)), params);
+  ExpectOk(run);
+  for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(run.Attempt(0, 0, i).start_us, Sec(1)) << i;
+  for (uint32_t i = 4; i < 6; ++i) EXPECT_EQ(run.Attempt(0, 0, i).start_us, Sec(2)) << i;
+  EXPECT_EQ(run.JobEnd(0), Sec(3));
+}
+
 TEST(ExecutorPolicyTest, SecondJobWaitsForTheFirstJobsExecutors) {
   // ja holds both executors (the whole cluster). Its stage s0 (4 tasks) ends
   // at 1; its stage t (1 task) runs 1-2 and leaves 3 cores idle but held.
@@ -319,12 +333,12 @@ TEST(ExecutorPolicyTest, ExecutorsGetAShareOfDiskBandwidth) {
 
 TEST(ExecutorPolicyTest, ContainerSizeOnAddsBandwidthShareAndCutsToTheMachine) {
   const Resources cap = *Resources::FromUnits({16, 64, 200, 1250});
-  EXPECT_EQ(baseline::ContainerSizeOn(*Resources::FromUnits({4, 8, 12, 0}), cap),
+  EXPECT_EQ(ContainerSizeOn(*Resources::FromUnits({4, 8, 12, 0}), cap),
             *Resources::FromUnits({4, 8, 50, 312.5}));
   // A floor above the share keeps its own; one above the machine is cut.
-  EXPECT_EQ(baseline::ContainerSizeOn(*Resources::FromUnits({4, 8, 80, 0}), cap),
+  EXPECT_EQ(ContainerSizeOn(*Resources::FromUnits({4, 8, 80, 0}), cap),
             *Resources::FromUnits({4, 8, 80, 312.5}));
-  EXPECT_EQ(baseline::ContainerSizeOn(*Resources::FromUnits({64, 128, 0, 0}), cap), cap);
+  EXPECT_EQ(ContainerSizeOn(*Resources::FromUnits({64, 128, 0, 0}), cap), cap);
 }
 
 TEST(ExecutorPolicyTest, RejectsBadParameters) {

@@ -15,7 +15,7 @@ class ExecutorPolicy final : public Policy {
   bool has_job_managers() const override { return true; }
 
   std::unique_ptr<ClusterScheduler> MakeScheduler(Context& ctx, uint32_t /*replica*/) override {
-    return std::make_unique<ExecutorScheduler>(ctx);
+    return std::make_unique<ExecutorScheduler>(ctx, config_.response_time_us);
   }
   std::unique_ptr<JobManager> MakeJobManager(Context& ctx, JobId job) override {
     return std::make_unique<ExecutorManager>(ctx, job, config_);
@@ -36,6 +36,11 @@ absl::StatusOr<std::unique_ptr<Policy>> MakeExecutorPolicy(const Params& params)
     return absl::InvalidArgumentError(fmt::format("idle_timeout: {}", StatusMessage(idle_timeout.status())));
   }
   config.idle_timeout_us = *idle_timeout;
+  auto response_time = SecondsToUs(params.Double("response_time"));
+  if (!response_time.ok()) {
+    return absl::InvalidArgumentError(fmt::format("response_time: {}", StatusMessage(response_time.status())));
+  }
+  config.response_time_us = *response_time;
   return std::make_unique<ExecutorPolicy>(config);
 }
 
@@ -70,6 +75,13 @@ const PolicyInfo kExecutorInfo{
              .default_value = "60",
              .help = "seconds a job's executors may all sit idle while it has ready tasks none of them can hold "
                      "before it gives them back and asks again where those tasks fit (Spark's executorIdleTimeout)",
+             .min = 0,
+             .max = 1e9},
+            {.name = "response_time",
+             .type = ParamType::kDouble,
+             .default_value = "0",
+             .help = "seconds the cluster scheduler takes to grant a container request (COBRA's container "
+                     "response time, Table I; not the message latency)",
              .min = 0,
              .max = 1e9},
         },

@@ -11,7 +11,8 @@
 // Roles and messages:
 //   - The job manager, at OnStart, sends kRequestContainers to
 //     Address::Scheduler(0) for `executors` containers of `executor_cpu`
-//     cores and `executor_mem` GB (executor_roles.h documents the payload).
+//     cores and `executor_mem` GB (policy/common/container_protocol.h
+//     documents the payload).
 //   - The cluster scheduler queues requests by job (priority, then arrival:
 //     YARN's FIFO) and grants each container on the first machine with room,
 //     through ctx_.GrantContainer. Within a job requests are served in order

@@ -25,7 +25,7 @@ Resources Max(const Resources& a, const Resources& b) {
 }  // namespace
 
 ExecutorManager::ExecutorManager(Context& ctx, JobId job, const ExecutorConfig& config)
-    : JobManager(ctx, job), config_(config) {}
+    : JobManager(ctx, job), config_(config), requests_(ctx, Address::Scheduler(0)) {}
 
 void ExecutorManager::OnStart() {
   const JobView view = ctx_.job(job_);
@@ -33,7 +33,7 @@ void ExecutorManager::OnStart() {
   // Spark user must size spark.executor.cores/memory (executor.h).
   executor_floor_ = config_.executor;
   for (uint32_t s = 0; s < view.num_stages(); ++s) executor_floor_ = Max(executor_floor_, view.demand(s));
-  Request(executor_floor_, config_.executors, /*must_fit=*/Resources());
+  requests_.Request(executor_floor_, config_.executors, /*must_fit=*/Resources());
 }
 
 void ExecutorManager::OnTasksReady(const TaskRange& tasks) {
@@ -47,7 +47,7 @@ void ExecutorManager::OnTaskEnded(const TaskEnd& end) {
 }
 
 void ExecutorManager::OnContainerGranted(const ContainerInfo& container) {
-  if (outstanding_ > 0) --outstanding_;
+  requests_.Granted();
   pool_.Add(container);
   Fill();
 }
@@ -56,7 +56,7 @@ void ExecutorManager::OnContainerLost(const ContainerInfo& container) {
   // Its tasks were killed with the machine and come back as ready; the
   // executor itself is replaced.
   pool_.Remove(container.id);
-  Request(executor_floor_, 1, /*must_fit=*/Resources());
+  requests_.Request(executor_floor_, 1, /*must_fit=*/Resources());
   WatchIdle();
 }
 
@@ -67,18 +67,6 @@ void ExecutorManager::OnTimer(uint64_t tag) {
   idle_timer_armed_ = false;
   GiveBack();
   WatchIdle();
-}
-
-void ExecutorManager::Request(const Resources& floor, int64_t count, const Resources& must_fit, bool replace) {
-  if (count <= 0) return;
-  outstanding_ = replace ? count : outstanding_ + count;
-  Message m;
-  m.type = replace ? kReplaceRequests : kRequestContainers;
-  m.a = count;
-  m.list = EncodeResources(floor);
-  const std::vector<int64_t> fit = EncodeResources(must_fit);
-  m.list.insert(m.list.end(), fit.begin(), fit.end());
-  ctx_.Send(Address::Scheduler(0), std::move(m));
 }
 
 void ExecutorManager::Fill() {
@@ -96,12 +84,12 @@ void ExecutorManager::Fill() {
 }
 
 void ExecutorManager::Rescue() {
-  if (outstanding_ > 0 || ready_.empty()) return;
+  if (requests_.outstanding() > 0 || ready_.empty()) return;
   const JobView view = ctx_.job(job_);
   for (const auto& [key, g] : ready_.ordered()) {
     const Resources& demand = view.demand(g.stage);
     if (!pool_.Holds(demand)) {
-      Request(demand, 1, /*must_fit=*/demand);  // exact: never cut down
+      requests_.Request(demand, 1, /*must_fit=*/demand);  // exact: never cut down
       return;
     }
   }
@@ -133,7 +121,7 @@ void ExecutorManager::GiveBack() {
   // releases (same latency, sent earlier), so the room they free is never
   // granted to us again under the old, unrestricted requests.
   const Resources& waiting = ctx_.job(job_).demand(ready_.ordered().begin()->second.stage);
-  Request(executor_floor_, config_.executors, /*must_fit=*/waiting, /*replace=*/true);
+  requests_.Request(executor_floor_, config_.executors, /*must_fit=*/waiting, /*replace=*/true);
   std::vector<ContainerId> idle;
   for (const ContainerPool::Entry& e : pool_.entries()) {
     // A container whose machine failed is gone already; OnContainerLost

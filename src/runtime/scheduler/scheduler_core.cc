@@ -377,6 +377,44 @@ absl::Status SchedulerCore::Cancel(uint32_t global_job) {
   return absl::OkStatus();
 }
 
+void SchedulerCore::RefreshMetrics() {
+  std::lock_guard lock(mu_);
+  Flush();  // report only what is journaled
+  SchedulerMetrics::Snapshot s;
+  for (uint32_t j = 0; j < jobs_.size(); ++j) {
+    const JobInfo& info = jobs_[j];
+    s.tasks_done += info.done;
+    switch (info.state) {
+      case JournalJob::State::kActive: {
+        ++s.jobs_active;
+        const policy::JobProgress* p = engine_ ? engine_->progress(JobId(j)) : nullptr;
+        if (p == nullptr) break;
+        for (const policy::StageProgress& st : p->stages) {
+          s.tasks_queued += st.ready;
+          s.tasks_running += st.running;
+        }
+        break;
+      }
+      case JournalJob::State::kSucceeded: ++s.jobs_done; break;
+      case JournalJob::State::kFailed: ++s.jobs_failed; break;
+      case JournalJob::State::kCancelled: ++s.jobs_cancelled; break;
+    }
+  }
+  if (engine_ != nullptr) {
+    s.refused_decisions = engine_->stats().refused_decisions;
+    const policy::ClusterState& cluster = engine_->cluster();
+    for (uint32_t m = 0; m < cluster.size(); ++m) {
+      const MachineId id(m);
+      s.nodes.push_back({.name = cluster.machine(id).name,
+                         .up = m < nodes_.size() && nodes_[m].link != nullptr,
+                         .capacity = cluster.capacity(id),
+                         .allocated = cluster.allocated(id),
+                         .used = cluster.used(id)});
+    }
+  }
+  metrics_.Update(s);
+}
+
 absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
   std::lock_guard lock(mu_);
   Flush();  // export only what is journaled, all of it
@@ -723,6 +761,7 @@ void SchedulerCore::Stop() {
 }
 
 void SchedulerCore::StartAttempt(const sim::AttemptLaunch& launch) {
+  metrics_.AttemptLaunched();
   const Job& job = live_.jobs[launch.task.job.value()];
   const Stage& stage = job.stages[launch.task.stage];
   v1::Launch* l = nodes_[launch.machine.value()].launches.add_launches();
@@ -755,7 +794,10 @@ void SchedulerCore::StartPhase(uint64_t id, MachineId machine, const TaskRef& ta
   s->set_work(p.work * factor);
 }
 
-void SchedulerCore::KillAttempt(uint64_t id, MachineId machine) { nodes_[machine.value()].kills.add_attempts(id); }
+void SchedulerCore::KillAttempt(uint64_t id, MachineId machine) {
+  metrics_.AttemptKilled();
+  nodes_[machine.value()].kills.add_attempts(id);
+}
 
 void SchedulerCore::OnAttemptEnd(const AttemptRecord& record) { pending_attempts_.push_back(record); }
 
@@ -787,6 +829,7 @@ absl::Status SchedulerCore::CommitPending() {
   // Journaled: now status, export and the nodes' agents may see it.
   TellAgentsProgress();
   for (const AttemptRecord& a : pending_attempts_) {
+    metrics_.AttemptEnded(a.outcome);
     if (a.outcome == Outcome::kOk) ++jobs_[a.task.job.value()].done;
   }
   for (size_t i = 0; i < pending_job_ends_.size(); ++i) {
@@ -811,7 +854,10 @@ void SchedulerCore::FlushUnlessQueued() {
 void SchedulerCore::Flush() {
   deferred_events_ = 0;
   if (!pending_attempts_.empty() || !pending_job_ends_.empty()) {
-    if (absl::Status s = CommitPending(); !s.ok()) {
+    const auto commit_start = std::chrono::steady_clock::now();
+    const absl::Status s = CommitPending();
+    metrics_.JournalCommit(std::chrono::duration<double>(std::chrono::steady_clock::now() - commit_start).count());
+    if (!s.ok()) {
       // Nothing that depends on these events may leave: the launches and
       // kills they caused stay queued with the events, and the commit is
       // retried at the next event or clock tick (bug 2 of issue 20).

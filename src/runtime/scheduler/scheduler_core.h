@@ -45,6 +45,7 @@
 #include "runtime/replica_ids.h"
 #include "runtime/scheduler/job_intake.h"
 #include "runtime/scheduler/node_slots.h"
+#include "runtime/scheduler/scheduler_metrics.h"
 #include "sim/live_engine.h"
 #include "weft/v1/weft.pb.h"
 
@@ -96,6 +97,12 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   v1::StatusReply Status(const v1::StatusRequest& request);
   absl::Status Cancel(uint32_t job);
   absl::StatusOr<v1::ExportChunk> Export();
+
+  // Metrics for /metrics (runtime/scheduler/scheduler_metrics.h): the
+  // counters live as events happen; RefreshMetrics sets the gauges from the
+  // journaled state now. The service counts its RPCs in metrics() too.
+  SchedulerMetrics& metrics() { return metrics_; }
+  void RefreshMetrics();
 
   // Node channel.
   struct Session {
@@ -214,6 +221,7 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   std::vector<AttemptRecord> pending_attempts_;
   std::vector<JobRecord> pending_job_ends_;
   absl::flat_hash_set<uint32_t> cancelling_;  // jobs whose end is a cancel
+  SchedulerMetrics metrics_;
 };
 
 }  // namespace weft::runtime

@@ -79,9 +79,56 @@ class StreamLink final : public NodeLink {
   std::thread writer_;
 };
 
+// CodeName: a gRPC status code as /metrics labels it ("OK", "NOT_FOUND").
+std::string_view CodeName(grpc::StatusCode code) {
+  switch (code) {
+    case grpc::StatusCode::OK: return "OK";
+    case grpc::StatusCode::CANCELLED: return "CANCELLED";
+    case grpc::StatusCode::INVALID_ARGUMENT: return "INVALID_ARGUMENT";
+    case grpc::StatusCode::NOT_FOUND: return "NOT_FOUND";
+    case grpc::StatusCode::ALREADY_EXISTS: return "ALREADY_EXISTS";
+    case grpc::StatusCode::PERMISSION_DENIED: return "PERMISSION_DENIED";
+    case grpc::StatusCode::RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
+    case grpc::StatusCode::FAILED_PRECONDITION: return "FAILED_PRECONDITION";
+    case grpc::StatusCode::UNAVAILABLE: return "UNAVAILABLE";
+    case grpc::StatusCode::UNAUTHENTICATED: return "UNAUTHENTICATED";
+    default: return "OTHER";
+  }
+}
+
 }  // namespace
 
 grpc::Status SchedulerService::Submit(grpc::ServerContext* context, const v1::SubmitRequest* request,
+                                      v1::SubmitReply* reply) {
+  return Counted("Submit", ServeSubmit(context, request, reply));
+}
+
+grpc::Status SchedulerService::Status(grpc::ServerContext* context, const v1::StatusRequest* request,
+                                      v1::StatusReply* reply) {
+  return Counted("Status", ServeStatus(context, request, reply));
+}
+
+grpc::Status SchedulerService::Cancel(grpc::ServerContext* context, const v1::CancelRequest* request,
+                                      v1::CancelReply* reply) {
+  return Counted("Cancel", ServeCancel(context, request, reply));
+}
+
+grpc::Status SchedulerService::Export(grpc::ServerContext* context, const v1::ExportRequest* request,
+                                      grpc::ServerWriter<v1::ExportChunk>* writer) {
+  return Counted("Export", ServeExport(context, request, writer));
+}
+
+grpc::Status SchedulerService::Connect(grpc::ServerContext* context,
+                                       grpc::ServerReaderWriter<v1::SchedulerMessage, v1::NodeMessage>* stream) {
+  return Counted("Connect", ServeConnect(context, stream));
+}
+
+grpc::Status SchedulerService::Counted(std::string_view method, grpc::Status status) {
+  core_.metrics().RpcDone(method, CodeName(status.error_code()));
+  return status;
+}
+
+grpc::Status SchedulerService::ServeSubmit(grpc::ServerContext* context, const v1::SubmitRequest* request,
                                       v1::SubmitReply* reply) {
   if (grpc::Status s = CheckToken(*context, token_); !s.ok()) return s;
   absl::StatusOr<std::vector<uint32_t>> ids = core_.Submit(request->workload_json());
@@ -90,7 +137,7 @@ grpc::Status SchedulerService::Submit(grpc::ServerContext* context, const v1::Su
   return grpc::Status::OK;
 }
 
-grpc::Status SchedulerService::Status(grpc::ServerContext* context, const v1::StatusRequest* request,
+grpc::Status SchedulerService::ServeStatus(grpc::ServerContext* context, const v1::StatusRequest* request,
                                       v1::StatusReply* reply) {
   if (grpc::Status s = CheckToken(*context, token_); !s.ok()) return s;
   *reply = core_.Status(*request);
@@ -105,13 +152,13 @@ grpc::Status SchedulerService::Status(grpc::ServerContext* context, const v1::St
   return grpc::Status::OK;
 }
 
-grpc::Status SchedulerService::Cancel(grpc::ServerContext* context, const v1::CancelRequest* request,
+grpc::Status SchedulerService::ServeCancel(grpc::ServerContext* context, const v1::CancelRequest* request,
                                       v1::CancelReply*) {
   if (grpc::Status s = CheckToken(*context, token_); !s.ok()) return s;
   return ToGrpc(core_.Cancel(request->job()));
 }
 
-grpc::Status SchedulerService::Export(grpc::ServerContext* context, const v1::ExportRequest*,
+grpc::Status SchedulerService::ServeExport(grpc::ServerContext* context, const v1::ExportRequest*,
                                       grpc::ServerWriter<v1::ExportChunk>* writer) {
   if (grpc::Status s = CheckToken(*context, token_); !s.ok()) return s;
   absl::StatusOr<v1::ExportChunk> chunk = core_.Export();
@@ -136,7 +183,7 @@ grpc::Status SchedulerService::Export(grpc::ServerContext* context, const v1::Ex
   return grpc::Status::OK;
 }
 
-grpc::Status SchedulerService::Connect(grpc::ServerContext* context,
+grpc::Status SchedulerService::ServeConnect(grpc::ServerContext* context,
                                        grpc::ServerReaderWriter<v1::SchedulerMessage, v1::NodeMessage>* stream) {
   if (grpc::Status s = CheckToken(*context, token_); !s.ok()) return s;
   v1::NodeMessage first;

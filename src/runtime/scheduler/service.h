@@ -4,11 +4,13 @@
 // RPC checks the token first, then hands the request to the SchedulerCore,
 // which validates it before changing anything. A node's Connect stream gets
 // a writer thread of its own, so the core can queue launches without
-// blocking on the network.
+// blocking on the network. Every answer is counted by method and status code
+// for /metrics.
 // Thread-safe: gRPC calls the handlers from its own threads.
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "runtime/scheduler/scheduler_core.h"
 #include "weft/v1/weft.grpc.pb.h"
@@ -34,6 +36,21 @@ class SchedulerService final : public v1::Scheduler::Service {
                        grpc::ServerReaderWriter<v1::SchedulerMessage, v1::NodeMessage>* stream) override;
 
  private:
+  // Serve*: the RPCs themselves; the public overrides count each answer in
+  // the scheduler's metrics (weft_rpc_total{method,code}).
+  grpc::Status ServeSubmit(grpc::ServerContext* context, const v1::SubmitRequest* request,
+                      v1::SubmitReply* reply);
+  grpc::Status ServeStatus(grpc::ServerContext* context, const v1::StatusRequest* request,
+                      v1::StatusReply* reply);
+  grpc::Status ServeCancel(grpc::ServerContext* context, const v1::CancelRequest* request,
+                      v1::CancelReply* reply);
+  grpc::Status ServeExport(grpc::ServerContext* context, const v1::ExportRequest* request,
+                      grpc::ServerWriter<v1::ExportChunk>* writer);
+  grpc::Status ServeConnect(grpc::ServerContext* context,
+                       grpc::ServerReaderWriter<v1::SchedulerMessage, v1::NodeMessage>* stream);
+
+  grpc::Status Counted(std::string_view method, grpc::Status status);
+
   SchedulerCore& core_;
   std::string token_;
 };

@@ -1,0 +1,51 @@
+// File: runtime/scheduler/dashboard_server.h
+//
+// DashboardServer: the HTTP side of `weftd scheduler --http ADDR`, on
+// cpp-httplib (Debian's libcpp-httplib-dev): GET /metrics (the Prometheus
+// text format) and GET / (the live dashboard page), from handlers the daemon
+// gives it. The same rule as the gRPC port (runtime/auth.h): loopback needs
+// nothing, any other address needs the scheduler's token, which a request
+// carries as `Authorization: Bearer TOKEN` or, for a browser, `?token=TOKEN`.
+// The page reloads itself every `?refresh=N` seconds (default 5, 0: never).
+// Serves on threads of its own; the handlers must be thread-safe.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "absl/status/statusor.h"
+
+namespace httplib {
+class Server;
+}
+
+namespace weft::runtime {
+
+class DashboardServer {
+ public:
+  struct Handlers {
+    std::function<std::string()> metrics;  // the /metrics body
+    std::function<std::string(int refresh_seconds)> page;  // the / page (HTML)
+  };
+  static constexpr int kDefaultRefreshSeconds = 5;
+
+  // Start binds `address` (HOST:PORT, port 0 for any free one) and serves
+  // until destroyed. InvalidArgument for a malformed address or a
+  // non-loopback one without a token; Unavailable when it cannot bind.
+  static absl::StatusOr<std::unique_ptr<DashboardServer>> Start(const std::string& address, std::string token,
+                                                                Handlers handlers);
+  ~DashboardServer();
+
+  // address: HOST:PORT actually bound (the port chosen when 0 was asked).
+  const std::string& address() const { return address_; }
+
+ private:
+  DashboardServer() = default;
+  std::unique_ptr<httplib::Server> server_;
+  std::thread thread_;
+  std::string address_;
+};
+
+}  // namespace weft::runtime

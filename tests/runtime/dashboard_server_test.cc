@@ -1,0 +1,102 @@
+// The scheduler's HTTP side alone: SchedulerMetrics renders what it was told
+// in the Prometheus text format, and DashboardServer serves it with the
+// token rule of the gRPC port (runtime/auth.h).
+#include "runtime/scheduler/dashboard_server.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "fmt/format.h"
+#include "httplib.h"
+#include "runtime/scheduler/scheduler_metrics.h"
+
+namespace weft::runtime {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+TEST(SchedulerMetricsTest, RendersEventsAndSnapshotAsPrometheusText) {
+  SchedulerMetrics m;
+  m.AttemptLaunched();
+  m.AttemptLaunched();
+  m.AttemptKilled();
+  m.AttemptEnded(Outcome::kOk);
+  m.AttemptEnded(Outcome::kFailed);
+  m.JournalCommit(0.0003);
+  m.RpcDone("Submit", "OK");
+  m.RpcDone("Submit", "INVALID_ARGUMENT");
+  SchedulerMetrics::Snapshot s;
+  s.jobs_active = 1;
+  s.jobs_done = 4;
+  s.tasks_running = 3;
+  s.refused_decisions = 7;
+  SchedulerMetrics::NodeSnapshot n;
+  n.name = "node-0";
+  n.up = true;
+  n.capacity.set_micro(kCpu, 2 * kMicroUnits);
+  n.allocated.set_micro(kCpu, kMicroUnits / 2);
+  n.used.set_micro(kMem, kMicroUnits / 4);
+  s.nodes.push_back(n);
+  m.Update(s);
+  s.refused_decisions = 9;  // the engine's total grew by 2
+  m.Update(s);
+  const std::string text = m.Exposition();
+  EXPECT_THAT(text, HasSubstr("weft_decisions_total{kind=\"launch\"} 2\n"));
+  EXPECT_THAT(text, HasSubstr("weft_decisions_total{kind=\"kill\"} 1\n"));
+  EXPECT_THAT(text, HasSubstr("weft_attempt_ends_total{outcome=\"failed\"} 1\n"));
+  EXPECT_THAT(text, HasSubstr("weft_refused_decisions_total 9\n"));
+  EXPECT_THAT(text, HasSubstr("weft_rpc_total{code=\"INVALID_ARGUMENT\",method=\"Submit\"} 1\n"));
+  EXPECT_THAT(text, HasSubstr("weft_jobs{state=\"done\"} 4\n"));
+  EXPECT_THAT(text, HasSubstr("weft_tasks{state=\"running\"} 3\n"));
+  EXPECT_THAT(text, HasSubstr("weft_node_capacity{node=\"node-0\",resource=\"cpu\"} 2\n"));
+  EXPECT_THAT(text, HasSubstr("weft_node_allocated{node=\"node-0\",resource=\"cpu\"} 0.5\n"));
+  EXPECT_THAT(text, HasSubstr("weft_node_used{node=\"node-0\",resource=\"mem\"} 0.25\n"));
+  EXPECT_THAT(text, HasSubstr("weft_journal_commit_seconds_bucket{le=\"0.0005\"} 1\n"));
+  EXPECT_THAT(text, HasSubstr("weft_journal_commit_seconds_bucket{le=\"0.00025\"} 0\n"));
+  EXPECT_THAT(text, HasSubstr("# TYPE weft_journal_commit_seconds histogram"));
+}
+
+DashboardServer::Handlers Fixed() {
+  return {.metrics = [] { return std::string("weft_up 1\n"); },
+          .page = [](int refresh) { return fmt::format("<!doctype html><title>live {}</title>", refresh); }};
+}
+
+TEST(DashboardServerTest, ServesMetricsAndPageOnLoopback) {
+  auto server = DashboardServer::Start("127.0.0.1:0", "", Fixed());
+  ASSERT_TRUE(server.ok()) << server.status();
+  httplib::Client client("http://" + (*server)->address());
+  auto metrics = client.Get("/metrics");
+  ASSERT_TRUE(metrics);
+  EXPECT_EQ(metrics->status, 200);
+  EXPECT_EQ(metrics->body, "weft_up 1\n");
+  EXPECT_THAT(metrics->get_header_value("Content-Type"), HasSubstr("text/plain; version=0.0.4"));
+  auto page = client.Get("/");
+  ASSERT_TRUE(page);
+  EXPECT_THAT(page->body, HasSubstr("<title>live 5</title>"));  // the default refresh
+  EXPECT_THAT(client.Get("/?refresh=0")->body, HasSubstr("<title>live 0</title>"));
+  EXPECT_EQ(client.Get("/?refresh=soon")->status, 400);
+  EXPECT_EQ(client.Get("/nothing-here")->status, 404);
+}
+
+TEST(DashboardServerTest, WithATokenEveryRequestMustCarryIt) {
+  auto server = DashboardServer::Start("127.0.0.1:0", "s3cret", Fixed());
+  ASSERT_TRUE(server.ok()) << server.status();
+  httplib::Client client("http://" + (*server)->address());
+  EXPECT_EQ(client.Get("/metrics")->status, 401);
+  EXPECT_EQ(client.Get("/metrics", {{"Authorization", "Bearer wrong"}})->status, 401);
+  EXPECT_EQ(client.Get("/metrics", {{"Authorization", "Bearer s3cret"}})->status, 200);
+  EXPECT_EQ(client.Get("/?token=s3cret")->status, 200);  // what a browser can send
+  EXPECT_THAT(client.Get("/?token=s3cre")->body, Not(HasSubstr("live")));
+}
+
+TEST(DashboardServerTest, RefusesBadAddressesAndOpenPortsWithoutToken) {
+  EXPECT_TRUE(absl::IsInvalidArgument(DashboardServer::Start("no-port", "", Fixed()).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(DashboardServer::Start("127.0.0.1:http", "", Fixed()).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(DashboardServer::Start("0.0.0.0:0", "", Fixed()).status()));
+  auto first = DashboardServer::Start("127.0.0.1:0", "", Fixed());
+  ASSERT_TRUE(first.ok());
+  EXPECT_TRUE(absl::IsUnavailable(DashboardServer::Start((*first)->address(), "", Fixed()).status()));
+}
+
+}  // namespace
+}  // namespace weft::runtime
