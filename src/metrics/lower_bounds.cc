@@ -9,7 +9,7 @@ namespace {
 
 // A pipelined edge between one-task stages is a barrier in effect.
 bool IsBarrier(const Edge& e, const Stage& child) {
-  return e.kind == EdgeKind::kBarrier || child.num_tasks == 1;
+  return e.WaitsForWholeParent() || child.num_tasks == 1;
 }
 
 struct StageStats {

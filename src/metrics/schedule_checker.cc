@@ -166,7 +166,7 @@ void ScheduleChecker::CheckParents(JobState& state, const TaskRef& task, Machine
   for (const Edge& edge : job.stages[task.stage].parents) {
     if (edge.stage >= job.stages.size()) continue;  // the workload reader rejects these
     const Stage& parent = job.stages[edge.stage];
-    if (edge.kind == EdgeKind::kBarrier) {
+    if (edge.WaitsForWholeParent()) {
       if (state.stage_done[edge.stage] < parent.num_tasks) {
         Report(fmt::format("{} started at {} s on {} before parent stage \"{}\" finished",
                            Describe(task), FormatSeconds(time_us), MachineName(machine),

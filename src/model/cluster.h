@@ -20,6 +20,19 @@ struct Machine {
   Resources capacity;
 };
 
+// LocalityCost: what reading a task's input from another machine costs. Off
+// (enabled false) unless the workload's cluster section gives it, so results
+// without it do not move. Either bandwidths (MB/s of a read from a machine in
+// the same rack, and from another rack) or factors (how many times slower
+// the task's read part runs from the same rack, and from another rack).
+struct LocalityCost {
+  bool enabled = false;
+  double rack_mbps = 0;
+  double cross_rack_mbps = 0;
+  double rack_factor = 1;
+  double remote_factor = 1;
+};
+
 class Cluster {
  public:
   // AddMachine appends a machine; names must be unique (the reader checks).
@@ -39,11 +52,15 @@ class Cluster {
   // LargestFits: true when `demand` fits some machine's capacity.
   bool AnyMachineFits(const Resources& demand) const;
 
+  const LocalityCost& locality_cost() const { return locality_cost_; }
+  void set_locality_cost(const LocalityCost& cost) { locality_cost_ = cost; }
+
  private:
   std::vector<Machine> machines_;
   absl::flat_hash_map<std::string, MachineId> by_name_;
   Resources total_;
   uint32_t num_racks_ = 0;
+  LocalityCost locality_cost_;
 };
 
 }  // namespace weft

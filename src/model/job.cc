@@ -10,6 +10,10 @@ namespace weft {
 TimeUs PhasesNominalUs(const std::vector<Phase>& phases, const Cluster& cluster) {
   double total_us = 0;
   for (const Phase& p : phases) {
+    if (p.profiled) {
+      total_us += static_cast<double>(p.duration_us);
+      continue;
+    }
     if (p.resource == kCpu) {
       total_us += p.work * 1e6;
       continue;
@@ -31,17 +35,21 @@ bool Stage::HasPipelinedParent() const {
 double Job::CpuSeconds() const {
   double total = 0;
   for (const Stage& s : stages) {
-    const double cores = s.demand.units(kCpu);
+    if (s.HasProfiledPhases()) {
+      // Each profiled phase holds its own cpu demand for its duration.
+      for (const Phase& p : s.phases) total += p.demand.units(kCpu) * UsToSeconds(p.duration_us) * s.num_tasks;
+      continue;
+    }
     if (s.duration_from_phases && s.durations_us.empty()) {
       for (const Phase& p : s.phases) {
         if (p.resource == kCpu) total += p.work * s.num_tasks;
       }
       continue;
     }
-    if (s.durations_us.empty()) {
-      total += cores * UsToSeconds(s.duration_us) * s.num_tasks;
+    if (s.durations_us.empty() && s.demands.empty()) {
+      total += s.demand.units(kCpu) * UsToSeconds(s.duration_us) * s.num_tasks;
     } else {
-      for (TimeUs d : s.durations_us) total += cores * UsToSeconds(d);
+      for (uint32_t i = 0; i < s.num_tasks; ++i) total += s.TaskDemand(i).units(kCpu) * UsToSeconds(s.TaskDuration(i));
     }
   }
   return total;

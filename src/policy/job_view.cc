@@ -25,7 +25,7 @@ JobProgress::JobProgress(const Job& job) : stages(job.stages.size()), stage_offs
     stage_offset[s] = offset;
     offset += job.stages[s].num_tasks;
     for (const Edge& e : job.stages[s].parents) {
-      if (e.kind == EdgeKind::kBarrier) {
+      if (e.WaitsForWholeParent()) {
         ++stages[s].barrier_parents_left;
       } else {
         pipelined = true;
@@ -80,7 +80,7 @@ TimeUs JobView::EstimatedDuration(const TaskRef& t) const {
 }
 
 Resources JobView::ExpectedUsage(const TaskRef& t) const {
-  return Visible(t) ? job_->stages[t.stage].usage : demand(t.stage);
+  return Visible(t) ? job_->stages[t.stage].TaskUsage(t.index) : task_demand(t);
 }
 
 std::span<const Phase> JobView::Phases(uint32_t s) const {

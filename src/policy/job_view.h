@@ -14,8 +14,11 @@
 //     released (some task of it has become ready), nothing of them before;
 //   - non-clairvoyant: demands of every stage; durations and phases never;
 //     usage assumed equal to demand.
-// Every level sees the DAG structure, task counts, locality preferences,
-// user, priority, weight and deadline, and may ask for an
+// Every level sees the DAG structure (edges with their kind, slow start and
+// shuffle size), task counts, locality preferences, user, priority, weight,
+// deadline and memory estimate; a stage's kind, input sizes and per-task
+// demands are shown with its demand (hidden before its release under
+// semi-clairvoyant). Every level may ask for an
 // EstimatedDuration, which falls back to what finished tasks taught.
 //
 // Example, a job a -> b (b waits for every task of a) under
@@ -97,6 +100,10 @@ class JobView {
   double weight() const { return job_->weight; }
   TimeUs arrival() const { return job_->arrival_us; }
   std::optional<TimeUs> deadline() const { return job_->deadline_us; }
+  // memory_estimate_gb: the job's estimated peak memory as its submitter gave
+  // it (Ursa's M(j)); an estimate, not knowledge of the tasks, so every level
+  // sees it. nullopt when the workload gives none.
+  std::optional<double> memory_estimate_gb() const { return job_->memory_estimate_gb; }
   uint64_t num_tasks() const { return job_->num_tasks; }
   uint64_t tasks_done() const { return progress_->tasks_done; }
   bool finished() const { return progress_->finished; }
@@ -128,6 +135,20 @@ class JobView {
   // task can be launched before its stage is released anyway). Use
   // stage_known to tell a hidden demand from a real zero.
   const Resources& demand(uint32_t s) const { return stage_known(s) ? job_->stages[s].demand : kHiddenDemand; }
+  // task_demand: task t's own demand (its per-task override, else the stage's
+  // demand); zero while the stage is not known, like demand.
+  const Resources& task_demand(const TaskRef& t) const {
+    return stage_known(t.stage) ? job_->stages[t.stage].TaskDemand(t.index) : kHiddenDemand;
+  }
+  // stage_kind: the stage's task type ("map", "reduce", free text or empty);
+  // empty while the stage is not known.
+  std::string_view stage_kind(uint32_t s) const {
+    return stage_known(s) ? std::string_view(job_->stages[s].kind) : std::string_view();
+  }
+  // input_mb: MB of input task t reads; 0 while its stage is not known.
+  double input_mb(const TaskRef& t) const {
+    return stage_known(t.stage) ? job_->stages[t.stage].TaskInputMb(t.index) : 0.0;
+  }
   std::span<const MachineId> preferences(const TaskRef& t) const {
     return job_->stages[t.stage].Preferences(t.index);
   }
@@ -144,7 +165,7 @@ class JobView {
   // stage's finished attempts; else of the job's; else the default.
   TimeUs EstimatedDuration(const TaskRef& t) const;
   // ExpectedUsage: the task's real usage when the level allows knowing it,
-  // else demand(t.stage) (a safe upper bound when known, zero when hidden).
+  // else task_demand(t) (a safe upper bound when known, zero when hidden).
   Resources ExpectedUsage(const TaskRef& t) const;
 
   // Phases: the stage's monotasks when the level allows knowing durations

@@ -252,7 +252,7 @@ void EngineCore::RecoverHistory(JobId id, std::span<const AttemptRecord> history
   for (uint32_t s = 0; s < job.stages.size(); ++s) {
     if (p.stages[s].done < job.stages[s].num_tasks) continue;
     for (const Edge& child : job.stages[s].children) {
-      if (child.kind == EdgeKind::kBarrier) --p.stages[child.stage].barrier_parents_left;
+      if (child.WaitsForWholeParent()) --p.stages[child.stage].barrier_parents_left;
     }
   }
   if (p.tasks_done == job.num_tasks) return FinishJob(id, true);
@@ -328,7 +328,7 @@ void EngineCore::TaskDone(const TaskRef& t) {
   }
   if (sp.done == st.num_tasks) {
     for (const Edge& child : st.children) {
-      if (child.kind == EdgeKind::kBarrier && --p.stages[child.stage].barrier_parents_left == 0) {
+      if (child.WaitsForWholeParent() && --p.stages[child.stage].barrier_parents_left == 0) {
         ReleaseStage(t.job, child.stage);
       }
     }

@@ -98,13 +98,95 @@ absl::StatusOr<Resources> ReadResources(const FieldReader& r, const json& value,
   return res;
 }
 
+// ReadUsage reads a usage vector bounded by `demand`: each resource given
+// must be at most the demand; resources left out are used as demanded.
+absl::StatusOr<Resources> ReadUsage(const FieldReader& r, const json& value, const Resources& demand,
+                                    std::string_view field, std::string_view what = "") {
+  ASSIGN_OR_RETURN(const Resources usage, ReadResources(r, value, field));
+  Resources result = demand;
+  for (int k = 0; k < kNumResources; ++k) {
+    const auto res = static_cast<Resource>(k);
+    if (!value.contains(kResourceNames[k])) continue;
+    if (usage.micro(res) > demand.micro(res)) {
+      return r.Error(field, fmt::format("{}{} {} exceeds the demand {}", what, kResourceNames[res], usage.units(res),
+                                        demand.units(res)));
+    }
+    result.set_micro(res, usage.micro(res));
+  }
+  return result;
+}
+
+// NonNegativeNumber reads a finite number >= 0; `what` prefixes the message
+// (e.g. "\"slowstart\" " for a key nested in a list).
+absl::StatusOr<double> NonNegativeNumber(const FieldReader& r, const json& v, std::string_view field,
+                                         std::string_view what = "") {
+  if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0) {
+    return r.Error(field, fmt::format("{}must be a number >= 0, not {}", what, v.dump()));
+  }
+  return v.get<double>();
+}
+
+// PerTaskList checks that `value` is a list with one entry per task.
+absl::Status PerTaskList(const FieldReader& r, const json& value, std::string_view field, uint32_t tasks,
+                         std::string_view what) {
+  if (!value.is_array()) return r.Error(field, fmt::format("must be a list of {}, one per task", what));
+  if (value.size() != tasks) {
+    return r.Error(field, fmt::format("has {} entries but the stage has {} tasks", value.size(), tasks));
+  }
+  return absl::OkStatus();
+}
+
+// ElementwiseMax: per resource, the largest amount of `all`.
+Resources ElementwiseMax(const std::vector<Resources>& all) {
+  Resources m;
+  for (const Resources& x : all) {
+    for (int k = 0; k < kNumResources; ++k) {
+      const auto res = static_cast<Resource>(k);
+      m.set_micro(res, std::max(m.micro(res), x.micro(res)));
+    }
+  }
+  return m;
+}
+
+absl::StatusOr<LocalityCost> ReadLocalityCost(const FieldReader& cr, const json& value) {
+  constexpr std::string_view kField = "locality_cost";
+  if (!value.is_object()) return cr.Error(kField, "must be an object");
+  RETURN_IF_ERROR(cr.CheckKnownKeys(value, {"rack_mbps", "cross_rack_mbps", "rack_factor", "remote_factor"}, kField));
+  const bool bandwidths = value.contains("rack_mbps") || value.contains("cross_rack_mbps");
+  const bool factors = value.contains("rack_factor") || value.contains("remote_factor");
+  if (bandwidths && factors) {
+    return cr.Error(kField, "gives both bandwidths (rack_mbps, cross_rack_mbps) and factors (rack_factor, "
+                            "remote_factor); give one or the other");
+  }
+  if (!bandwidths && !factors) {
+    return cr.Error(kField, "must give rack_mbps and cross_rack_mbps, or rack_factor and remote_factor");
+  }
+  LocalityCost cost;
+  cost.enabled = true;
+  if (bandwidths) {
+    ASSIGN_OR_RETURN(cost.rack_mbps, cr.PositiveNumber(value, "rack_mbps", kField));
+    ASSIGN_OR_RETURN(cost.cross_rack_mbps, cr.PositiveNumber(value, "cross_rack_mbps", kField));
+    return cost;
+  }
+  for (const auto& [key, out] : {std::pair<const char*, double*>{"rack_factor", &cost.rack_factor},
+                                 std::pair<const char*, double*>{"remote_factor", &cost.remote_factor}}) {
+    if (!value.contains(key)) continue;
+    const json& v = value[key];
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 1) {
+      return cr.Error(kField, fmt::format("\"{}\" must be a number >= 1, not {}", key, v.dump()));
+    }
+    *out = v.get<double>();
+  }
+  return cost;
+}
+
 absl::Status ReadCluster(const json& doc, Workload& w) {
   FieldReader top("");
   if (!doc.contains("cluster")) return top.Error("cluster", "is missing");
   const json& cluster = doc["cluster"];
   FieldReader cr("cluster");
   if (!cluster.is_object()) return top.Error("cluster", "must be an object");
-  RETURN_IF_ERROR(cr.CheckKnownKeys(cluster, {"machines"}));
+  RETURN_IF_ERROR(cr.CheckKnownKeys(cluster, {"machines", "locality_cost"}));
   if (!cluster.contains("machines") || !cluster["machines"].is_array() || cluster["machines"].empty()) {
     return cr.Error("machines", "must be a non-empty list of machine groups");
   }
@@ -131,24 +213,70 @@ absl::Status ReadCluster(const json& doc, Workload& w) {
     }
     next_rack += static_cast<uint32_t>((count + rack_size - 1) / rack_size);
   }
+  if (cluster.contains("locality_cost")) {
+    ASSIGN_OR_RETURN(const LocalityCost cost, ReadLocalityCost(cr, cluster["locality_cost"]));
+    (void)cost;  // read and checked; refused until the engine charges it
+    return cr.Error("locality_cost", "is not supported yet");
+  }
   return absl::OkStatus();
 }
 
-absl::Status ReadPhases(const FieldReader& r, const json& value, Stage& stage) {
+// ReadPhase reads one phase: a resource phase ({"resource", "work"}) or a
+// profiled one ({"duration", "demand", "usage"}); either may have a "name".
+absl::StatusOr<Phase> ReadPhase(const FieldReader& r, const json& p, const Cluster& cluster) {
+  if (!p.is_object()) return r.Error("phases", "each phase must be an object");
+  RETURN_IF_ERROR(r.CheckKnownKeys(p, {"name", "resource", "work", "duration", "demand", "usage"}, "phases"));
+  Phase phase;
+  if (p.contains("name")) {
+    if (!p["name"].is_string()) return r.Error("phases", "\"name\" must be a string");
+    phase.name = p["name"].get<std::string>();
+  }
+  if (p.contains("duration")) {
+    if (p.contains("resource") || p.contains("work")) {
+      return r.Error("phases", "a phase has \"duration\" (profiled) or \"resource\" and \"work\", not both");
+    }
+    phase.profiled = true;
+    const json& d = p["duration"];
+    if (!d.is_number() || !std::isfinite(d.get<double>()) || d.get<double>() <= 0) {
+      return r.Error("phases", fmt::format("\"duration\" must be seconds > 0, not {}", d.dump()));
+    }
+    ASSIGN_OR_RETURN(phase.duration_us, r.PositiveDurationValue(d, "phases"));
+    if (p.contains("demand")) {
+      ASSIGN_OR_RETURN(phase.demand, ReadResources(r, p["demand"], "phases"));
+      if (!cluster.AnyMachineFits(phase.demand)) {
+        return r.Error("phases", fmt::format("\"demand\" ({}) fits no machine of the cluster", phase.demand.ToString()));
+      }
+    }
+    phase.usage = phase.demand;
+    if (p.contains("usage")) {
+      ASSIGN_OR_RETURN(phase.usage, ReadUsage(r, p["usage"], phase.demand, "phases", "\"usage\" "));
+    }
+    return phase;
+  }
+  if (p.contains("demand") || p.contains("usage")) {
+    return r.Error("phases", "\"demand\" and \"usage\" belong to profiled phases (with \"duration\")");
+  }
+  if (!p.contains("resource") || !p["resource"].is_string()) {
+    return r.Error("phases", "each phase needs a \"resource\" name");
+  }
+  const auto resource = ResourceByName(p["resource"].get<std::string>());
+  if (!resource || *resource == kMem) {
+    return r.Error("phases", fmt::format("resource \"{}\" is not cpu, net or disk", p["resource"].get<std::string>()));
+  }
+  phase.resource = *resource;
+  ASSIGN_OR_RETURN(phase.work, r.PositiveNumber(p, "work", "phases"));
+  return phase;
+}
+
+absl::Status ReadPhases(const FieldReader& r, const json& value, const Cluster& cluster, Stage& stage) {
   if (!value.is_array() || value.empty()) return r.Error("phases", "must be a non-empty list");
   for (const json& p : value) {
-    if (!p.is_object()) return r.Error("phases", "each phase must be an object");
-    RETURN_IF_ERROR(r.CheckKnownKeys(p, {"resource", "work"}, "phases"));
-    if (!p.contains("resource") || !p["resource"].is_string()) {
-      return r.Error("phases", "each phase needs a \"resource\" name");
+    ASSIGN_OR_RETURN(Phase phase, ReadPhase(r, p, cluster));
+    if (!stage.phases.empty() && stage.phases.front().profiled != phase.profiled) {
+      return r.Error("phases", "mixes profiled phases (with \"duration\") and resource phases (with "
+                               "\"resource\"); a stage's phases are all of one kind");
     }
-    const auto resource = ResourceByName(p["resource"].get<std::string>());
-    if (!resource || *resource == kMem) {
-      return r.Error("phases", fmt::format("resource \"{}\" is not cpu, net or disk",
-                                               p["resource"].get<std::string>()));
-    }
-    ASSIGN_OR_RETURN(const double work, r.PositiveNumber(p, "work", "phases"));
-    stage.phases.push_back(Phase{*resource, work});
+    stage.phases.push_back(std::move(phase));
   }
   return absl::OkStatus();
 }
@@ -176,13 +304,68 @@ absl::Status ReadLocality(const FieldReader& r, const json& value, const Cluster
   return absl::OkStatus();
 }
 
+// ReadTaskDemands reads the per-task "demands" override.
+absl::Status ReadTaskDemands(const FieldReader& r, const json& ds, const Cluster& cluster, Stage& stage) {
+  RETURN_IF_ERROR(PerTaskList(r, ds, "demands", stage.num_tasks, "resource objects"));
+  stage.demands.reserve(ds.size());
+  for (size_t i = 0; i < ds.size(); ++i) {
+    ASSIGN_OR_RETURN(const Resources d, ReadResources(r, ds[i], "demands"));
+    if (!cluster.AnyMachineFits(d)) {
+      return r.Error("demands", fmt::format("entry {} ({}) fits no machine of the cluster", i, d.ToString()));
+    }
+    stage.demands.push_back(d);
+  }
+  return absl::OkStatus();
+}
+
+// ReadTaskUsages reads the per-task "usages" override, each bounded by its
+// task's demand.
+absl::Status ReadTaskUsages(const FieldReader& r, const json& us, Stage& stage) {
+  RETURN_IF_ERROR(PerTaskList(r, us, "usages", stage.num_tasks, "resource objects"));
+  stage.usages.reserve(us.size());
+  for (size_t i = 0; i < us.size(); ++i) {
+    ASSIGN_OR_RETURN(const Resources u, ReadUsage(r, us[i], stage.TaskDemand(static_cast<uint32_t>(i)), "usages",
+                                                  fmt::format("entry {}: ", i)));
+    stage.usages.push_back(u);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadInputSizes(const FieldReader& r, const json& s, Stage& stage) {
+  if (s.contains("input_mb")) {
+    ASSIGN_OR_RETURN(stage.input_mb, NonNegativeNumber(r, s["input_mb"], "input_mb"));
+  }
+  if (s.contains("input_mbs")) {
+    const json& ms = s["input_mbs"];
+    RETURN_IF_ERROR(PerTaskList(r, ms, "input_mbs", stage.num_tasks, "MB"));
+    stage.input_mbs.reserve(ms.size());
+    for (const json& m : ms) {
+      ASSIGN_OR_RETURN(const double mb, NonNegativeNumber(r, m, "input_mbs"));
+      stage.input_mbs.push_back(mb);
+    }
+  }
+  return absl::OkStatus();
+}
+
 // ReadStage reads everything but "after", which needs all stage names first.
 absl::Status ReadStage(const FieldReader& r, const json& s, const Cluster& cluster, Stage& stage) {
-  RETURN_IF_ERROR(r.CheckKnownKeys(s, {"name", "tasks", "duration", "durations", "demand", "usage",
-                                       "locality", "phases", "command", "after"}));
+  RETURN_IF_ERROR(r.CheckKnownKeys(s, {"name", "kind", "tasks", "duration", "durations", "demand", "usage",
+                                       "demands", "usages", "input_mb", "input_mbs", "locality", "phases",
+                                       "command", "after"}));
   ASSIGN_OR_RETURN(const uint64_t tasks, r.Count(s, "tasks", kMaxWorkloadTasks));
   stage.num_tasks = static_cast<uint32_t>(tasks);
-  if (s.contains("phases")) RETURN_IF_ERROR(ReadPhases(r, s["phases"], stage));
+  if (s.contains("kind")) {
+    if (!s["kind"].is_string()) return r.Error("kind", "must be a string (e.g. \"map\" or \"reduce\")");
+    stage.kind = s["kind"].get<std::string>();
+  }
+  if (s.contains("phases")) RETURN_IF_ERROR(ReadPhases(r, s["phases"], cluster, stage));
+  if (stage.HasProfiledPhases()) {
+    // A profiled task's time is its phases' durations; one more figure could
+    // only disagree with them.
+    for (const char* key : {"duration", "durations"}) {
+      if (s.contains(key)) return r.Error(key, "cannot be given with profiled phases (their durations are the task's)");
+    }
+  }
   if (s.contains("duration")) {
     ASSIGN_OR_RETURN(stage.duration_us, r.PositiveDuration(s, "duration"));
   } else if (stage.phases.empty()) {
@@ -204,28 +387,34 @@ absl::Status ReadStage(const FieldReader& r, const json& s, const Cluster& clust
       stage.durations_us.push_back(us);
     }
   }
+  if (s.contains("demands")) {
+    // Per-task demands and one stage usage could contradict each other; a
+    // task's usage is its "usages" entry, else its demand.
+    if (s.contains("usage")) return r.Error("usage", "cannot be given with \"demands\" (give \"usages\", per task)");
+    RETURN_IF_ERROR(ReadTaskDemands(r, s["demands"], cluster, stage));
+  }
   if (s.contains("demand")) {
     ASSIGN_OR_RETURN(stage.demand, ReadResources(r, s["demand"], "demand"));
+  } else if (!stage.demands.empty()) {
+    // The stage then shows the largest of its tasks' demands: an upper bound
+    // for policies that look only at the stage.
+    stage.demand = ElementwiseMax(stage.demands);
+  } else if (stage.HasProfiledPhases()) {
+    // A profiled task's peak reservation is its largest phase's.
+    std::vector<Resources> phase_demands;
+    for (const Phase& p : stage.phases) phase_demands.push_back(p.demand);
+    stage.demand = ElementwiseMax(phase_demands);
   }
   stage.usage = stage.demand;
   if (s.contains("usage")) {
-    ASSIGN_OR_RETURN(const Resources usage, ReadResources(r, s["usage"], "usage"));
-    for (int k = 0; k < kNumResources; ++k) {
-      const auto res = static_cast<Resource>(k);
-      if (usage.micro(res) > stage.demand.micro(res)) {
-        return r.Error("usage", fmt::format("{} {} exceeds the demand {}", kResourceNames[k],
-                                                usage.units(res), stage.demand.units(res)));
-      }
-    }
-    // Resources the usage leaves out are used as demanded.
-    for (const auto& [name, amount] : s["usage"].items()) {
-      const Resource res = *ResourceByName(name);
-      stage.usage.set_micro(res, usage.micro(res));
-    }
+    ASSIGN_OR_RETURN(stage.usage, ReadUsage(r, s["usage"], stage.demand, "usage"));
   }
-  if (!cluster.AnyMachineFits(stage.demand)) {
+  // A demand made up from per-task ones need not fit one machine itself.
+  if ((s.contains("demand") || stage.demands.empty()) && !cluster.AnyMachineFits(stage.demand)) {
     return r.Error("demand", fmt::format("({}) fits no machine of the cluster", stage.demand.ToString()));
   }
+  if (s.contains("usages")) RETURN_IF_ERROR(ReadTaskUsages(r, s["usages"], stage));
+  RETURN_IF_ERROR(ReadInputSizes(r, s, stage));
   if (s.contains("locality")) RETURN_IF_ERROR(ReadLocality(r, s["locality"], cluster, stage));
   if (s.contains("command")) {
     if (!s["command"].is_string()) return r.Error("command", "must be a string");
@@ -234,29 +423,55 @@ absl::Status ReadStage(const FieldReader& r, const json& s, const Cluster& clust
   return absl::OkStatus();
 }
 
+// ReadEdgeKind reads an edge object's kind and, for shuffle edges, its slow
+// start fraction and shuffle size.
+absl::StatusOr<Edge> ReadEdgeKind(const FieldReader& r, const json& entry) {
+  Edge edge;
+  if (entry.contains("kind")) {
+    const json& k = entry["kind"];
+    if (k == "pipelined") {
+      edge.kind = EdgeKind::kPipelined;
+    } else if (k == "shuffle") {
+      edge.kind = EdgeKind::kShuffle;
+    } else if (k != "barrier") {
+      return r.Error("after",
+                     fmt::format("edge kind {} is not \"barrier\", \"pipelined\" or \"shuffle\"", k.dump()));
+    }
+  }
+  for (const char* key : {"slowstart", "shuffle_mb"}) {
+    if (entry.contains(key) && edge.kind != EdgeKind::kShuffle) {
+      return r.Error("after", fmt::format("\"{}\" applies to shuffle edges only (\"kind\": \"shuffle\")", key));
+    }
+  }
+  if (entry.contains("slowstart")) {
+    const json& v = entry["slowstart"];
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() <= 0 || v.get<double>() > 1) {
+      return r.Error("after", fmt::format("\"slowstart\" must be a fraction in (0, 1], not {}", v.dump()));
+    }
+    edge.slowstart = v.get<double>();
+  }
+  if (entry.contains("shuffle_mb")) {
+    ASSIGN_OR_RETURN(edge.shuffle_mb, NonNegativeNumber(r, entry["shuffle_mb"], "after", "\"shuffle_mb\" "));
+  }
+  return edge;
+}
+
 absl::Status ReadEdges(const FieldReader& r, const json& after, Job& job, uint32_t child,
                        const absl::flat_hash_map<std::string, uint32_t>& stage_index) {
   if (!after.is_array()) return r.Error("after", "must be a list of parent stages");
   Stage& stage = job.stages[child];
   for (const json& entry : after) {
     std::string parent_name;
-    EdgeKind kind = EdgeKind::kBarrier;
+    Edge edge;
     if (entry.is_string()) {
       parent_name = entry.get<std::string>();
     } else if (entry.is_object()) {
-      RETURN_IF_ERROR(r.CheckKnownKeys(entry, {"stage", "kind"}, "after"));
+      RETURN_IF_ERROR(r.CheckKnownKeys(entry, {"stage", "kind", "slowstart", "shuffle_mb"}, "after"));
       if (!entry.contains("stage") || !entry["stage"].is_string()) {
         return r.Error("after", "each edge object needs a \"stage\" name");
       }
       parent_name = entry["stage"].get<std::string>();
-      if (entry.contains("kind")) {
-        const json& k = entry["kind"];
-        if (k == "pipelined") {
-          kind = EdgeKind::kPipelined;
-        } else if (k != "barrier") {
-          return r.Error("after", fmt::format("edge kind {} is not \"barrier\" or \"pipelined\"", k.dump()));
-        }
-      }
+      ASSIGN_OR_RETURN(edge, ReadEdgeKind(r, entry));
     } else {
       return r.Error("after", "entries must be stage names or {\"stage\", \"kind\"} objects");
     }
@@ -269,13 +484,35 @@ absl::Status ReadEdges(const FieldReader& r, const json& after, Job& job, uint32
     for (const Edge& e : stage.parents) {
       if (e.stage == parent) return r.Error("after", fmt::format("names stage \"{}\" twice", parent_name));
     }
-    if (kind == EdgeKind::kPipelined && job.stages[parent].num_tasks != stage.num_tasks) {
+    if (edge.kind == EdgeKind::kPipelined && job.stages[parent].num_tasks != stage.num_tasks) {
       return r.Error("after", fmt::format("pipelined edge from \"{}\" ({} tasks) needs the same number of "
                                               "tasks as this stage ({})",
                                               parent_name, job.stages[parent].num_tasks, stage.num_tasks));
     }
-    stage.parents.push_back(Edge{parent, kind});
-    job.stages[parent].children.push_back(Edge{child, kind});
+    edge.stage = parent;
+    stage.parents.push_back(edge);
+    edge.stage = child;
+    job.stages[parent].children.push_back(edge);
+  }
+  return absl::OkStatus();
+}
+
+// RefuseUnsupported: fields the reader understands but the engine does not
+// run yet are refused, not silently ignored, so no result pretends to model
+// them. Each goes when the engine learns it.
+absl::Status RefuseUnsupported(const Job& job) {
+  for (const Stage& stage : job.stages) {
+    const FieldReader r(fmt::format("job \"{}\" stage \"{}\"", job.name, stage.name));
+    for (const Edge& e : stage.parents) {
+      if (e.slowstart < 1) {
+        return r.Error("after", fmt::format("\"slowstart\" {} is not supported yet (shuffle edges run as barriers: "
+                                            "slowstart 1)", e.slowstart));
+      }
+      if (e.shuffle_mb > 0) return r.Error("after", "\"shuffle_mb\" is not supported yet");
+    }
+    if (stage.HasProfiledPhases()) return r.Error("phases", "profiled phases (with \"duration\") are not supported yet");
+    if (!stage.demands.empty()) return r.Error("demands", "is not supported yet");
+    if (!stage.usages.empty()) return r.Error("usages", "is not supported yet");
   }
   return absl::OkStatus();
 }
@@ -329,7 +566,8 @@ absl::Status ReadJob(const json& j, Workload& w, absl::flat_hash_map<std::string
   }
   job.name = j["name"].get<std::string>();
   const FieldReader jr(fmt::format("job \"{}\"", job.name));
-  RETURN_IF_ERROR(jr.CheckKnownKeys(j, {"name", "arrival", "user", "priority", "weight", "deadline", "stages"}));
+  RETURN_IF_ERROR(jr.CheckKnownKeys(
+      j, {"name", "arrival", "user", "priority", "weight", "deadline", "memory_estimate", "stages"}));
   job.arrival_us = 0;
   if (j.contains("arrival")) {
     ASSIGN_OR_RETURN(job.arrival_us, jr.NonNegativeDuration(j, "arrival"));
@@ -352,6 +590,9 @@ absl::Status ReadJob(const json& j, Workload& w, absl::flat_hash_map<std::string
   }
   if (j.contains("deadline")) {
     ASSIGN_OR_RETURN(job.deadline_us, jr.PositiveDuration(j, "deadline"));
+  }
+  if (j.contains("memory_estimate")) {
+    ASSIGN_OR_RETURN(job.memory_estimate_gb, jr.PositiveNumber(j, "memory_estimate"));
   }
 
   if (!j.contains("stages") || !j["stages"].is_array() || j["stages"].empty()) {
@@ -386,7 +627,8 @@ absl::Status ReadJob(const json& j, Workload& w, absl::flat_hash_map<std::string
     const FieldReader sr(fmt::format("job \"{}\" stage \"{}\"", job.name, job.stages[i].name));
     RETURN_IF_ERROR(ReadEdges(sr, stages[i]["after"], job, static_cast<uint32_t>(i), stage_index));
   }
-  return TopologicalOrder(jr, job);
+  RETURN_IF_ERROR(TopologicalOrder(jr, job));
+  return RefuseUnsupported(job);
 }
 
 }  // namespace

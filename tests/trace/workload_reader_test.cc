@@ -155,7 +155,8 @@ TEST(WorkloadReaderTest, ReadsJobFields) {
   Json doc = SmallWorkload();
   doc["jobs"][0].update(Json::parse(
       R"({"arrival": 12.0000005, "user": "bob", "priority": -3, "weight": 2.5, "deadline": 0.25})"));
-  const Job& job = Parse(doc).jobs.at(0);
+  const Workload w = Parse(doc);  // kept alive: `job` refers into it
+  const Job& job = w.jobs.at(0);
   EXPECT_EQ(job.arrival_us, 12'000'001);
   EXPECT_EQ(job.priority, -3);
   EXPECT_EQ(job.weight, 2.5);
@@ -181,9 +182,11 @@ TEST(WorkloadReaderTest, SharesUsersBetweenJobs) {
 TEST(WorkloadReaderTest, UsageDefaultsToDemandForUnlistedResources) {
   Json doc = SmallWorkload();
   StageAt(doc, 0)["usage"] = Json::parse(R"({"cpu": 0.25})");
-  const Stage& a = Parse(doc).jobs.at(0).stages.at(0);
+  const Workload w = Parse(doc);
+  const Stage& a = w.jobs.at(0).stages.at(0);
   EXPECT_EQ(a.usage, Resources::FromUnits({0.25, 2, 0, 0}).value());
-  const Stage& b = Parse(SmallWorkload()).jobs.at(0).stages.at(1);
+  const Workload small = Parse(SmallWorkload());
+  const Stage& b = small.jobs.at(0).stages.at(1);
   EXPECT_EQ(b.usage, b.demand);
 }
 
@@ -214,7 +217,8 @@ TEST(WorkloadReaderTest, AcceptsPhasesWithoutDuration) {
   Json doc = SmallWorkload();
   StageAt(doc, 0).erase("duration");
   StageAt(doc, 0)["phases"] = Json::parse(R"([{"resource": "cpu", "work": 2}])");
-  const Stage& a = Parse(doc).jobs.at(0).stages.at(0);
+  const Workload w = Parse(doc);  // kept alive: `a` refers into it
+  const Stage& a = w.jobs.at(0).stages.at(0);
   // The nominal duration is the phases run alone: 2 core-seconds on one core.
   EXPECT_EQ(a.duration_us, 2'000'000);
   EXPECT_TRUE(a.duration_from_phases);

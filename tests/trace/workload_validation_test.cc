@@ -382,7 +382,7 @@ TEST(WorkloadValidationTest, AllowsBarrierEdgeBetweenDifferentSizes) {
 
 TEST(WorkloadValidationTest, RejectsBadEdgeKind) {
   EXPECT_EQ(ErrorWithStage(1, "after", R"([{"stage": "a", "kind": "streaming"}])"),
-            "job \"j\" stage \"b\": \"after\" edge kind \"streaming\" is not \"barrier\" or \"pipelined\"");
+            "job \"j\" stage \"b\": \"after\" edge kind \"streaming\" is not \"barrier\", \"pipelined\" or \"shuffle\"");
 }
 
 TEST(WorkloadValidationTest, RejectsMalformedEdges) {
