@@ -150,6 +150,7 @@ struct UpOptions {
   double cpu = 0;
   double mem = 0;
   uint32_t replicas = 1;
+  uint32_t rack_size = 0;  // 0: every node in rack 0
 };
 
 std::string SchedulerName(const UpOptions& o, uint32_t replica) {
@@ -240,6 +241,7 @@ int Up(const UpOptions& o) {
                                      (dir / name).string()};
     if (o.cpu > 0) node.insert(node.end(), {"--cpu", fmt::format("{}", o.cpu)});
     if (o.mem > 0) node.insert(node.end(), {"--mem", fmt::format("{}", o.mem)});
+    if (o.rack_size > 0) node.insert(node.end(), {"--rack", std::to_string(i / o.rack_size)});
     WritePid(dir / (name + ".pid"), Spawn(node, dir / (name + ".out")));
   }
   runtime::SchedulerClient client(address, "");
@@ -295,6 +297,9 @@ void AddClusterCommand(CLI::App& app, CommandRun& run) {
   cmd->add_option("--replicas", up->replicas,
                   "Scheduler daemons sharing the nodes as replicas (sparrow*); the last line lists every address")
       ->capture_default_str()->check(CLI::Range(1, 16));
+  cmd->add_option("--rack-size", up->rack_size,
+                  "Nodes per rack: node-i runs with --rack i/K (default: all in rack 0)")
+      ->check(CLI::Range(1, 64));
   cmd->callback([&run, up] { run = [up] { return Up(*up); }; });
   auto dir = std::make_shared<std::string>();
   CLI::App* down = cluster->add_subcommand("down", "Stop the cluster in DIR and every task it runs");

@@ -43,8 +43,20 @@ const std::vector<const PolicyInfo*>& AllPolicies() {
   return kPolicies;
 }
 
+namespace {
+std::vector<const PolicyInfo*>& TestPolicies() {
+  static std::vector<const PolicyInfo*> policies;
+  return policies;
+}
+}  // namespace
+
+void RegisterTestPolicy(const PolicyInfo* info) { TestPolicies().push_back(info); }
+
 const PolicyInfo* FindPolicy(std::string_view name) {
   for (const PolicyInfo* p : AllPolicies()) {
+    if (p->name == name) return p;
+  }
+  for (const PolicyInfo* p : TestPolicies()) {
     if (p->name == name) return p;
   }
   return nullptr;

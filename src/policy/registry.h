@@ -22,6 +22,13 @@ const std::vector<const PolicyInfo*>& AllPolicies();
 // FindPolicy returns the policy called `name`, or nullptr.
 const PolicyInfo* FindPolicy(std::string_view name);
 
+// RegisterTestPolicy makes `info` findable by FindPolicy and BuildPolicy in
+// this process only; AllPolicies does not list it. For test binaries that
+// need a policy weft does not ship (tests/runtime's phase-queue policy runs
+// in a test build of weftd). Call before anything looks a policy up (from a
+// static initializer): the table is read without a lock.
+void RegisterTestPolicy(const PolicyInfo* info);
+
 // CommonParams: parameters every policy accepts (e.g. estimate_noise).
 const std::vector<ParamSpec>& CommonParams();
 

@@ -19,6 +19,7 @@ void ReplicaIds::ToGlobal(v1::AgentMail& mail) const {
   if (mail.has_message() && mail.message().has_task()) mail.mutable_message()->set_job(Global(mail.message().job()));
   if (mail.has_end()) mail.mutable_end()->set_job(Global(mail.end().job()));
   for (v1::JobSpec& spec : *mail.mutable_jobs()) spec.set_id(Global(spec.id()));
+  if (mail.has_progress()) mail.mutable_progress()->set_job(Global(mail.progress().job()));
   if (mail.kind() == v1::AgentMail::SCHEDULER_DOWN) mail.set_tag(Global(static_cast<uint32_t>(mail.tag())));
 }
 

@@ -197,7 +197,7 @@ int RunNodeDaemon(NodeConfig config, const std::string& schedulers, double cpu, 
   InstallStopHandler();
   if (absl::Status s = LogTo(config.work_dir / "node.log"); !s.ok()) return Fail(2, StatusMessage(s));
   if (absl::Status s = WritePidFile(config.work_dir); !s.ok()) return Fail(2, StatusMessage(s));
-  spdlog::info("node {} with {} serving {}", config.name, config.capacity.ToString(), schedulers);
+  spdlog::info("node {} (rack {}) with {} serving {}", config.name, config.rack, config.capacity.ToString(), schedulers);
   return RunNode(config, g_stop, g_stop_fd);
 }
 
@@ -258,6 +258,8 @@ int main(int argc, char** argv) {
   n->add_option("--mem", mem, "memory to offer in GB (default: all)")->check(CLI::Range(0.0, 1e7));
   n->add_option("--disk", disk, "disk bandwidth to offer, MB/s")->capture_default_str()->check(CLI::Range(0.0, 1e7));
   n->add_option("--net", net, "network bandwidth to offer, MB/s")->capture_default_str()->check(CLI::Range(0.0, 1e7));
+  n->add_option("--rack", node.rack, "the node's rack (locality; racks in the policy's cluster)")
+      ->capture_default_str()->check(CLI::Range(0, 65535));
   n->add_option("--work-dir", node.work_dir, "where task output and the node log go");
   n->add_option("--token-file", node_token_file, "the scheduler's shared token");
 

@@ -51,6 +51,7 @@ ExecutionAttempt EngineCore::ExecutionView(const Attempt& a) const {
 }
 
 bool EngineCore::AgentControlsPhases(MachineId m) const {
+  if (remote_agents()) return remote_controls_phases_ && HasAgent(m.value());
   return !nodes_.empty() && nodes_[m.value()] && nodes_[m.value()]->ControlsPhases();
 }
 

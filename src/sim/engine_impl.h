@@ -238,6 +238,9 @@ class EngineCore final : public ExecutionHost, public MailRecipients {
   AgentChannel* agent_channel_ = nullptr;
   std::vector<bool> remote_alive_;
   bool remote_agents() const { return agent_channel_ != nullptr; }
+  // The remote agents control phases (NodeAgent::ControlsPhases); set by
+  // LiveEngine, which asks the policy's agent once.
+  bool remote_controls_phases_ = false;
   // HasAgent: machine m has a node agent now (here, or remote).
   bool HasAgent(uint32_t m) const {
     return m < nodes_.size() && (nodes_[m] != nullptr || (remote_agents() && remote_alive_[m]));

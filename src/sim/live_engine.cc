@@ -18,20 +18,31 @@ uint64_t IdOf(uint32_t slot, uint32_t generation) { return (uint64_t{generation}
 }  // namespace
 
 // LiveExecution: attempts run as real processes on the runtime's nodes
-// (through the AttemptExecutor); the node runs a task's work as a whole and
-// reports what it used. An attempt's use is its stage's expected usage until
-// the node's first measurement.
+// (through the AttemptExecutor). A task without phases runs as a whole; a
+// task with phases runs one phase at a time (segments, as in simulation):
+// the engine hands each ready phase to the node agent that controls phases,
+// or runs it at once (RunSegment -> AttemptExecutor::StartPhase), and the
+// node reports each phase's end (PhaseReported). What an attempt uses is the
+// node's measurement; before the first one, its stage's expected usage.
 class LiveExecution final : public Execution {
  public:
-  LiveExecution(AttemptExecutor& executor, ExecutionHost& host) : executor_(executor), host_(host) {}
+  LiveExecution(AttemptExecutor& executor, ExecutionHost& host, const Workload& workload, const EventQueue& queue)
+      : executor_(executor), host_(host), w_(workload), queue_(queue) {}
 
   void Begin(uint32_t slot, const ExecutionAttempt& a) override {
     if (slot >= runs_.size()) runs_.resize(slot + 1);
-    runs_[slot] = Run{.active = true, .use = a.usage, .peak = a.usage};
+    const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
+    const auto phases = static_cast<uint32_t>(st.phases.size());
+    runs_[slot] = Run{.active = true, .use = a.usage, .peak = a.usage, .begin_us = queue_.now()};
     host_.UsageChanged(slot, Resources(), a.usage);
-    executor_.StartAttempt(AttemptLaunch{IdOf(slot, a.generation), a.task, a.attempt_no, a.machine});
+    executor_.StartAttempt(AttemptLaunch{IdOf(slot, a.generation), a.task, a.attempt_no, a.machine, phases});
+    if (phases > 0) host_.BeginSegments(slot);  // phase 0 ready: to the agent, or RunSegment
   }
-  void RunSegment(uint32_t /*slot*/, const ExecutionAttempt& /*a*/) override {}  // the node runs the whole task
+  void RunSegment(uint32_t slot, const ExecutionAttempt& a) override {
+    // Only phases come here: a task without phases ran as a whole from Begin.
+    runs_[slot].phase_start_us = queue_.now();
+    executor_.StartPhase(IdOf(slot, a.generation), a.machine, a.task, a.phase);
+  }
   void OnSegmentEvent(const Event& /*e*/) override {}
 
   AttemptAccount End(uint32_t slot, const ExecutionAttempt& a) override {
@@ -41,7 +52,18 @@ class LiveExecution final : public Execution {
     if (slot != reporting_) executor_.KillAttempt(IdOf(slot, a.generation), a.machine);
     if (slot >= runs_.size() || !runs_[slot].active) return account;
     Run& run = runs_[slot];
+    if (run.phase_start_us >= 0) {
+      host_.PhaseEnded(slot, a.phase, run.phase_start_us, 0, false);  // stopped during the phase
+    }
     account.usage = {run.use, run.peak};
+    if (run.phased_area_us > 0) {
+      // Phased: the average over the attempt's life of what its phases used.
+      const double life = static_cast<double>(std::max<TimeUs>(1, queue_.now() - run.begin_us));
+      for (int k = 0; k < kNumResources; ++k) {
+        const auto r = static_cast<Resource>(k);
+        account.usage.average.set_micro(r, std::llround(run.area[k] / life));
+      }
+    }
     account.start_us = run.start_us;
     host_.UsageChanged(slot, run.use, Resources());
     run.active = false;
@@ -54,19 +76,43 @@ class LiveExecution final : public Execution {
     Run& run = runs_[slot];
     host_.UsageChanged(slot, run.use, usage);
     run.use = usage;
-    for (int k = 0; k < kNumResources; ++k) {
-      const auto r = static_cast<Resource>(k);
-      run.peak.set_micro(r, std::max(run.peak.micro(r), usage.micro(r)));
-    }
+    run.peak = Max(run.peak, usage);
   }
   // Reporting: the node reported the end of attempt `slot` (it began at
-  // `start_us` when known, else -1); the engine's End follows at once.
-  void Reporting(uint32_t slot, const Resources& usage, TimeUs start_us) {
-    Measured(slot, usage);
-    if (slot < runs_.size()) runs_[slot].start_us = start_us;
+  // `start_us` when known, else -1) with what it used over its run; the
+  // engine's End follows at once.
+  void Reporting(uint32_t slot, const policy::TaskUsage& usage, TimeUs start_us) {
+    if (slot < runs_.size() && runs_[slot].active) {
+      Run& run = runs_[slot];
+      host_.UsageChanged(slot, run.use, usage.average);
+      run.use = usage.average;
+      run.peak = Max(run.peak, usage.peak);
+      run.start_us = start_us;
+    }
     reporting_ = slot;
   }
   void Reported() { reporting_ = UINT32_MAX; }
+
+  // PhaseReported: the node ran phase `phase` of the attempt in `slot` to
+  // its end, using `usage`. The phase's record holds what the phase used of
+  // its resource on average (a cpu phase: its cores; disk, net: MB/s).
+  void PhaseReported(uint32_t slot, const ExecutionAttempt& a, const policy::TaskUsage& usage) {
+    Run& run = runs_[slot];
+    const TimeUs span = std::max<TimeUs>(0, queue_.now() - run.phase_start_us);
+    const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
+    const Resource r = st.phases[a.phase].resource;
+    for (int k = 0; k < kNumResources; ++k) {
+      run.area[k] += static_cast<double>(usage.average.micro(static_cast<Resource>(k))) * static_cast<double>(span);
+    }
+    run.phased_area_us += span;
+    run.peak = Max(run.peak, usage.peak);
+    const TimeUs start = run.phase_start_us;
+    run.phase_start_us = -1;
+    host_.PhaseEnded(slot, a.phase, start, usage.average.units(r), true);
+    reporting_ = slot;  // the last phase's end is no kill
+    host_.SegmentDone(slot);
+    reporting_ = UINT32_MAX;
+  }
 
  private:
   struct Run {
@@ -74,17 +120,31 @@ class LiveExecution final : public Execution {
     Resources use;
     Resources peak;
     TimeUs start_us = -1;
+    TimeUs begin_us = 0;
+    TimeUs phase_start_us = -1;  // the running phase's start; -1 between phases
+    TimeUs phased_area_us = 0;   // time covered by ended phases
+    std::array<double, kNumResources> area{};  // micro-units x us used by ended phases
   };
+  static Resources Max(const Resources& a, const Resources& b) {
+    Resources out = a;
+    for (int k = 0; k < kNumResources; ++k) {
+      const auto r = static_cast<Resource>(k);
+      out.set_micro(r, std::max(a.micro(r), b.micro(r)));
+    }
+    return out;
+  }
   AttemptExecutor& executor_;
   ExecutionHost& host_;
+  const Workload& w_;
   std::vector<Run> runs_;
   uint32_t reporting_ = UINT32_MAX;
+  const EventQueue& queue_;  // the engine's clock
 };
 
 LiveEngine::LiveEngine(const Workload& workload, policy::Policy& policy, SimOptions options,
                        AttemptExecutor& executor, bool remote_agents)
     : core_(std::make_unique<EngineCore>(workload, policy, std::move(options))) {
-  auto execution = std::make_unique<LiveExecution>(executor, *core_);
+  auto execution = std::make_unique<LiveExecution>(executor, *core_, workload, core_->queue_);
   execution_ = execution.get();
   core_->SetExecution(std::move(execution));
   if (remote_agents && policy.has_node_agents()) core_->agent_channel_ = &executor;
@@ -102,6 +162,12 @@ absl::Status LiveEngine::Start(TimeUs now, const std::vector<bool>& up) {
   if (up.size() != core_->w_.cluster.size()) return absl::InvalidArgumentError("one up flag per machine");
   RETURN_IF_ERROR(ValidateSimOptions(core_->w_, core_->policy_, core_->opt_));
   core_->queue_.AdvanceTo(now);
+  if (core_->remote_agents() && core_->w_.cluster.size() > 0) {
+    // Whether the agents on the nodes control phases is the policy's: ask a
+    // throwaway agent (made, never started) once.
+    SimContext probe(*core_, policy::Address::Node(MachineId(0)), Rng(0));
+    core_->remote_controls_phases_ = core_->policy_.MakeNodeAgent(probe, MachineId(0))->ControlsPhases();
+  }
   core_->CreateRoles(up);
   Advance(now);
   return absl::OkStatus();
@@ -130,7 +196,8 @@ void LiveEngine::JobAdded(JobId id, TimeUs now, TimeUs arrival, std::span<const 
   Advance(now);
 }
 
-bool LiveEngine::AttemptEnded(uint64_t id, Outcome outcome, const Resources& usage, TimeUs now, TimeUs ran_us) {
+bool LiveEngine::AttemptEnded(uint64_t id, Outcome outcome, const policy::TaskUsage& usage, TimeUs now,
+                              TimeUs ran_us) {
   Advance(now);
   const uint32_t slot = SlotOf(id);
   if (slot >= core_->attempts_.size()) return false;
@@ -167,6 +234,25 @@ absl::Status LiveEngine::NodeLaunch(MachineId m, const TaskRef& task, TimeUs now
   absl::Status s = core_->DoLaunch(policy::Address::Node(m), task, m, ContainerId());
   Advance(now);
   return s;
+}
+
+absl::Status LiveEngine::NodeStartPhase(MachineId m, const TaskRef& task, TimeUs now) {
+  Advance(now);
+  if (!core_->HasAgent(m.value())) return absl::FailedPreconditionError("the node's agent is not up");
+  absl::Status s = core_->DoStartPhase(policy::Address::Node(m), task);
+  Advance(now);
+  return s;
+}
+
+bool LiveEngine::PhaseEnded(uint64_t id, uint32_t phase, const policy::TaskUsage& usage, TimeUs now) {
+  Advance(now);
+  const uint32_t slot = SlotOf(id);
+  if (slot >= core_->attempts_.size()) return false;
+  const Attempt& a = core_->attempts_[slot];
+  if (a.free || a.generation != GenerationOf(id) || a.phase != phase || !a.segment_running) return false;
+  execution_->PhaseReported(slot, core_->ExecutionView(a), usage);
+  Advance(now);
+  return true;
 }
 
 absl::Status LiveEngine::NodeKill(MachineId m, const TaskRef& task, TimeUs now) {

@@ -35,11 +35,13 @@
 namespace weft::sim {
 
 // An attempt to run on a machine. `id` is unique for the engine's lifetime.
+// phases > 0: the task has phases; nothing runs until StartPhase.
 struct AttemptLaunch {
   uint64_t id = 0;
   TaskRef task;
   uint32_t attempt = 0;
   MachineId machine;
+  uint32_t phases = 0;
 };
 
 // AttemptExecutor: the runtime's side of a live run: it runs attempts on the
@@ -52,6 +54,9 @@ class AttemptExecutor : public AgentChannel {
   // KillAttempt: the engine has ended the attempt (it is already recorded as
   // killed); stop the process if it still runs. Its end must not be reported.
   virtual void KillAttempt(uint64_t id, MachineId machine) = 0;
+  // StartPhase: run phase `phase` of phased attempt `id` (launched with
+  // phases > 0) now; report its end with LiveEngine::PhaseEnded.
+  virtual void StartPhase(uint64_t id, MachineId machine, const TaskRef& task, uint32_t phase) = 0;
 };
 
 class EngineCore;
@@ -87,9 +92,17 @@ class LiveEngine {
   // ran_us (>= 0 when known): how long it really ran; its record then starts
   // at now - ran_us (when the process began, as far as the engine can tell)
   // instead of when the launch was decided.
-  bool AttemptEnded(uint64_t id, Outcome outcome, const Resources& usage, TimeUs now, TimeUs ran_us = -1);
-  // UpdateUsage: what attempt `id` really uses now (cpu cores, memory GB).
+  // usage: what it used over its run (average and peak), in model units.
+  bool AttemptEnded(uint64_t id, Outcome outcome, const policy::TaskUsage& usage, TimeUs now, TimeUs ran_us = -1);
+  // UpdateUsage: what attempt `id` really uses now (cpu cores, memory GB,
+  // disk and net MB/s), as the node measured it.
   void UpdateUsage(uint64_t id, const Resources& usage, TimeUs now);
+  // PhaseEnded: the executor reports that phase `phase` of phased attempt
+  // `id` finished well (a failed phase is an AttemptEnded with kFailed):
+  // the next phase becomes ready (to the node agent that controls phases, or
+  // started at once), or the attempt ends ok after its last. `average` and
+  // `peak`: what the phase's process used. False for a stale id or phase.
+  bool PhaseEnded(uint64_t id, uint32_t phase, const policy::TaskUsage& usage, TimeUs now);
 
   // A remote node agent's actions (remote_agents only): a message from
   // machine m's agent, and a launch of a ready task on m, checked as any
@@ -99,6 +112,9 @@ class LiveEngine {
   // NodeKill: machine m's agent kills a launched or running task (checked
   // as a Kill from a local agent is).
   absl::Status NodeKill(MachineId m, const TaskRef& task, TimeUs now);
+  // NodeStartPhase: machine m's agent starts the ready phase of a task
+  // running there (checked as a StartPhase from a local agent is).
+  absl::Status NodeStartPhase(MachineId m, const TaskRef& task, TimeUs now);
 
   void MachineUp(MachineId m, TimeUs now);
   void MachineDown(MachineId m, TimeUs now);

@@ -162,8 +162,14 @@ void Mailbox::ForwardToNode(const PackedMail& m, MailRecipients& recipients) {
       mail.kind = NodeMail::Kind::kSchedulerDown;
       mail.tag = p.tag;
       break;
+    case MailKind::kPhaseReady:
+    case MailKind::kPhaseEnded:
+      mail.kind = m.kind == MailKind::kPhaseReady ? NodeMail::Kind::kPhaseReady : NodeMail::Kind::kPhaseEnded;
+      mail.end.task = p.phase.task;
+      mail.tag = p.phase.phase;
+      break;
     default:
-      return Drop(m);  // timers are the hosted agent's own; phases are not run there
+      return Drop(m);  // timers are the hosted agent's own
   }
   recipients.ToNode(MachineId(index), mail);
 }

@@ -17,9 +17,10 @@ namespace weft::sim {
 
 // NodeMail: what a node agent hosted on its node hears from the platform:
 // its start, a message from another role, the end of a task on its machine,
-// or that a scheduler replica died (`tag`).
+// that a scheduler replica died (`tag`), or, for an agent that controls
+// phases, that phase `tag` of `end.task` became ready or ended.
 struct NodeMail {
-  enum class Kind : uint8_t { kStart, kMessage, kTaskEnded, kSchedulerDown };
+  enum class Kind : uint8_t { kStart, kMessage, kTaskEnded, kSchedulerDown, kPhaseReady, kPhaseEnded };
   Kind kind = Kind::kStart;
   policy::Address from;
   policy::Message message;

@@ -116,18 +116,19 @@ class RuntimeTest : public CliTest {
     return pid;
   }
 
-  pid_t SpawnWeftd(const std::vector<std::string>& args, const fs::path& log) {
+  // SpawnWeftd starts `binary` (weftd, or a test build of it) with `args`.
+  pid_t SpawnWeftd(const std::vector<std::string>& args, const fs::path& log, const char* binary = WEFTD_BINARY) {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    std::vector<std::string> strings = {WEFTD_BINARY};
+    std::vector<std::string> strings = {binary};
     strings.insert(strings.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (std::string& a : strings) argv.push_back(a.data());
     argv.push_back(nullptr);
     pid_t pid = 0;
-    EXPECT_EQ(posix_spawn(&pid, WEFTD_BINARY, &actions, nullptr, argv.data(), environ), 0);
+    EXPECT_EQ(posix_spawn(&pid, binary, &actions, nullptr, argv.data(), environ), 0);
     posix_spawn_file_actions_destroy(&actions);
     spawned_.push_back(pid);
     return pid;

@@ -503,3 +503,48 @@ TEST(TaskRunnerTest, SafeFileNameKeepsNamesInTheirDirectory) {
 
 }  // namespace
 }  // namespace weft::runtime
+
+namespace weft::runtime {
+namespace {
+
+// The built-in phases' I/O work (issue 12 §4): a disk phase writes and reads
+// back its scratch file and removes it, a net phase moves its bytes over
+// loopback; the exit carries the measured storage and network bytes.
+TEST(TaskRunnerTest, BuiltinDiskAndNetPhasesDoTheirIoAndAreMeasured) {
+  const fs::path dir = FreshDir("io");
+  TaskRunner runner(dir);
+  const TaskExit disk = RunToEnd(runner, TaskSpec{.id = 1, .label = "disk", .builtin_work = BuiltinWork::kDisk,
+                                                  .builtin_mb = 4});
+  EXPECT_EQ(disk.exit_code, 0) << disk.error;
+  EXPECT_GE(disk.storage_bytes, 4'000'000u);  // written (and read back: up to twice that)
+  EXPECT_GT(disk.run_us, 0);
+  EXPECT_TRUE(fs::is_empty(dir / "scratch"));
+  const TaskExit net = RunToEnd(runner, TaskSpec{.id = 2, .label = "net", .builtin_work = BuiltinWork::kNet,
+                                                 .builtin_mb = 8});
+  EXPECT_EQ(net.exit_code, 0) << net.error;
+  EXPECT_GE(net.net_bytes, 8'000'000u);
+  EXPECT_LT(net.storage_bytes, 1'000'000u);
+  // 0 MB ends at once, without a process.
+  const TaskExit none = RunToEnd(runner, TaskSpec{.id = 3, .builtin_work = BuiltinWork::kNet});
+  EXPECT_EQ(none.exit_code, 0);
+  EXPECT_EQ(none.run_us, 0);
+  fs::remove_all(dir);
+}
+
+TEST(ProcUsageTest, ParsesProcIo) {
+  const ProcIo io = ParseProcIo("rchar: 900\nwchar: 50\nsyscr: 3\nread_bytes: 100\nwrite_bytes: 40\n");
+  EXPECT_EQ(io.storage(), 140u);
+  EXPECT_EQ(io.other(), 800u);  // the larger direction: 900-100 read vs 50-40 written
+}
+
+// A command task runs in the work dir.
+TEST(TaskRunnerTest, CommandsRunInTheWorkDir) {
+  const fs::path dir = FreshDir("cwd");
+  TaskRunner runner(dir);
+  EXPECT_EQ(RunToEnd(runner, Command(1, "pwd > here")).exit_code, 0);
+  EXPECT_EQ(ReadFile(dir / "here"), fs::canonical(dir).string() + "\n");
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace weft::runtime

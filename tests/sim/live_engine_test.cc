@@ -17,9 +17,11 @@ class RecordingExecutor : public AttemptExecutor {
  public:
   void StartAttempt(const AttemptLaunch& launch) override { started.push_back(launch); }
   void KillAttempt(uint64_t id, MachineId) override { killed.push_back(id); }
+  void StartPhase(uint64_t id, MachineId, const TaskRef&, uint32_t phase) override { phases.emplace_back(id, phase); }
   void DeliverToNode(MachineId machine, const NodeMail& mail) override { node_mail.emplace_back(machine, mail); }
   std::vector<AttemptLaunch> started;
   std::vector<uint64_t> killed;
+  std::vector<std::pair<uint64_t, uint32_t>> phases;  // (attempt, phase) started
   std::vector<std::pair<MachineId, NodeMail>> node_mail;
 };
 
@@ -39,8 +41,9 @@ constexpr char kWorkload[] = R"({"weft": 1,
     {"name": "b", "tasks": 2, "duration": 1, "demand": {"cpu": 1, "mem": 1}, "after": ["a"]}]}]})";
 
 struct Fixture {
-  explicit Fixture(const std::string& policy_name = "fifo", bool remote_agents = false) {
-    auto parsed = ParseWorkload(kWorkload);
+  explicit Fixture(const std::string& policy_name = "fifo", bool remote_agents = false,
+                   const char* workload = kWorkload) {
+    auto parsed = ParseWorkload(workload);
     EXPECT_TRUE(parsed.ok()) << parsed.status();
     spec = std::move(*parsed);
     live.cluster = spec.cluster;
@@ -74,14 +77,14 @@ TEST(LiveEngineTest, RunsStagesInOrderAsTheExecutorReportsEnds) {
   ASSERT_EQ(f.executor.started.size(), 2u);  // stage a on both machines
   EXPECT_EQ(f.executor.started[0].task.stage, 0u);
   EXPECT_NE(f.executor.started[0].machine, f.executor.started[1].machine);
-  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[0].id, Outcome::kOk, Resources(), 20));
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[0].id, Outcome::kOk, policy::TaskUsage(), 20));
   EXPECT_EQ(f.executor.started.size(), 2u);  // b waits for all of a
-  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[1].id, Outcome::kOk, Resources(), 30));
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[1].id, Outcome::kOk, policy::TaskUsage(), 30));
   ASSERT_EQ(f.executor.started.size(), 4u);
   EXPECT_EQ(f.executor.started[2].task.stage, 1u);
-  EXPECT_FALSE(f.engine->AttemptEnded(f.executor.started[1].id, Outcome::kOk, Resources(), 31));  // reported twice
-  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[2].id, Outcome::kOk, Resources(), 40));
-  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[3].id, Outcome::kOk, Resources(), 50));
+  EXPECT_FALSE(f.engine->AttemptEnded(f.executor.started[1].id, Outcome::kOk, policy::TaskUsage(), 31));  // reported twice
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[2].id, Outcome::kOk, policy::TaskUsage(), 40));
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[3].id, Outcome::kOk, policy::TaskUsage(), 50));
   ASSERT_EQ(f.observer.jobs.size(), 1u);
   EXPECT_TRUE(f.observer.jobs[0].succeeded);
   EXPECT_EQ(f.observer.jobs[0].end_us, 50);
@@ -96,15 +99,68 @@ TEST(LiveEngineTest, AnAttemptsRecordStartsWhenItReallyRanFrom) {
   ASSERT_TRUE(f.engine->Start(0, {true, true}).ok());
   f.Add(10);
   ASSERT_EQ(f.executor.started.size(), 2u);
-  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[0].id, Outcome::kOk, Resources(), 100, /*ran_us=*/30));
-  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[1].id, Outcome::kOk, Resources(), 100, /*ran_us=*/500));
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[0].id, Outcome::kOk, policy::TaskUsage(), 100, /*ran_us=*/30));
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[1].id, Outcome::kOk, policy::TaskUsage(), 100, /*ran_us=*/500));
   ASSERT_EQ(f.observer.ends.size(), 2u);
   EXPECT_EQ(f.observer.ends[0].start_us, 70);
   EXPECT_EQ(f.observer.ends[0].end_us, 100);
   EXPECT_EQ(f.observer.ends[1].start_us, 10);  // longer than since the launch: the launch it is
   ASSERT_EQ(f.executor.started.size(), 4u);
-  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[2].id, Outcome::kOk, Resources(), 150));
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[2].id, Outcome::kOk, policy::TaskUsage(), 150));
   EXPECT_EQ(f.observer.ends[2].start_us, 100);  // not known: the launch
+}
+
+// A task with phases: the launch says how many; without an agent that
+// controls phases the engine starts each as the previous one is reported
+// done; the attempt ends ok after its last (no kill), its usage the average
+// over its life of what its phases used.
+constexpr char kPhased[] = R"({"weft": 1,
+  "cluster": {"machines": [{"name": "m", "capacity": {"cpu": 1, "mem": 4, "disk": 100, "net": 100}}]},
+  "jobs": [{"name": "j", "stages": [{"name": "p", "tasks": 1, "demand": {"cpu": 1, "mem": 1, "disk": 50},
+    "phases": [{"resource": "cpu", "work": 1}, {"resource": "disk", "work": 10}]}]}]})";
+
+TEST(LiveEngineTest, PhasesRunOneAtATimeAsTheExecutorReportsThem) {
+  Fixture f("fifo", false, kPhased);
+  ASSERT_TRUE(f.engine->Start(0, {true}).ok());
+  f.Add(10);
+  ASSERT_EQ(f.executor.started.size(), 1u);
+  const uint64_t id = f.executor.started[0].id;
+  EXPECT_EQ(f.executor.started[0].phases, 2u);
+  using Started = std::vector<std::pair<uint64_t, uint32_t>>;
+  EXPECT_EQ(f.executor.phases, (Started{{id, 0}}));
+  EXPECT_FALSE(f.engine->PhaseEnded(id, 1, policy::TaskUsage(), 15));  // not the running phase
+  policy::TaskUsage cpu;
+  cpu.average.set_micro(kCpu, 1'000'000);
+  cpu.peak = cpu.average;
+  EXPECT_TRUE(f.engine->PhaseEnded(id, 0, cpu, 20));
+  EXPECT_EQ(f.executor.phases, (Started{{id, 0}, {id, 1}}));
+  EXPECT_TRUE(f.observer.ends.empty());
+  policy::TaskUsage disk;
+  disk.average.set_micro(kDisk, 50'000'000);
+  disk.peak = disk.average;
+  EXPECT_TRUE(f.engine->PhaseEnded(id, 1, disk, 30));
+  ASSERT_EQ(f.observer.ends.size(), 1u);
+  EXPECT_EQ(f.observer.ends[0].outcome, Outcome::kOk);
+  EXPECT_EQ(f.observer.ends[0].end_us, 30);
+  // cpu 1 core for 10 us and disk 50 MB/s for 10 us, over a 20 us life.
+  EXPECT_EQ(f.observer.ends[0].usage.micro(kCpu), 500'000);
+  EXPECT_EQ(f.observer.ends[0].usage.micro(kDisk), 25'000'000);
+  EXPECT_FALSE(f.engine->PhaseEnded(id, 1, disk, 31));  // reported twice
+  EXPECT_TRUE(f.executor.killed.empty());
+}
+
+// A failed phase is the attempt's failure, reported as its end.
+TEST(LiveEngineTest, AFailedPhaseFailsTheAttempt) {
+  Fixture f("fifo", false, kPhased);
+  ASSERT_TRUE(f.engine->Start(0, {true}).ok());
+  f.Add(10);
+  const uint64_t id = f.executor.started[0].id;
+  EXPECT_TRUE(f.engine->AttemptEnded(id, Outcome::kFailed, policy::TaskUsage(), 12));
+  ASSERT_EQ(f.observer.ends.size(), 1u);
+  EXPECT_EQ(f.observer.ends[0].outcome, Outcome::kFailed);
+  EXPECT_TRUE(f.executor.killed.empty());
+  ASSERT_EQ(f.executor.started.size(), 2u);  // retried
+  EXPECT_EQ(f.executor.phases.back(), (std::pair<uint64_t, uint32_t>{f.executor.started[1].id, 0}));
 }
 
 TEST(LiveEngineTest, FailedAttemptIsRetried) {
@@ -112,7 +168,7 @@ TEST(LiveEngineTest, FailedAttemptIsRetried) {
   ASSERT_TRUE(f.engine->Start(0, {true, false}).ok());
   f.Add(0);
   ASSERT_EQ(f.executor.started.size(), 1u);  // one machine up
-  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[0].id, Outcome::kFailed, Resources(), 5));
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[0].id, Outcome::kFailed, policy::TaskUsage(), 5));
   ASSERT_EQ(f.executor.started.size(), 2u);
   EXPECT_EQ(f.executor.started[1].task, f.executor.started[0].task);
   EXPECT_EQ(f.executor.started[1].attempt, 1u);
@@ -125,7 +181,7 @@ TEST(LiveEngineTest, RecoveredDoneTasksAreNotRunAgain) {
   f.Add(0, done);
   ASSERT_EQ(f.executor.started.size(), 1u);  // only b/0 is left
   EXPECT_EQ(f.executor.started[0].task, (TaskRef{JobId(0), 1, 0}));
-  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[0].id, Outcome::kOk, Resources(), 5));
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[0].id, Outcome::kOk, policy::TaskUsage(), 5));
   ASSERT_EQ(f.observer.jobs.size(), 1u);
   EXPECT_TRUE(f.observer.jobs[0].succeeded);
   EXPECT_EQ(f.observer.ends.size(), 1u);
@@ -155,9 +211,9 @@ TEST(LiveEngineTest, RecoveredAttemptsKeepTheirNumbersAndFailures) {
   EXPECT_EQ(f.executor.started[0].task, a0);
   EXPECT_EQ(f.executor.started[0].attempt, 3u);  // numbering goes on
   // Two failures before the crash, the default max_attempts is 4: two more fail the job.
-  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[0].id, Outcome::kFailed, Resources(), 1));
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[0].id, Outcome::kFailed, policy::TaskUsage(), 1));
   ASSERT_EQ(f.executor.started.size(), 2u);
-  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[1].id, Outcome::kFailed, Resources(), 2));
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[1].id, Outcome::kFailed, policy::TaskUsage(), 2));
   ASSERT_EQ(f.observer.jobs.size(), 1u);
   EXPECT_FALSE(f.observer.jobs[0].succeeded);
 }
@@ -173,7 +229,7 @@ TEST(LiveEngineTest, CancelKillsRunningAttemptsThroughTheExecutor) {
   std::vector<uint64_t> started{f.executor.started[0].id, f.executor.started[1].id};
   std::sort(started.begin(), started.end());
   EXPECT_EQ(killed, started);
-  EXPECT_FALSE(f.engine->AttemptEnded(started[0], Outcome::kKilled, Resources(), 8));  // already ended
+  EXPECT_FALSE(f.engine->AttemptEnded(started[0], Outcome::kKilled, policy::TaskUsage(), 8));  // already ended
   EXPECT_FALSE(f.engine->CancelJob(job, 9));
   ASSERT_EQ(f.observer.jobs.size(), 1u);
   EXPECT_FALSE(f.observer.jobs[0].succeeded);
@@ -189,12 +245,12 @@ TEST(LiveEngineTest, LostMachineTasksRunElsewhere) {
   f.engine->MachineDown(lost.machine, 5);
   EXPECT_EQ(f.executor.killed, std::vector<uint64_t>{lost.id});
   EXPECT_EQ(f.executor.started.size(), 2u);  // the other machine is busy
-  EXPECT_TRUE(f.engine->AttemptEnded(kept.id, Outcome::kOk, Resources(), 6));
+  EXPECT_TRUE(f.engine->AttemptEnded(kept.id, Outcome::kOk, policy::TaskUsage(), 6));
   ASSERT_EQ(f.executor.started.size(), 3u);
   EXPECT_EQ(f.executor.started[2].task, lost.task);
   EXPECT_EQ(f.executor.started[2].machine, kept.machine);
   f.engine->MachineUp(lost.machine, 7);  // comes back and is used again
-  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[2].id, Outcome::kOk, Resources(), 8));
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[2].id, Outcome::kOk, policy::TaskUsage(), 8));
   EXPECT_EQ(f.executor.started.size(), 5u);
 }
 
@@ -225,7 +281,7 @@ TEST(LiveEngineTest, RemoteNodeAgentsGetTheirMailAndActThroughTheEngine) {
   ASSERT_EQ(f.executor.started.size(), 2u);
   f.executor.started.erase(f.executor.started.begin());
   f.executor.node_mail.clear();
-  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[0].id, Outcome::kOk, Resources(), 3));
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[0].id, Outcome::kOk, policy::TaskUsage(), 3));
   ASSERT_FALSE(f.executor.node_mail.empty());  // its agent hears the end
   EXPECT_EQ(f.executor.node_mail[0].second.kind, NodeMail::Kind::kTaskEnded);
   EXPECT_EQ(f.executor.node_mail[0].first, machine);

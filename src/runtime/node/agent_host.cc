@@ -17,12 +17,15 @@ namespace weft::runtime {
 
 namespace {
 
-absl::StatusOr<Cluster> ClusterFromJson(const std::string& text) {
+absl::StatusOr<Cluster> ClusterFromJson(const std::string& text, const google::protobuf::RepeatedField<uint32_t>& racks) {
   const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
   if (!doc.is_object() || !doc.contains("machines") || !doc["machines"].is_array()) {
     return absl::InvalidArgumentError("the agent setup's cluster is malformed");
   }
   Cluster cluster;
+  if (!racks.empty() && static_cast<size_t>(racks.size()) != doc["machines"].size()) {
+    return absl::InvalidArgumentError("the agent setup has not one rack per machine");
+  }
   for (const nlohmann::json& m : doc["machines"]) {
     if (!m.contains("name") || !m["name"].is_string() || !m.contains("capacity")) {
       return absl::InvalidArgumentError("the agent setup's cluster has a malformed machine");
@@ -30,7 +33,8 @@ absl::StatusOr<Cluster> ClusterFromJson(const std::string& text) {
     std::array<double, kNumResources> units{};
     for (int r = 0; r < kNumResources; ++r) units[r] = m["capacity"].value(std::string(kResourceNames[r]), 0.0);
     ASSIGN_OR_RETURN(const Resources capacity, Resources::FromUnits(units));
-    cluster.AddMachine(m["name"].get<std::string>(), RackId(0), capacity);
+    const uint32_t rack = racks.empty() ? 0 : racks[static_cast<int>(cluster.size())];
+    cluster.AddMachine(m["name"].get<std::string>(), RackId(rack), capacity);
   }
   return cluster;
 }
@@ -73,6 +77,28 @@ class AgentHost::RemoteContext final : public policy::Context {
       tasks.push_back(TaskRef{JobId(std::get<0>(key)), std::get<1>(key), std::get<2>(key)});
     }
     return tasks;
+  }
+
+  // ApplyProgress: the scheduler's view of a known job's progress: the
+  // tasks done since the last note, and every stage's counters.
+  void ApplyProgress(const v1::JobProgressNote& note) {
+    auto it = jobs_.find(note.job());
+    if (it == jobs_.end()) return;
+    policy::JobProgress& progress = it->second->progress;
+    for (uint64_t k : note.done_tasks()) {
+      if (k < progress.tasks.size()) progress.tasks[k] = policy::TaskState::kDone;
+    }
+    if (static_cast<size_t>(note.stages_size()) != progress.stages.size()) return;
+    progress.tasks_done = 0;
+    for (size_t s = 0; s < progress.stages.size(); ++s) {
+      const v1::StageProgressNote& n = note.stages(static_cast<int>(s));
+      policy::StageProgress& sp = progress.stages[s];
+      sp.ready = n.ready();
+      sp.running = n.running();
+      sp.done = n.done();
+      sp.released = n.released();
+      progress.tasks_done += sp.done;
+    }
   }
 
   // JobEnded: the job is finished for JobView and leaves active_jobs().
@@ -150,7 +176,13 @@ class AgentHost::RemoteContext final : public policy::Context {
       return absl::FailedPreconditionError("the agent does not know the task's job");
     }
     if (launched_.contains(Key(task))) return absl::FailedPreconditionError("the task is already launched here");
-    const Resources& demand = it->second->job.stages[task.stage].demand;
+    const Stage& stage = it->second->job.stages[task.stage];
+    Resources demand = stage.demand;
+    if (!stage.phases.empty() && controls_phases_) {
+      // As the engine reserves it: memory only; each phase holds its own share while it runs.
+      demand = Resources();
+      demand.set_micro(kMem, stage.demand.micro(kMem));
+    }
     cluster_.Allocate(machine_, demand);
     cluster_.AddRunning(machine_, 1);
     launched_.emplace(Key(task), demand);
@@ -169,7 +201,14 @@ class AgentHost::RemoteContext final : public policy::Context {
   }
   absl::StatusOr<ContainerId> GrantContainer(JobId, MachineId, const Resources&) override { return Unavailable(); }
   absl::Status ReleaseContainer(ContainerId) override { return Unavailable(); }
-  absl::Status StartPhase(const TaskRef&) override { return Unavailable(); }
+  absl::Status StartPhase(const TaskRef& task) override {
+    // Checked by the scheduler's engine; the phase's end comes back as PHASE_ENDED.
+    v1::AgentAction* a = actions_.add_actions();
+    a->set_start_phase(true);
+    *a->mutable_message() = ToProto(policy::Message{.task = task});
+    return absl::OkStatus();
+  }
+  void set_controls_phases(bool controls) { controls_phases_ = controls; }
 
  private:
   struct Known {
@@ -197,6 +236,7 @@ class AgentHost::RemoteContext final : public policy::Context {
   std::map<std::pair<Clock::time_point, uint64_t>, uint64_t> timers_;  // (due, id) -> tag
   absl::flat_hash_map<uint64_t, Clock::time_point> timer_due_;        // id -> due, for CancelTimer
   uint64_t next_timer_ = 0;  // the last id given (ids start at 1: 0 is TimerId::kNone)
+  bool controls_phases_ = false;  // the agent's ControlsPhases
   v1::AgentActions actions_;
 };
 
@@ -209,7 +249,7 @@ absl::StatusOr<std::unique_ptr<AgentHost>> AgentHost::Create(const v1::AgentSetu
   if (!host->built_.policy->has_node_agents()) {
     return absl::InvalidArgumentError(fmt::format("policy {} has no node agents", setup.policy()));
   }
-  ASSIGN_OR_RETURN(Cluster cluster, ClusterFromJson(setup.cluster_json()));
+  ASSIGN_OR_RETURN(Cluster cluster, ClusterFromJson(setup.cluster_json(), setup.racks()));
   if (setup.machine() >= cluster.size()) return absl::InvalidArgumentError("the agent's machine is not in the cluster");
   host->machine_ = MachineId(setup.machine());
   host->setup_ = setup;
@@ -250,10 +290,12 @@ void AgentHost::RefuseLaunch(const TaskRef& task) {
 absl::Status AgentHost::Deliver(const v1::AgentMail& mail, bool stamp_clock) {
   if (stamp_clock) context_->Stamp(mail.now_us());
   for (const v1::JobSpec& spec : mail.jobs()) RETURN_IF_ERROR(context_->AddJob(spec));
+  if (mail.has_progress()) context_->ApplyProgress(mail.progress());
   try {
     switch (mail.kind()) {
       case v1::AgentMail::START:
         agent_ = built_.policy->MakeNodeAgent(*context_, machine_);
+        context_->set_controls_phases(agent_->ControlsPhases());
         agent_->OnStart();
         break;
       case v1::AgentMail::MESSAGE: {
@@ -276,6 +318,20 @@ absl::Status AgentHost::Deliver(const v1::AgentMail& mail, bool stamp_clock) {
       case v1::AgentMail::JOB_ENDED:
         context_->JobEnded(JobId(mail.end().job()));
         break;
+      case v1::AgentMail::PROGRESS:
+        break;  // applied above
+      case v1::AgentMail::PHASE_READY:
+      case v1::AgentMail::PHASE_ENDED: {
+        const TaskRef task = FromProto(mail.end(), machine_).task;
+        const auto phase = static_cast<uint32_t>(mail.tag());
+        if (!agent_) break;
+        if (mail.kind() == v1::AgentMail::PHASE_READY) {
+          agent_->OnPhaseReady(task, phase);
+        } else {
+          agent_->OnPhaseEnded(task, phase);
+        }
+        break;
+      }
       default:
         return absl::InvalidArgumentError("unknown agent mail");
     }

@@ -19,9 +19,13 @@
 //     decision and answers a refused launch with LAUNCH_REFUSED (the agent
 //     then hears OnTaskEnded with outcome killed, as for a task that could
 //     not run); a kill that happens comes back as the task's end.
-//   - Containers and StartPhase are not available (Unimplemented): no policy
-//     with node agents uses them yet (Ursa's per-resource queues will need
-//     StartPhase carried over the channel).
+//   - phases, for an agent that ControlsPhases: it hears OnPhaseReady and
+//     OnPhaseEnded (PHASE_READY, PHASE_ENDED mail) as in simulation, and its
+//     StartPhase goes to the scheduler as an action, checked there as any
+//     StartPhase; the node then runs the phase (docs/runtime.md, "Phases").
+//     A launch it makes of a phased task holds memory only, as the engine's;
+//   - containers are not available (Unimplemented): no policy with node
+//     agents uses them yet.
 //   - With several scheduler daemons sharing the node (replica_ids.h), job
 //     ids and scheduler replica numbers are global, num_schedulers() counts
 //     every daemon's replicas, and Now() follows one daemon's clock.

@@ -23,6 +23,22 @@ constexpr TimeUs kInstantBuiltinUs = 1000;
 constexpr auto kIdleWake = std::chrono::milliseconds(100);
 constexpr auto kRefusedPause = std::chrono::milliseconds(5000);  // before retrying a daemon it refused
 
+// SetUsage: what a process used over its run, in the model's units (cores,
+// resident GB, storage MB/s, network MB/s): averages over the run from the
+// totals, peaks from the heartbeat samples (never below the average).
+void SetUsage(const TaskExit& exit, v1::ResourceVector& average, v1::ResourceVector& peak) {
+  const double seconds = static_cast<double>(exit.run_us) / 1e6;
+  const auto rate = [seconds](double total) { return seconds > 0 ? total / seconds : 0.0; };
+  average.set_cpu(rate(exit.cpu_seconds));
+  average.set_mem(static_cast<double>(exit.average_rss_bytes > 0 ? exit.average_rss_bytes : exit.peak_rss_bytes) / 1e9);
+  average.set_disk(rate(static_cast<double>(exit.storage_bytes) / 1e6));
+  average.set_net(rate(static_cast<double>(exit.net_bytes) / 1e6));
+  peak.set_cpu(std::max(average.cpu(), exit.peak_cpu_cores));
+  peak.set_mem(std::max(average.mem(), static_cast<double>(exit.peak_rss_bytes) / 1e9));
+  peak.set_disk(std::max(average.disk(), exit.peak_disk_mbps));
+  peak.set_net(std::max(average.net(), exit.peak_net_mbps));
+}
+
 void AddEnd(v1::TaskEnds& ends, uint64_t attempt, const TaskExit& exit) {
   v1::TaskEnd* e = ends.add_ends();
   e->set_attempt(attempt);
@@ -32,6 +48,44 @@ void AddEnd(v1::TaskEnds& ends, uint64_t attempt, const TaskExit& exit) {
   e->set_cpu_seconds(exit.cpu_seconds);
   e->set_peak_rss_bytes(exit.peak_rss_bytes);
   e->set_run_us(exit.run_us);
+  e->set_has_usage(true);
+  SetUsage(exit, *e->mutable_average(), *e->mutable_peak());
+}
+
+void AddPhaseEnd(v1::PhaseEnds& ends, uint64_t attempt, uint32_t phase, const TaskExit& exit) {
+  v1::PhaseEnd* e = ends.add_ends();
+  e->set_attempt(attempt);
+  e->set_phase(phase);
+  e->set_exit_code(exit.killed ? 137 : exit.failed_to_start && exit.exit_code == 0 ? 127 : exit.exit_code);
+  e->set_error(exit.error);
+  e->set_run_us(exit.run_us);
+  SetUsage(exit, *e->mutable_average(), *e->mutable_peak());
+}
+
+// PhaseSpec: one phase of a launched phased attempt as the runner runs it:
+// the built-in work of its resource, or the task's command once per phase
+// with WEFT_PHASE (its index) and WEFT_PHASE_RESOURCE in the environment.
+TaskSpec PhaseSpec(uint64_t id, const v1::Launch& launch, const v1::PhaseStart& start) {
+  TaskSpec spec{id, fmt::format("{}-p{}", launch.label(), start.phase()), std::nullopt, 0};
+  if (launch.has_command()) {
+    spec.command = launch.command();
+    spec.env = {{"WEFT_JOB", launch.job()},
+                {"WEFT_STAGE", launch.stage()},
+                {"WEFT_TASK", std::to_string(launch.task())},
+                {"WEFT_PHASE", std::to_string(start.phase())},
+                {"WEFT_PHASE_RESOURCE", start.resource()}};
+  } else if (start.resource() == "disk") {
+    spec.builtin_work = BuiltinWork::kDisk;
+    spec.builtin_mb = start.work();
+  } else if (start.resource() == "net") {
+    spec.builtin_work = BuiltinWork::kNet;
+    spec.builtin_mb = start.work();
+  } else {
+    // cpu work is core-seconds; a memory phase (which holds, not consumes) burns nothing.
+    const TimeUs burn = start.resource() == "cpu" ? static_cast<TimeUs>(start.work() * 1e6) : 0;
+    spec.builtin_duration_us = burn < kInstantBuiltinUs ? 0 : burn;
+  }
+  return spec;
 }
 
 // Node: the daemon's main thread. It owns the task runner (children die
@@ -45,7 +99,7 @@ class Node {
       : config_(config), stop_(stop), wake_fd_(wake_fd), runner_(config.work_dir) {}
 
   void Run() {
-    const LinkIdentity identity{config_.name, config_.capacity, config_.token};
+    const LinkIdentity identity{config_.name, config_.capacity, config_.token, config_.rack};
     for (size_t i = 0; i < config_.schedulers.size(); ++i) {
       links_.push_back(std::make_unique<SchedulerLink>(i, config_.schedulers[i], identity, inbox_, claims_));
       states_.emplace_back();
@@ -70,6 +124,13 @@ class Node {
     size_t link = 0;
     uint64_t session = 0;
     uint64_t attempt = 0;
+    int64_t phase = -1;  // the phase this process runs, or -1: the whole task
+  };
+  // A launched task with phases: no process of its own; each phase runs as
+  // one when the scheduler starts it.
+  struct Phased {
+    v1::Launch launch;
+    uint64_t runner_id = 0;  // of the running phase; 0 between phases
   };
   struct LinkState {
     bool up = false;
@@ -79,6 +140,7 @@ class Node {
     std::chrono::milliseconds heartbeat{500};
     Clock::time_point next_heartbeat;
     absl::flat_hash_map<uint64_t, uint64_t> running;  // attempt -> runner id
+    absl::flat_hash_map<uint64_t, Phased> phased;     // attempt -> its phases
   };
 
   void Wait() {
@@ -141,6 +203,8 @@ class Node {
     // The scheduler gives up on whatever it ran here when the stream ends.
     for (const auto& [attempt, id] : s.running) runner_.Kill(id);
     s.running.clear();
+    for (const auto& [attempt, p] : s.phased) runner_.Kill(p.runner_id);
+    s.phased.clear();
     if (!agent_) return;
     if (!UpReplicas()) {
       agent_.reset();  // rebuilt fresh by the next START
@@ -157,6 +221,10 @@ class Node {
   void OnMessage(size_t link, const v1::SchedulerMessage& m) {
     LinkState& s = states_[link];
     for (const v1::Launch& l : m.launches().launches()) {
+      if (l.phases() > 0) {
+        s.phased[l.attempt()] = Phased{.launch = l};  // nothing runs until its phases start
+        continue;
+      }
       // A built-in task shorter than a process spawn ends at once, without one.
       const TimeUs burn = l.duration_us() < kInstantBuiltinUs ? 0 : l.duration_us();
       const uint64_t id = next_task_id_++;
@@ -175,10 +243,35 @@ class Node {
       origins_[id] = Origin{link, s.session, l.attempt()};
       s.running[l.attempt()] = id;
     }
+    for (const v1::PhaseStart& start : m.phase_starts().starts()) StartPhase(link, start);
     for (uint64_t attempt : m.kills().attempts()) {
       if (auto it = s.running.find(attempt); it != s.running.end()) runner_.Kill(it->second);
+      if (auto it = s.phased.find(attempt); it != s.phased.end()) {
+        runner_.Kill(it->second.runner_id);  // its end is not reported: the attempt is gone
+        s.phased.erase(it);
+      }
     }
     for (const v1::AgentMail& mail : m.agent_mails().mails()) DeliverToAgent(link, mail);
+  }
+
+  // StartPhase runs one phase of a phased attempt; a start for an attempt
+  // this node does not hold (killed meanwhile) or whose phase still runs is
+  // ignored, and a phase that cannot start fails the attempt.
+  void StartPhase(size_t link, const v1::PhaseStart& start) {
+    LinkState& s = states_[link];
+    auto it = s.phased.find(start.attempt());
+    if (it == s.phased.end() || it->second.runner_id != 0) return;
+    const uint64_t id = next_task_id_++;
+    if (absl::Status started = runner_.Start(PhaseSpec(id, it->second.launch, start)); !started.ok()) {
+      v1::NodeMessage failed;
+      AddPhaseEnd(*failed.mutable_phase_ends(), start.attempt(), start.phase(),
+                  TaskExit{.id = id, .exit_code = 127, .failed_to_start = true, .error = std::string(started.message())});
+      links_[link]->Write(failed);
+      s.phased.erase(it);
+      return;
+    }
+    it->second.runner_id = id;
+    origins_[id] = Origin{link, s.session, start.attempt(), start.phase()};
   }
 
   void DeliverToAgent(size_t link, const v1::AgentMail& mail) {
@@ -252,6 +345,7 @@ class Node {
     std::vector<TaskExit> exits = runner_.Reap();
     if (exits.empty()) return;
     std::vector<v1::NodeMessage> out(links_.size());
+    std::vector<v1::NodeMessage> phase_out(links_.size());  // a message holds one kind
     for (const TaskExit& e : exits) {
       auto it = origins_.find(e.id);
       if (it == origins_.end()) continue;
@@ -261,11 +355,22 @@ class Node {
       // Ends of tasks from a stream that has ended are not reported: the
       // scheduler already counted them as lost.
       if (!s.up || s.session != origin.session) continue;
-      s.running.erase(origin.attempt);
-      AddEnd(*out[origin.link].mutable_ends(), origin.attempt, e);
+      if (origin.phase < 0) {
+        s.running.erase(origin.attempt);
+        AddEnd(*out[origin.link].mutable_ends(), origin.attempt, e);
+        continue;
+      }
+      auto p = s.phased.find(origin.attempt);
+      if (p == s.phased.end() || p->second.runner_id != e.id) continue;  // killed by the scheduler
+      p->second.runner_id = 0;
+      const bool ok = e.exit_code == 0 && !e.failed_to_start && !e.killed;
+      // After its last phase, or a failed one, the attempt is over here.
+      if (!ok || origin.phase + 1 >= p->second.launch.phases()) s.phased.erase(p);
+      AddPhaseEnd(*phase_out[origin.link].mutable_phase_ends(), origin.attempt, static_cast<uint32_t>(origin.phase), e);
     }
     for (size_t l = 0; l < out.size(); ++l) {
       if (out[l].has_ends()) links_[l]->Write(out[l]);
+      if (phase_out[l].has_phase_ends()) links_[l]->Write(phase_out[l]);
     }
   }
 
@@ -285,6 +390,8 @@ class Node {
       t->set_attempt(it->second.attempt);
       t->set_cpu_cores(u.cpu_cores);
       t->set_rss_bytes(u.rss_bytes);
+      t->set_disk_mbps(u.disk_mbps);
+      t->set_net_mbps(u.net_mbps);
     }
     for (size_t l = 0; l < states_.size(); ++l) {
       LinkState& s = states_[l];

@@ -35,6 +35,7 @@ struct NodeConfig {
   std::vector<std::string> schedulers;  // addresses: of one scheduler (failover), or of its replicas
   std::string name;
   Resources capacity;
+  uint32_t rack = 0;  // --rack: the machine's rack in the policy's cluster
   std::filesystem::path work_dir;
   std::string token;
 };

@@ -110,6 +110,34 @@ std::vector<ProcStat> ListProcesses() {
   return out;
 }
 
+ProcIo ParseProcIo(std::string_view text) {
+  ProcIo io;
+  while (!text.empty()) {
+    const size_t end = std::min(text.find('\n'), text.size());
+    std::string_view line = text.substr(0, end);
+    text.remove_prefix(std::min(end + 1, text.size()));
+    const size_t colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    const std::string_view key = line.substr(0, colon);
+    std::string_view value = line.substr(colon + 1);
+    while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+    uint64_t v = 0;
+    if (!ParseInt(value, v)) continue;
+    if (key == "rchar") io.rchar = v;
+    else if (key == "wchar") io.wchar = v;
+    else if (key == "read_bytes") io.read_bytes = v;
+    else if (key == "write_bytes") io.write_bytes = v;
+  }
+  return io;
+}
+
+std::optional<ProcIo> ReadProcIo(pid_t pid) {
+  const std::string path = fmt::format("/proc/{}/io", pid);
+  const std::optional<std::string> text = ReadSmallFile(path.c_str());
+  if (!text) return std::nullopt;
+  return ParseProcIo(*text);
+}
+
 absl::flat_hash_map<pid_t, GroupUsage> SampleGroups(const absl::flat_hash_set<pid_t>& pgids) {
   absl::flat_hash_map<pid_t, GroupUsage> usage;
   if (pgids.empty()) return usage;
@@ -119,6 +147,12 @@ absl::flat_hash_map<pid_t, GroupUsage> SampleGroups(const absl::flat_hash_set<pi
     if (!pgids.contains(st.pgrp)) continue;
     GroupUsage& g = usage[st.pgrp];
     g.cpu_seconds += static_cast<double>(st.cpu_ticks) / ticks;
+    if (const std::optional<ProcIo> io = ReadProcIo(st.pid)) {
+      g.io.rchar += io->rchar;
+      g.io.wchar += io->wchar;
+      g.io.read_bytes += io->read_bytes;
+      g.io.write_bytes += io->write_bytes;
+    }
     if (st.state != 'Z') {
       g.rss_bytes += st.rss_pages * page;
       ++g.live_members;

@@ -8,6 +8,7 @@
 
 #include <sys/types.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -42,6 +43,33 @@ std::optional<ProcStat> ReadProcStat(pid_t pid);
 // directory under /proc); processes that vanish while listed are skipped.
 std::vector<ProcStat> ListProcesses();
 
+// ProcIo is the part of /proc/PID/io the runner needs (proc(5)): bytes
+// passed through read/write calls (rchar, wchar) and bytes that really went
+// to or came from storage (read_bytes, write_bytes). A process's figures
+// include those of the children it has reaped; a zombie's are still readable.
+struct ProcIo {
+  uint64_t rchar = 0;
+  uint64_t wchar = 0;
+  uint64_t read_bytes = 0;
+  uint64_t write_bytes = 0;
+  // storage: bytes read from and written to storage.
+  uint64_t storage() const { return read_bytes + write_bytes; }
+  // other: bytes moved by read/write calls that were not storage I/O
+  // (sockets, pipes, cached files), the larger of the two directions: what a
+  // task sends or receives over the network.
+  uint64_t other() const {
+    const uint64_t in = rchar > read_bytes ? rchar - read_bytes : 0;
+    const uint64_t out = wchar > write_bytes ? wchar - write_bytes : 0;
+    return std::max(in, out);
+  }
+};
+
+// ParseProcIo parses the text of a /proc/PID/io file (missing keys are 0).
+ProcIo ParseProcIo(std::string_view text);
+// ReadProcIo reads /proc/PID/io; nullopt when unreadable (gone, or no
+// per-task I/O accounting in the kernel).
+std::optional<ProcIo> ReadProcIo(pid_t pid);
+
 // GroupUsage is what a process group uses right now.
 struct GroupUsage {
   // Cpu seconds of the live members and of the children they have reaped
@@ -50,6 +78,7 @@ struct GroupUsage {
   double cpu_seconds = 0;
   int64_t rss_bytes = 0;
   int live_members = 0;  // members that are not zombies
+  ProcIo io;             // summed over the members (ProcIo: with their reaped children)
 };
 
 // SampleGroups sums usage over the members of each of `pgids` in one pass

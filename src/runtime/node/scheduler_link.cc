@@ -149,6 +149,7 @@ bool SchedulerLink::Session() {
   v1::NodeMessage hello;
   hello.mutable_register_()->set_name(identity_.node_name);
   *hello.mutable_register_()->mutable_capacity() = ToProto(identity_.capacity);
+  hello.mutable_register_()->set_rack(identity_.rack);
   v1::SchedulerMessage reply;
   const bool registered = stream->Write(hello) && stream->Read(&reply) && reply.has_registered() &&
                           reply.registered().replica() == replica;

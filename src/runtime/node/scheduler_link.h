@@ -76,6 +76,7 @@ struct LinkIdentity {
   std::string node_name;
   Resources capacity;
   std::string token;
+  uint32_t rack = 0;
 };
 
 class SchedulerLink {

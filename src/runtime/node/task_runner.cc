@@ -5,7 +5,11 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -48,7 +52,90 @@ struct ChildSetup {
   const char* command = nullptr;  // nullptr: the built-in task
   char* const* envp = nullptr;    // a command task's environment
   TimeUs builtin_cpu_us = 0;
+  BuiltinWork builtin_work = BuiltinWork::kCpu;
+  uint64_t builtin_bytes = 0;
+  const char* scratch = nullptr;  // kDisk: the scratch file's path
+  const char* cwd = nullptr;      // a command task runs in the work dir
 };
+
+// The built-in I/O work, in the child: raw syscalls only (it is a copy of a
+// process with threads, so nothing that may take a lock or allocate); its
+// 1 MiB buffer is mapped, not on the child's small stack.
+constexpr size_t kIoChunk = 1 << 20;
+
+char* MapBuffer() {
+  void* p = mmap(nullptr, kIoChunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? nullptr : static_cast<char*>(p);
+}
+
+// DiskWork writes `bytes` to a fresh file, flushes it to storage, drops it
+// from the page cache so the read really comes from the disk, reads it back
+// and removes it. 0 on success.
+int DiskWork(const char* path, uint64_t bytes) {
+  char* buf = MapBuffer();
+  if (buf == nullptr) return 1;
+  for (size_t i = 0; i < kIoChunk; i += 4096) buf[i] = static_cast<char>(i >> 12);
+  const int fd = open(path, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return 2;
+  int result = 0;
+  for (uint64_t done = 0; done < bytes && result == 0;) {
+    const ssize_t n = write(fd, buf, std::min<uint64_t>(kIoChunk, bytes - done));
+    if (n <= 0) result = 3;
+    done += n > 0 ? static_cast<uint64_t>(n) : 0;
+  }
+  if (result == 0 && fdatasync(fd) != 0) result = 4;
+  posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  if (result == 0 && lseek(fd, 0, SEEK_SET) != 0) result = 5;
+  for (uint64_t done = 0; done < bytes && result == 0;) {
+    const ssize_t n = read(fd, buf, kIoChunk);
+    if (n <= 0) result = 6;
+    done += n > 0 ? static_cast<uint64_t>(n) : 0;
+  }
+  close(fd);
+  unlink(path);
+  return result;
+}
+
+// NetWork sends `bytes` from one end of a 127.0.0.1 TCP connection to the
+// other, both ends in this process, driven by poll. 0 on success.
+int NetWork(uint64_t bytes) {
+  char* buf = MapBuffer();
+  if (buf == nullptr) return 1;
+  const int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  if (listener < 0 || bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || listen(listener, 1) != 0 ||
+      getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    return 2;
+  }
+  const int sender = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (sender < 0) return 3;
+  if (connect(sender, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 && errno != EINPROGRESS) return 4;
+  const int receiver = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+  if (receiver < 0) return 5;
+  close(listener);
+  uint64_t sent = 0;
+  uint64_t received = 0;
+  while (received < bytes) {
+    pollfd fds[2] = {{receiver, POLLIN, 0}, {sender, static_cast<short>(sent < bytes ? POLLOUT : 0), 0}};
+    if (poll(fds, 2, 10000) <= 0) return 6;
+    if (sent < bytes && (fds[1].revents & POLLOUT) != 0) {
+      const ssize_t n = write(sender, buf, std::min<uint64_t>(kIoChunk, bytes - sent));
+      if (n < 0 && errno != EAGAIN) return 7;
+      sent += n > 0 ? static_cast<uint64_t>(n) : 0;
+    }
+    if ((fds[0].revents & (POLLIN | POLLHUP)) != 0) {
+      const ssize_t n = read(receiver, buf, kIoChunk);
+      if (n == 0 || (n < 0 && errno != EAGAIN)) return 8;
+      received += n > 0 ? static_cast<uint64_t>(n) : 0;
+    }
+  }
+  close(sender);
+  close(receiver);
+  return 0;
+}
 
 // ReportExecFailure writes why /bin/sh could not be started to the task's
 // stderr (already fd 2), so a 127 comes with a reason. Async-signal-safe:
@@ -104,6 +191,8 @@ int BecomeTask(void* arg) {
     // cpu until this process has used builtin_cpu_us, holding none of the
     // daemon's descriptors (sockets, files) meanwhile.
     close_range(0, ~0U, 0);
+    if (setup.builtin_work == BuiltinWork::kDisk) _exit(DiskWork(setup.scratch, setup.builtin_bytes));
+    if (setup.builtin_work == BuiltinWork::kNet) _exit(NetWork(setup.builtin_bytes));
     for (;;) {
       timespec ts;
       clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
@@ -117,6 +206,10 @@ int BecomeTask(void* arg) {
   }
   // Every descriptor of the daemon (sockets, the journal) closes at exec.
   close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+  if (setup.cwd != nullptr && chdir(setup.cwd) != 0) {
+    ReportExecFailure(errno);
+    _exit(127);
+  }
   const char* argv[] = {"/bin/sh", "-c", setup.command, nullptr};
   execve("/bin/sh", const_cast<char* const*>(argv), setup.envp);
   ReportExecFailure(errno);  // E2BIG: the command is over one exec argument's limit
@@ -216,7 +309,7 @@ absl::Status TaskRunner::EnsureDirs() {
   if (!std::filesystem::is_directory(work_dir_, ec)) {
     return absl::FailedPreconditionError(fmt::format("work dir {} does not exist", work_dir_.string()));
   }
-  for (const char* sub : {"tasks", "running"}) {
+  for (const char* sub : {"tasks", "running", "scratch"}) {
     std::filesystem::create_directories(work_dir_ / sub, ec);
     if (ec) {
       return absl::FailedPreconditionError(
@@ -243,7 +336,8 @@ absl::Status TaskRunner::Start(const TaskSpec& spec) {
   if (running_.contains(spec.id)) {
     return absl::AlreadyExistsError(fmt::format("task {} is already running", spec.id));
   }
-  if (!spec.command && spec.builtin_duration_us <= 0) {
+  const bool builtin_io = spec.builtin_work != BuiltinWork::kCpu;
+  if (!spec.command && (builtin_io ? spec.builtin_mb <= 0 : spec.builtin_duration_us <= 0)) {
     AddDone(TaskExit{.id = spec.id});
     return absl::OkStatus();
   }
@@ -284,13 +378,19 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
     for (std::string& entry : own) envp.push_back(entry.data());
     envp.push_back(nullptr);
   }
+  const bool disk = !spec.command && spec.builtin_work == BuiltinWork::kDisk;
+  const std::string scratch = disk ? (work_dir_ / "scratch" / (SafeFileName(spec.label, spec.id) + ".tmp")).string() : "";
   ChildSetup setup{.parent = getpid(),
                    .stdin_fd = dev_null_fd_,
                    .out_fd = out_fd,
                    .err_fd = err_fd,
                    .command = spec.command ? spec.command->c_str() : nullptr,
                    .envp = envp.data(),
-                   .builtin_cpu_us = spec.builtin_duration_us};
+                   .builtin_cpu_us = spec.builtin_duration_us,
+                   .builtin_work = spec.command ? BuiltinWork::kCpu : spec.builtin_work,
+                   .builtin_bytes = static_cast<uint64_t>(std::max(0.0, spec.builtin_mb) * 1e6),
+                   .scratch = disk ? scratch.c_str() : nullptr,
+                   .cwd = work_dir_.c_str()};
   Spawned child = Spawn(setup, child_stack_.get() + kChildStackBytes);
   close_outputs();
   if (child.pid < 0) {
@@ -331,7 +431,7 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
   }
   const auto now = std::chrono::steady_clock::now();
   running_.emplace(spec.id, Running{.pid = pid, .pidfd = pidfd, .record_slot = *slot, .started = now,
-                                    .last_sample_time = now});
+                                    .last_sample_time = now, .scratch = scratch});
   id_of_pidfd_.emplace(pidfd, spec.id);
   return absl::OkStatus();
 }
@@ -363,6 +463,8 @@ void TaskRunner::Finish(uint64_t id) {
   // Whatever the shell left in its group dies with it. The shell is an
   // unreaped zombie, so the group id still names this group.
   kill(-task.pid, SIGKILL);
+  // The zombie's I/O figures (with its reaped children's) are still readable.
+  const std::optional<ProcIo> io = ReadProcIo(task.pid);
   int status = 0;
   rusage ru{};
   pid_t got;
@@ -383,6 +485,14 @@ void TaskRunner::Finish(uint64_t id) {
     exit.cpu_seconds = task.last_cpu_seconds;
     exit.peak_rss_bytes = task.peak_rss_bytes;
   }
+  exit.storage_bytes = std::max(task.last_storage_bytes, io ? io->storage() : 0);
+  exit.net_bytes = std::max(task.last_net_bytes, io ? io->other() : 0);
+  exit.average_rss_bytes =
+      task.sampled_seconds > 0 ? static_cast<int64_t>(task.rss_byte_seconds / task.sampled_seconds) : 0;
+  exit.peak_cpu_cores = task.peak_cpu_cores;
+  exit.peak_disk_mbps = task.peak_disk_mbps;
+  exit.peak_net_mbps = task.peak_net_mbps;
+  if (!task.scratch.empty()) unlink(task.scratch.c_str());  // a disk phase killed before it removed its file
   epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, task.pidfd, nullptr);
   close(task.pidfd);
   id_of_pidfd_.erase(task.pidfd);
@@ -426,10 +536,21 @@ std::vector<TaskUsage> TaskRunner::SampleUsage() {
       // sum; never let the running total go backwards.
       const double cpu = std::max(task.last_cpu_seconds, g->second.cpu_seconds);
       const double dt = std::chrono::duration<double>(now - task.last_sample_time).count();
+      const uint64_t storage = std::max(task.last_storage_bytes, g->second.io.storage());
+      const uint64_t net = std::max(task.last_net_bytes, g->second.io.other());
       u.cpu_cores = dt > 0 ? (cpu - task.last_cpu_seconds) / dt : 0;
       u.rss_bytes = g->second.rss_bytes;
+      u.disk_mbps = dt > 0 ? static_cast<double>(storage - task.last_storage_bytes) / 1e6 / dt : 0;
+      u.net_mbps = dt > 0 ? static_cast<double>(net - task.last_net_bytes) / 1e6 / dt : 0;
       task.last_cpu_seconds = cpu;
+      task.last_storage_bytes = storage;
+      task.last_net_bytes = net;
       task.peak_rss_bytes = std::max(task.peak_rss_bytes, u.rss_bytes);
+      task.rss_byte_seconds += static_cast<double>(u.rss_bytes) * dt;
+      task.sampled_seconds += dt;
+      task.peak_cpu_cores = std::max(task.peak_cpu_cores, u.cpu_cores);
+      task.peak_disk_mbps = std::max(task.peak_disk_mbps, u.disk_mbps);
+      task.peak_net_mbps = std::max(task.peak_net_mbps, u.net_mbps);
     }
     task.last_sample_time = now;
     out.push_back(u);

@@ -4,7 +4,7 @@
 // the piece of `weftd node` that forks, kills, reaps and measures (issue 7).
 //
 // Each task with a command runs as `/bin/sh -c COMMAND` in a process group of
-// its own, with stdout and stderr in work_dir/tasks/LABEL.{out,err} and stdin
+// its own, in the work dir, with stdout and stderr in work_dir/tasks/LABEL.{out,err} and stdin
 // from /dev/null. A task without a command is the built-in task: with duration
 // 0 it ends at once without a process (cheap: no syscall beyond at most one
 // eventfd write); with a duration it is a child process that spins one core
@@ -63,11 +63,21 @@
 
 namespace weft::runtime {
 
+// What a built-in task (no command) does: burn cpu, write and read back a
+// scratch file, or move bytes over loopback TCP (a phase of a phased task).
+enum class BuiltinWork : uint8_t { kCpu, kDisk, kNet };
+
 struct TaskSpec {
   uint64_t id = 0;                     // unique among this runner's running tasks
   std::string label;                   // for file names; sanitized by the runner
   std::optional<std::string> command;  // already substituted; run as /bin/sh -c COMMAND
   TimeUs builtin_duration_us = 0;      // without a command: cpu time to burn (0 = instant)
+  // Without a command, kDisk: write a scratch file of builtin_mb MB in
+  // work_dir/scratch, flush it, drop it from the page cache, read it back and
+  // remove it; kNet: send builtin_mb MB to itself over a 127.0.0.1 TCP
+  // connection. 0 MB ends at once.
+  BuiltinWork builtin_work = BuiltinWork::kCpu;
+  double builtin_mb = 0;
   // NAME=value pairs added to (or replacing) the daemon's environment for a
   // command task: WEFT_JOB, WEFT_STAGE, WEFT_TASK.
   std::vector<std::pair<std::string, std::string>> env;
@@ -83,6 +93,16 @@ struct TaskExit {
   // figure and what wait4 reports for the shell and the children it reaped.
   double cpu_seconds = 0;
   int64_t peak_rss_bytes = 0;  // the larger of the sampled group peak and the shell's ru_maxrss
+  // Resident memory averaged over the samples (0 when none was taken).
+  int64_t average_rss_bytes = 0;
+  // Bytes of storage I/O, and of other I/O (ProcIo::other: network), over
+  // the run: the larger of the sampled sums and the reaped leader's /proc io.
+  uint64_t storage_bytes = 0;
+  uint64_t net_bytes = 0;
+  // The highest rates the samples saw (0 when none was taken).
+  double peak_cpu_cores = 0;
+  double peak_disk_mbps = 0;
+  double peak_net_mbps = 0;
   // From the process's start to its reaping (0 for a task that ran without
   // a process or never started): the scheduler dates the attempt's start by it.
   int64_t run_us = 0;
@@ -92,6 +112,8 @@ struct TaskUsage {
   uint64_t id = 0;
   double cpu_cores = 0;  // average since the previous SampleUsage (or since the start)
   int64_t rss_bytes = 0;  // resident memory summed over the group now
+  double disk_mbps = 0;   // storage MB read and written per second, since the previous sample
+  double net_mbps = 0;    // other I/O (sockets) MB per second, since the previous sample
 };
 
 class TaskRunner {
@@ -159,6 +181,14 @@ class TaskRunner {
     std::chrono::steady_clock::time_point last_sample_time;
     double last_cpu_seconds = 0;
     int64_t peak_rss_bytes = 0;
+    uint64_t last_storage_bytes = 0;  // cumulative, never going back
+    uint64_t last_net_bytes = 0;
+    double rss_byte_seconds = 0;      // resident memory integrated over the sampled time
+    double sampled_seconds = 0;
+    double peak_cpu_cores = 0;
+    double peak_disk_mbps = 0;
+    double peak_net_mbps = 0;
+    std::string scratch;  // a disk phase's scratch file, removed at the end whatever happened
   };
 
   absl::Status EnsureDirs();

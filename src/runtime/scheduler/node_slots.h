@@ -25,18 +25,19 @@ class NodeSlots {
   explicit NodeSlots(uint32_t expected) : expected_(expected) {}
 
   // Restore puts back a slot from the journal (in slot order).
-  void Restore(std::string name, Resources capacity);
+  void Restore(std::string name, Resources capacity, uint32_t rack = 0);
 
   // Claim returns the slot of `name`: its old one, or a new one while slots
   // are free. FailedPrecondition when the cluster is full, or when a known
-  // node comes back with another capacity.
-  absl::StatusOr<uint32_t> Claim(const std::string& name, const Resources& capacity);
+  // node comes back with another capacity or rack.
+  absl::StatusOr<uint32_t> Claim(const std::string& name, const Resources& capacity, uint32_t rack = 0);
 
   bool complete() const { return names_.size() == expected_; }
   uint32_t expected() const { return expected_; }
   size_t size() const { return names_.size(); }
   const std::string& name(uint32_t slot) const { return names_[slot]; }
   const Resources& capacity(uint32_t slot) const { return capacities_[slot]; }
+  uint32_t rack(uint32_t slot) const { return racks_[slot]; }
 
   // BuildCluster: one machine per slot, in slot order (complete() only).
   Cluster BuildCluster() const;
@@ -45,6 +46,7 @@ class NodeSlots {
   uint32_t expected_;
   std::vector<std::string> names_;
   std::vector<Resources> capacities_;
+  std::vector<uint32_t> racks_;  // weftd node --rack
 };
 
 }  // namespace weft::runtime

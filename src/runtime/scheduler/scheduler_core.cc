@@ -16,6 +16,7 @@ namespace {
 
 constexpr TimeUs kClockTickUs = 100'000;  // heartbeat deadlines are checked this often
 constexpr size_t kMaxNodeName = 128;
+constexpr uint32_t kMaxRack = 65535;  // weftd node --rack
 constexpr int kMaxDeferredEvents = 64;  // a commit at least every this many events
 
 const char* StateName(JournalJob::State s) {
@@ -33,6 +34,24 @@ bool ValidNodeName(const std::string& name) {
   return std::all_of(name.begin(), name.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
   });
+}
+
+// MeasuredResources: a node's measurement in model units; a malformed one
+// (negative, not finite) counts as nothing measured.
+Resources MeasuredResources(const v1::ResourceVector& v) {
+  absl::StatusOr<Resources> r = FromProto(v);
+  return r.ok() ? *r : Resources();
+}
+
+// MeasuredUsage: what an attempt used over its run. Older nodes send only
+// cpu-seconds and peak RSS: the average cores come from the run's length.
+policy::TaskUsage MeasuredUsage(const v1::TaskEnd& end) {
+  if (end.has_usage()) return {MeasuredResources(end.average()), MeasuredResources(end.peak())};
+  v1::ResourceVector average;
+  average.set_cpu(end.run_us() > 0 ? end.cpu_seconds() * 1e6 / static_cast<double>(end.run_us()) : 0);
+  average.set_mem(static_cast<double>(std::max<int64_t>(0, end.peak_rss_bytes())) / 1e9);
+  const Resources measured = MeasuredResources(average);
+  return {measured, measured};
 }
 
 }  // namespace
@@ -135,7 +154,14 @@ absl::Status SchedulerCore::Recover() {
   }
   steady_start_ = std::chrono::steady_clock::now();
 
-  for (const JournalNode& n : r.nodes) slots_.Restore(n.name, n.capacity);
+  for (const JournalNode& n : r.nodes) {
+    // A node's rack is a meta value (rack:SLOT), so journals without racks keep their schema.
+    uint32_t rack = 0;
+    if (auto it = r.meta.find(fmt::format("rack:{}", n.slot)); it != r.meta.end()) {
+      (void)absl::SimpleAtoi(it->second, &rack);
+    }
+    slots_.Restore(n.name, n.capacity, rack);
+  }
   nodes_.resize(slots_.size());
   if (!slots_.complete()) {
     if (!r.jobs.empty()) return absl::DataLossError("the journal has jobs but not the cluster they ran on");
@@ -454,9 +480,15 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
   }
   EventLock lock(*this);
   const size_t known = slots_.size();
-  ASSIGN_OR_RETURN(const uint32_t slot, slots_.Claim(request.name(), capacity));
+  if (request.rack() > kMaxRack) return absl::InvalidArgumentError(fmt::format("a node's rack is at most {}", kMaxRack));
+  ASSIGN_OR_RETURN(const uint32_t slot, slots_.Claim(request.name(), capacity, request.rack()));
   if (slot >= known) {
-    if (absl::Status s = journal_->PutNode(JournalNode{slot, request.name(), capacity}); !s.ok()) {
+    absl::Status s = journal_->Begin();
+    if (s.ok()) s = journal_->PutNode(JournalNode{slot, request.name(), capacity});
+    if (s.ok() && request.rack() != 0) s = journal_->SetMeta(fmt::format("rack:{}", slot), std::to_string(request.rack()));
+    if (s.ok()) s = journal_->Commit();
+    if (!s.ok()) {
+      journal_->Rollback();
       return absl::InternalError(fmt::format("journal: {}", StatusMessage(s)));
     }
     nodes_.resize(slots_.size());
@@ -473,6 +505,7 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
   node.launches.Clear();
   node.kills.Clear();
   node.agent_mails.Clear();
+  node.phase_starts.Clear();
   node.jobs_sent.clear();
   v1::SchedulerMessage registered;
   registered.mutable_registered()->set_slot(slot);
@@ -480,7 +513,8 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
   registered.mutable_registered()->set_replica(config_.replica.index);
   registered.mutable_registered()->set_replicas(config_.replica.count);
   link->Send(std::move(registered));
-  spdlog::info("node {} registered in slot {} with {}", request.name(), slot, capacity.ToString());
+  spdlog::info("node {} registered in slot {} (rack {}) with {}", request.name(), slot, request.rack(),
+               capacity.ToString());
   if (engine_) {
     engine_->MachineUp(MachineId(slot), now);
   } else if (slots_.complete()) {
@@ -502,22 +536,33 @@ void SchedulerCore::OnNodeMessage(const Session& session, const v1::NodeMessage&
   if (message.has_ends()) {
     for (const v1::TaskEnd& end : message.ends().ends()) {
       const bool ok = end.exit_code() == 0 && !end.failed_to_start();
-      Resources usage;
-      usage.set_micro(kMem, end.peak_rss_bytes() > 0 ? end.peak_rss_bytes() / 1000 : 0);  // GB in micro-units
-      // Core-seconds for now: OnAttemptEnd divides by the running time.
-      usage.set_micro(kCpu, static_cast<int64_t>(end.cpu_seconds() * 1e6));
-      engine_->AttemptEnded(end.attempt(), ok ? Outcome::kOk : Outcome::kFailed, usage, now,
+      engine_->AttemptEnded(end.attempt(), ok ? Outcome::kOk : Outcome::kFailed, MeasuredUsage(end), now,
                             end.run_us() > 0 ? end.run_us() : -1);
       if (!ok) spdlog::info("attempt {} failed: exit {} {}", end.attempt(), end.exit_code(), EscapeForDisplay(end.error()));
+    }
+  }
+  if (message.has_phase_ends()) {
+    for (const v1::PhaseEnd& end : message.phase_ends().ends()) {
+      const policy::TaskUsage usage{MeasuredResources(end.average()), MeasuredResources(end.peak())};
+      if (end.exit_code() == 0) {
+        engine_->PhaseEnded(end.attempt(), end.phase(), usage, now);
+        continue;
+      }
+      // A failed phase fails its attempt (the node has already dropped it).
+      engine_->AttemptEnded(end.attempt(), Outcome::kFailed, usage, now);
+      spdlog::info("attempt {} failed in phase {}: exit {} {}", end.attempt(), end.phase(), end.exit_code(),
+                   EscapeForDisplay(end.error()));
     }
   }
   if (message.has_agent_actions()) OnAgentActions(session.slot, message.agent_actions(), now);
   if (message.has_heartbeat()) {
     for (const v1::TaskUsage& u : message.heartbeat().usage()) {
-      Resources usage;
-      usage.set_micro(kCpu, static_cast<int64_t>(u.cpu_cores() * 1e6));
-      usage.set_micro(kMem, u.rss_bytes() / 1000);
-      engine_->UpdateUsage(u.attempt(), usage, now);
+      v1::ResourceVector v;
+      v.set_cpu(u.cpu_cores());
+      v.set_mem(static_cast<double>(u.rss_bytes()) / 1e9);
+      v.set_disk(u.disk_mbps());
+      v.set_net(u.net_mbps());
+      engine_->UpdateUsage(u.attempt(), MeasuredResources(v), now);
     }
   }
 }
@@ -542,6 +587,13 @@ void SchedulerCore::OnAgentActions(uint32_t slot, const v1::AgentActions& action
       }
       continue;
     }
+    if (action.start_phase()) {
+      // A refused start changes nothing (the agent may try again on its next phase event).
+      if (absl::Status s = engine_->NodeStartPhase(MachineId(slot), message.task, now); !s.ok()) {
+        spdlog::info("node {}: phase start refused: {}", slots_.name(slot), StatusMessage(s));
+      }
+      continue;
+    }
     if (action.kill()) {
       // A refused kill changes nothing; a done one comes back as the task's end.
       if (absl::Status s = engine_->NodeKill(MachineId(slot), message.task, now); !s.ok()) {
@@ -563,6 +615,49 @@ void SchedulerCore::DescribeJob(NodeState& node, v1::AgentMail& mail, JobId job)
   v1::JobSpec* spec = mail.add_jobs();
   spec->set_id(job.value());
   spec->set_spec_json(jobs_[job.value()].spec_json);
+  // With the description, the job's progress so far (every done task).
+  const policy::JobProgress* progress = engine_ ? engine_->progress(job) : nullptr;
+  if (progress == nullptr) return;
+  std::vector<uint64_t> done;
+  for (uint64_t k = 0; k < progress->tasks.size(); ++k) {
+    if (progress->tasks[k] == policy::TaskState::kDone) done.push_back(k);
+  }
+  NoteProgress(*progress, done, *mail.mutable_progress());
+  mail.mutable_progress()->set_job(job.value());
+}
+
+void SchedulerCore::NoteProgress(const policy::JobProgress& progress, std::span<const uint64_t> done,
+                                 v1::JobProgressNote& note) {
+  for (const policy::StageProgress& sp : progress.stages) {
+    v1::StageProgressNote* s = note.add_stages();
+    s->set_ready(sp.ready);
+    s->set_running(sp.running);
+    s->set_done(sp.done);
+    s->set_released(sp.released);
+  }
+  note.mutable_done_tasks()->Add(done.begin(), done.end());
+}
+
+void SchedulerCore::TellAgentsProgress() {
+  // The tasks each job finished in this batch, as the job's task order has them.
+  absl::flat_hash_map<uint32_t, std::vector<uint64_t>> done;
+  for (const AttemptRecord& a : pending_attempts_) {
+    if (a.outcome != Outcome::kOk) continue;
+    const policy::JobProgress* progress = engine_ ? engine_->progress(a.task.job) : nullptr;
+    if (progress != nullptr) done[a.task.job.value()].push_back(progress->stage_offset[a.task.stage] + a.task.index);
+  }
+  for (const auto& [job, tasks] : done) {
+    const policy::JobProgress* progress = engine_->progress(JobId(job));
+    for (NodeState& node : nodes_) {
+      if (node.link == nullptr || !node.jobs_sent.contains(job)) continue;
+      v1::AgentMail* m = node.agent_mails.add_mails();
+      m->set_kind(v1::AgentMail::PROGRESS);
+      m->set_now_us(NowUs());
+      NoteProgress(*progress, tasks, *m->mutable_progress());
+      m->mutable_progress()->set_job(job);
+      config_.replica.ToGlobal(*m);
+    }
+  }
 }
 
 void SchedulerCore::DeliverToNode(MachineId machine, const sim::NodeMail& mail) {
@@ -578,6 +673,7 @@ void SchedulerCore::DeliverToNode(MachineId machine, const sim::NodeMail& mail) 
       setup->mutable_params()->Add(params_.begin(), params_.end());
       setup->set_machine(machine.value());
       setup->set_cluster_json(ClusterJson(live_.cluster).dump());
+      for (const Machine& machine : live_.cluster.machines()) setup->add_racks(machine.rack.value());
       setup->set_seed(config_.seed);
       setup->set_replicas(config_.replica.count);
       break;
@@ -595,6 +691,14 @@ void SchedulerCore::DeliverToNode(MachineId machine, const sim::NodeMail& mail) 
     case sim::NodeMail::Kind::kSchedulerDown:
       m->set_kind(v1::AgentMail::SCHEDULER_DOWN);
       m->set_tag(mail.tag);
+      break;
+    case sim::NodeMail::Kind::kPhaseReady:
+    case sim::NodeMail::Kind::kPhaseEnded:
+      m->set_kind(mail.kind == sim::NodeMail::Kind::kPhaseReady ? v1::AgentMail::PHASE_READY
+                                                                : v1::AgentMail::PHASE_ENDED);
+      *m->mutable_end() = ToProto(mail.end);
+      m->set_tag(mail.tag);
+      DescribeJob(node, *m, mail.end.task.job);
       break;
   }
   config_.replica.ToGlobal(*m);
@@ -624,6 +728,7 @@ void SchedulerCore::LoseNode(uint32_t slot, TimeUs now) {
   nodes_[slot].launches.Clear();
   nodes_[slot].kills.Clear();
   nodes_[slot].agent_mails.Clear();
+  nodes_[slot].phase_starts.Clear();
   if (engine_) engine_->MachineDown(MachineId(slot), now);
 }
 
@@ -671,6 +776,22 @@ void SchedulerCore::StartAttempt(const sim::AttemptLaunch& launch) {
     l->set_task(launch.task.index);
   }
   l->set_duration_us(stage.TaskDuration(launch.task.index));
+  l->set_phases(launch.phases);
+}
+
+void SchedulerCore::StartPhase(uint64_t id, MachineId machine, const TaskRef& task, uint32_t phase) {
+  const Stage& stage = live_.jobs[task.job.value()].stages[task.stage];
+  const Phase& p = stage.phases[phase];
+  // A task's `durations` entry scales each of its phases' work, as in simulation.
+  double factor = 1;
+  if (!stage.durations_us.empty() && stage.duration_us > 0) {
+    factor = static_cast<double>(stage.TaskDuration(task.index)) / static_cast<double>(stage.duration_us);
+  }
+  v1::PhaseStart* s = nodes_[machine.value()].phase_starts.add_starts();
+  s->set_attempt(id);
+  s->set_phase(phase);
+  s->set_resource(std::string(kResourceNames[p.resource]));
+  s->set_work(p.work * factor);
 }
 
 void SchedulerCore::KillAttempt(uint64_t id, MachineId machine) {
@@ -678,13 +799,7 @@ void SchedulerCore::KillAttempt(uint64_t id, MachineId machine) {
   nodes_[machine.value()].kills.add_attempts(id);
 }
 
-void SchedulerCore::OnAttemptEnd(const AttemptRecord& record) {
-  AttemptRecord r = record;
-  // Nodes report cpu as core-seconds; the record holds the average cores.
-  const TimeUs ran = std::max<TimeUs>(1, r.end_us - r.start_us);
-  r.usage.set_micro(kCpu, r.usage.micro(kCpu) * kUsPerSecond / ran);
-  pending_attempts_.push_back(r);
-}
+void SchedulerCore::OnAttemptEnd(const AttemptRecord& record) { pending_attempts_.push_back(record); }
 
 void SchedulerCore::OnJobEnd(const JobRecord& record) { pending_job_ends_.push_back(record); }
 
@@ -712,6 +827,7 @@ absl::Status SchedulerCore::CommitPending() {
     return absl::OkStatus();
   }
   // Journaled: now status, export and the nodes' agents may see it.
+  TellAgentsProgress();
   for (const AttemptRecord& a : pending_attempts_) {
     metrics_.AttemptEnded(a.outcome);
     if (a.outcome == Outcome::kOk) ++jobs_[a.task.job.value()].done;
@@ -772,6 +888,12 @@ void SchedulerCore::Flush() {
       v1::SchedulerMessage m;
       *m.mutable_launches() = std::move(node.launches);
       node.launches.Clear();
+      node.link->Send(std::move(m));
+    }
+    if (node.phase_starts.starts_size() > 0) {  // after the launches they may belong to
+      v1::SchedulerMessage m;
+      *m.mutable_phase_starts() = std::move(node.phase_starts);
+      node.phase_starts.Clear();
       node.link->Send(std::move(m));
     }
   }

@@ -120,6 +120,7 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   // sim::AttemptExecutor (called by the engine, under the lock).
   void StartAttempt(const sim::AttemptLaunch& launch) override;
   void KillAttempt(uint64_t id, MachineId machine) override;
+  void StartPhase(uint64_t id, MachineId machine, const TaskRef& task, uint32_t phase) override;
   void DeliverToNode(MachineId machine, const sim::NodeMail& mail) override;
   // RunObserver (called by the engine, under the lock).
   void OnAttemptEnd(const AttemptRecord& record) override;
@@ -133,6 +134,7 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
     v1::Launches launches;  // to send at the next Flush
     v1::Kills kills;
     v1::AgentMails agent_mails;                // for the node agent it hosts
+    v1::PhaseStarts phase_starts;
     absl::flat_hash_set<uint32_t> jobs_sent;  // jobs described to it in this session
   };
   struct JobInfo {
@@ -179,7 +181,14 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   void FlushUnlessQueued();
   void LoseNode(uint32_t slot, TimeUs now);
   void OnAgentActions(uint32_t slot, const v1::AgentActions& actions, TimeUs now);
+  // DescribeJob adds job's description and progress to `mail` the first
+  // time this node's agent needs it.
   void DescribeJob(NodeState& node, v1::AgentMail& mail, JobId job);
+  static void NoteProgress(const policy::JobProgress& progress, std::span<const uint64_t> done,
+                           v1::JobProgressNote& note);
+  // TellAgentsProgress: the agents that know a job hear which of its tasks
+  // the pending batch finished, and its stages' counters (PROGRESS).
+  void TellAgentsProgress();
   // TellAgentsJobEnded: the agents that know the job hear that it ended.
   void TellAgentsJobEnded(JobId job);
   std::string JobState(JobId id) const;
