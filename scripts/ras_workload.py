@@ -78,9 +78,9 @@ def job(label, app, input_gb, submit, alone, goal, experiment, shuffle):
         "arrival": submit,
         "deadline": (goal - submit) if experiment == 2 else 100000,
         "stages": [
-            {"name": "map", "tasks": maps, "duration": map_s, "demand": map_demand},
-            {"name": "reduce", "tasks": REDUCERS[app], "duration": reduce_s, "demand": demand(prof["reduce"]),
-             "after": [edge]},
+            {"name": "map", "kind": "map", "tasks": maps, "duration": map_s, "demand": map_demand},
+            {"name": "reduce", "kind": "reduce", "tasks": REDUCERS[app], "duration": reduce_s,
+             "demand": demand(prof["reduce"]), "after": [edge]},
         ],
     }
 

@@ -3,7 +3,9 @@
 namespace weft::policy {
 
 SlotKind StageSlotKind(const JobView& job, uint32_t s) {
-  // TODO(model #13): read the stage's kind ("map"/"reduce") once JobView has it.
+  const std::string_view kind = job.stage_kind(s);
+  if (kind == "map") return SlotKind::kMap;
+  if (kind == "reduce") return SlotKind::kReduce;
   return job.parents(s).empty() ? SlotKind::kMap : SlotKind::kReduce;
 }
 

@@ -3,8 +3,8 @@
 // Hadoop-style task slots, shared by the slot schedulers (fair-slots, ras).
 //
 // SlotKind: whether a stage's tasks run in map or reduce slots. A stage whose
-// kind says "reduce" (or "map") is that; otherwise a stage with parents is a
-// reduce stage and a source stage a map stage, so any DAG maps onto the two
+// kind (JobView::stage_kind) says "map" or "reduce" is that; otherwise a stage
+// with parents is a reduce stage and a source stage a map stage, so any DAG maps onto the two
 // slot types of Hadoop 1 (a chain's later stages all count as reducers).
 //
 // SlotBook counts the tasks each machine runs per slot kind, and each job's

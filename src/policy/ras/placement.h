@@ -41,7 +41,7 @@ struct PlacementJob {
   Resources reduce_profile;  // what a reduce slot holds (shuffle or reduce)
   uint32_t s_pend = 0;       // maps not finished (the most map slots it can use)
   uint32_t s_req = 0;        // map slots needed to meet its goal
-  uint32_t r_pend = 0;       // reducers not finished (for the utility)
+  uint32_t r_pend = 0;       // reducers pending execution (for the utility)
   uint32_t r_placeable = 0;  // reducers ready or running (the most reduce slots it can use)
 };
 

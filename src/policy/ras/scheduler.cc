@@ -80,6 +80,7 @@ PlacementJob RasScheduler::Describe(JobId job) const {
   // with tasks left: a MapReduce job has one stage of each kind; other DAGs
   // run their stages of one kind one profile at a time.
   std::array<int, kNumSlotKinds> rank = {3, 3};
+  bool reduce_left = false;
   auto consider = [&](SlotKind kind, int r, uint32_t s) {
     const int k = static_cast<int>(kind);
     if (r >= rank[k]) return;
@@ -94,8 +95,12 @@ PlacementJob RasScheduler::Describe(JobId job) const {
     if (kind == SlotKind::kMap) {
       d.s_pend += unfinished;
     } else {
-      d.r_pend += unfinished;
+      // "Reduce tasks pending execution" (§3.2) are those that could run:
+      // ready or running. Reducers still blocked behind a barrier are not
+      // counted, or every job in its map phase would carry u^R = -1 that no
+      // placement can lift (the paper's reducers start at slow start).
       d.r_placeable += sp.ready + sp.running;
+      reduce_left = true;
     }
     consider(kind, sp.ready > 0 ? 0 : sp.running > 0 ? 1 : 2, s);
   }
@@ -108,7 +113,8 @@ PlacementJob RasScheduler::Describe(JobId job) const {
   const std::optional<TimeUs> deadline = view.deadline();
   const double left_us =
       deadline ? static_cast<double>(view.arrival() + *deadline - ctx_.Now()) : 0.0;  // none: as soon as possible
-  d.s_req = RequiredMapSlots(d.s_pend, map_us, d.r_pend > 0 ? reduce_us : 0, left_us);
+  d.r_pend = d.r_placeable;
+  d.s_req = RequiredMapSlots(d.s_pend, map_us, reduce_left ? reduce_us : 0, left_us);
   return d;
 }
 
@@ -173,8 +179,9 @@ void RasScheduler::Serve(MachineId m) {
       if (StageSlotKind(view, s) != w.kind) continue;
       while (pool_.count(group) > 0 && matrix[w.job][m.value()] > slots_.of_job_on(job, m, w.kind)) {
         // Never beyond the machine's capacity: wait for running tasks to end.
-        if (!ctx_.cluster().Fits(m, view.demand(s))) break;
-        if (!Launch(pool_.Front(group), m)) break;
+        const TaskRef task = pool_.Front(group);
+        if (!ctx_.cluster().Fits(m, view.task_demand(task))) break;
+        if (!Launch(task, m)) break;
       }
     }
   }
