@@ -15,7 +15,13 @@ void UrsaYarnManager::OnStart() {
   floor_.set_micro(kCpu, std::llround(config_.executor_cpu * kMicroUnits));
   floor_.set_micro(kMem, std::llround(config_.executor_mem * kMicroUnits));
   for (uint32_t s = 0; s < job.num_stages(); ++s) {
-    const Resources reserve = Reserve(TaskRef{job_, s, 0});
+    // The stage's demand covers each of its tasks' own (per-task `demands`
+    // may differ), so every task of the job fits an executor of this size.
+    Resources reserve = job.demand(s);
+    if (job.has_phases(s)) {
+      reserve = Resources();
+      reserve.set_micro(kMem, job.demand(s).micro(kMem));
+    }
     for (int r = 0; r < kNumResources; ++r) {
       const Resource res = static_cast<Resource>(r);
       floor_.set_micro(res, std::max(floor_.micro(res), reserve.micro(res)));
