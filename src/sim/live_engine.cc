@@ -35,11 +35,21 @@ class LiveExecution final : public Execution {
     const auto phases = static_cast<uint32_t>(st.phases.size());
     runs_[slot] = Run{.active = true, .use = a.usage, .peak = a.usage, .begin_us = queue_.now()};
     host_.UsageChanged(slot, Resources(), a.usage);
-    executor_.StartAttempt(AttemptLaunch{IdOf(slot, a.generation), a.task, a.attempt_no, a.machine, phases});
-    if (phases > 0) host_.BeginSegments(slot);  // phase 0 ready: to the agent, or RunSegment
+    // A phased task's launch only reserves (its phases start one by one); a
+    // whole task's process starts in RunSegment, which the engine calls at
+    // once, or after the shuffle when the task was launched at slow start
+    // (its parents' last task not yet done).
+    if (phases > 0) {
+      executor_.StartAttempt(AttemptLaunch{IdOf(slot, a.generation), a.task, a.attempt_no, a.machine, phases});
+    }
+    host_.BeginSegments(slot);  // phase 0 (or the whole task) ready: to the agent, or RunSegment
   }
   void RunSegment(uint32_t slot, const ExecutionAttempt& a) override {
-    // Only phases come here: a task without phases ran as a whole from Begin.
+    const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
+    if (st.phases.empty()) {
+      executor_.StartAttempt(AttemptLaunch{IdOf(slot, a.generation), a.task, a.attempt_no, a.machine, 0});
+      return;
+    }
     runs_[slot].phase_start_us = queue_.now();
     executor_.StartPhase(IdOf(slot, a.generation), a.machine, a.task, a.phase);
   }
