@@ -253,14 +253,7 @@ int RunSweep(const SweepFlags& f) {
   }
   for (const auto& [name, text] : {std::pair<const char*, const std::string&>{"runs.csv", per_run},
                                    std::pair<const char*, const std::string&>{"sweep.csv", table}}) {
-    const std::string path = fmt::format("{}/{}", f.out, name);
-    std::ofstream out(path + ".tmp");
-    out << text;
-    out.close();
-    if (!out || std::rename((path + ".tmp").c_str(), path.c_str()) != 0) {
-      std::cerr << fmt::format("error: {}: cannot write there\n", path);
-      return kExitFailure;
-    }
+    if (!WriteWhole(fmt::format("{}/{}", f.out, name), text)) return kExitFailure;
   }
   return exit_code;
 }
