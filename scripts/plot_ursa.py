@@ -56,7 +56,7 @@ def main():
 
     s1 = {name: jobs(os.path.join(runs, d)) for name, d in
           [("ursa", "s1-ursa"), ("ursa (4 s / 4 s split, ept_factor=2)", "s1even-ursa"),
-           ("ursa-yarn (Y+U)", "s1-ursa-yarn"), ("executor (Y+S)", "s1-executor"), ("fifo", "s1-fifo")]}
+           ("ursa-yarn (Y+U)", "s1-ursa-yarn"), ("spark-dynamic (Y+S)", "s1-spark-dynamic"), ("fifo", "s1-fifo")]}
     n = len(s1["ursa"])
     idx = list(range(1, n + 1))
     write_csv(os.path.join(out, "ursa_setting1.csv"),
@@ -67,7 +67,7 @@ def main():
     fig, ax = plt.subplots(figsize=(7, 4))
     ax.plot(idx, [paper_ideal(i) for i in range(n)], "k--", label="ideal (paper)")
     ax.plot(idx, [split_ideal(i) for i in range(n)], "k:", label="ideal (57% cpu split)")
-    for k, style in zip(list(s1)[:3], ["o-", "s-", "^-"]):
+    for k, style in zip(list(s1)[:4], ["o-", "s-", "^-", "v-"]):
         ax.plot(idx, [v for _, v in s1[k]], style, markersize=3, label=k)
     ax.set_xlabel("job (submission order)")
     ax.set_ylabel("JCT (s)")
@@ -88,8 +88,8 @@ def main():
     plot_style.save(fig, os.path.join(out, "ursa_setting1_util.svg"))
 
     s2 = {name: jobs(os.path.join(runs, d)) for name, d in
-          [("ursa EJF", "s2-ursa-ejf"), ("ursa SRJF", "s2-ursa-srjf"), ("executor (Y+S)", "s2-executor")]}
-    write_csv(os.path.join(out, "ursa_setting2.csv"), ["job", "ursa_ejf", "ursa_srjf", "executor"],
+          [("ursa EJF", "s2-ursa-ejf"), ("ursa SRJF", "s2-ursa-srjf"), ("spark-dynamic (Y+S)", "s2-spark-dynamic")]}
+    write_csv(os.path.join(out, "ursa_setting2.csv"), ["job", "ursa_ejf", "ursa_srjf", "spark_dynamic"],
               [[j for j, _ in s2["ursa EJF"]]] + [[v for _, v in s2[k]] for k in s2])
     fig, ax = plt.subplots(figsize=(7, 4))
     for k, style in zip(s2, ["o-", "s-", "^-"]):
