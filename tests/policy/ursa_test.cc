@@ -1,12 +1,15 @@
 // File: tests/policy/ursa_test.cc
 //
 // Ursa (src/policy/ursa, common/resource_queues): Algorithm 1 on a
-// hand-checked placement, the memory estimate and admission rule, the
+// hand-checked placement and, on random snapshots, StageScore's shortcuts
+// against scoring every task on every worker; the memory estimate and admission rule, the
 // monotask queue order and concurrency limit, the SRJF score, the monotask
 // derivation rule, and whole runs: one job's network monotasks overlap
 // another's cpu monotasks on one worker, EJF finishes jobs in submission
 // order, and stages without phases run too (schedule checker attached).
 #include <cmath>
+#include <optional>
+#include <random>
 #include <string>
 
 #include "fair_share_test_util.h"
@@ -97,6 +100,109 @@ TEST(UrsaPlacementTest, SkipsWorkersThatWouldMakeAMonotaskWaitOrCannotHoldItsMem
   TaskLoad heavy = OneTask();
   heavy.work[kNet] = 500;
   EXPECT_NEAR(*ursa::Score(heavy, w[1], 1.0), 1 * 0.5 + 0.2 * 0.2 + 0.5 * 0.1, 1e-12);
+}
+
+// The plain Algorithm 1 StageScore: every task scored on every worker.
+// StageScore skips tasks that cannot fit and re-scores only the worker that
+// changed; it must decide exactly as this does.
+StagePlan NaiveStageScore(const std::vector<TaskLoad>& tasks, std::vector<WorkerSnapshot> workers, double ept,
+                          double bonus) {
+  StagePlan out;
+  out.complete = true;
+  double sum = 0;
+  for (uint32_t i = 0; i < tasks.size(); ++i) {
+    std::optional<uint32_t> best;
+    double best_f = 0;
+    for (uint32_t w = 0; w < workers.size(); ++w) {
+      const std::optional<double> f = ursa::Score(tasks[i], workers[w], ept);
+      if (f && (!best || *f > best_f)) {
+        best = w;
+        best_f = *f;
+      }
+    }
+    if (!best) {
+      out.complete = false;
+      continue;
+    }
+    ursa::Assign(tasks[i], workers[*best]);
+    out.plan.emplace_back(i, *best);
+    sum += best_f;
+  }
+  if (!out.plan.empty()) out.score = sum / static_cast<double>(out.plan.size());
+  if (out.complete && !out.plan.empty()) out.score += bonus;
+  return out;
+}
+
+TEST(UrsaPlacementTest, StageScoreDecidesAsScoringEveryTaskOnEveryWorker) {
+  std::mt19937 rng(15);
+  const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint32_t>(n)); };
+  int partial = 0, complete = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<WorkerSnapshot> workers(1 + pick(6));
+    for (WorkerSnapshot& w : workers) {
+      w.up = pick(8) != 0;
+      w.rate[kCpu] = pick(4);
+      w.rate[kNet] = pick(3) * 100.0;
+      w.apt[kCpu] = pick(5) * 0.3;
+      w.apt[kNet] = pick(5) * 0.3;
+      w.idle_cores = static_cast<uint32_t>(pick(3));
+      w.mem_capacity_gb = 8;
+      w.capacity = Mem(8);
+      w.capacity.set_micro(kCpu, 4 * kMicroUnits);
+      w.free = Mem(pick(9));
+      w.free.set_micro(kCpu, pick(5) * kMicroUnits);
+    }
+    // A few kinds of task, repeated: whole ones alike but for their work,
+    // monotasks with and without each resource, larger and smaller.
+    std::vector<TaskLoad> kinds(1 + pick(4));
+    for (TaskLoad& k : kinds) {
+      k.whole = pick(2) == 0;
+      k.work[kCpu] = pick(3) * 0.5;
+      k.work[kNet] = pick(3) * 40.0;
+      k.mem_gb = 0.5 + pick(3);
+      k.reserve = Mem(pick(4));
+      if (k.whole) k.reserve.set_micro(kCpu, pick(3) * kMicroUnits);
+    }
+    std::vector<TaskLoad> tasks(1 + pick(25));
+    for (TaskLoad& t : tasks) {
+      t = kinds[pick(static_cast<int>(kinds.size()))];
+      if (t.whole) t.work[kCpu] += pick(3);  // per-task durations: F of a whole task ignores them
+    }
+    const StagePlan fast = ursa::StageScore(tasks, workers, 1.0, 1000);
+    const StagePlan naive = NaiveStageScore(tasks, workers, 1.0, 1000);
+    ASSERT_EQ(fast.plan, naive.plan) << "trial " << trial;
+    ASSERT_EQ(fast.complete, naive.complete) << "trial " << trial;
+    ASSERT_EQ(fast.score, naive.score) << "trial " << trial;  // the same sums in the same order
+    (naive.complete ? complete : partial) += 1;
+  }
+  // The trials exercise both outcomes.
+  EXPECT_GT(partial, 30);
+  EXPECT_GT(complete, 30);
+}
+
+TEST(UrsaPlacementTest, ATaskNeedingAtLeastWhatAnUnplaceableOneNeededHasNoRoomEither) {
+  TaskLoad a = OneTask();
+  TaskLoad b = a;
+  b.reserve = Mem(2);
+  EXPECT_TRUE(ursa::NoRoomEither(b, a));
+  EXPECT_FALSE(ursa::NoRoomEither(a, b));  // a needs less memory
+  b = a;
+  b.work[kNet] = 0;  // b needs no network slack
+  EXPECT_FALSE(ursa::NoRoomEither(b, a));
+  b.whole = true;
+  EXPECT_FALSE(ursa::NoRoomEither(b, a));
+  // Whole tasks: F reads the reservation and the memory estimate, not the work.
+  TaskLoad w1 = OneTask(), w2 = OneTask();
+  w1.whole = w2.whole = true;
+  w2.work[kCpu] = 7;
+  EXPECT_TRUE(ursa::ScoresAlike(w1, w2));
+  w2.mem_gb = 2;
+  EXPECT_FALSE(ursa::ScoresAlike(w1, w2));
+  EXPECT_FALSE(ursa::ScoresAlike(OneTask(), [] {
+    TaskLoad t = OneTask();
+    t.work[kCpu] = 3;
+    return t;
+  }()));
 }
 
 TEST(UrsaAdmissionTest, MemoryEstimateIsTheSmallerOfTheJobShareAndMemoryToInput) {
