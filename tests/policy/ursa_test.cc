@@ -6,7 +6,8 @@
 // monotask queue order and concurrency limit, the SRJF score, the monotask
 // derivation rule, and whole runs: one job's network monotasks overlap
 // another's cpu monotasks on one worker, EJF finishes jobs in submission
-// order, and stages without phases run too (schedule checker attached).
+// order, and stages without phases run too (schedule checker attached);
+// cpu over-subscription of the container protocol (Y+U and Y+S, Table 5).
 #include <cmath>
 #include <optional>
 #include <random>
@@ -362,6 +363,39 @@ TEST(UrsaYarnPolicyTest, ContainersLimitAJobsMonotasksToTheirCores) {
   const auto ursa = RunPolicy(kFourCpu, "ursa", {"interval=0.1"});
   ASSERT_TRUE(ursa.status.ok()) << ursa.status;
   EXPECT_EQ(ursa.Makespan(), Sec(1.1));  // the first batch, then one wave
+}
+
+// cpu over-subscription (Table 5, common/container_protocol.h): one 4-core
+// worker, four jobs of four 1-core tasks, 4-core containers. Without it one
+// job's container fits and the others wait for it to go; with k = 2 the
+// worker's 4 cores count as 8 (two jobs at once), with k = 4 as 16 (all four).
+std::string FourFourCoreJobs() {
+  std::string jobs;
+  for (const char* name : {"a", "b", "c", "d"}) {
+    if (!jobs.empty()) jobs += ",";
+    jobs += std::string(R"({"name": ")") + name +
+            R"(", "stages": [{"name": "s", "tasks": 4, "duration": 4, "demand": {"cpu": 1, "mem": 1}}]})";
+  }
+  return R"({"weft": 1, "cluster": {"machines": [{"name": "w", "capacity": {"cpu": 4, "mem": 64, "net": 100}}]},
+    "jobs": [)" + jobs + "]}";
+}
+
+TEST(CpuOversubscriptionTest, GrantsKTimesTheCoresToYuAndYs) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> policies = {
+      {"ursa-yarn", {"executors=1", "executor_cpu=4", "executor_mem=4"}},
+      {"spark-dynamic", {"container_cpu=4", "container_mem=4", "response_time=0", "idle_timeout=2"}}};
+  for (const auto& [policy, params] : policies) {
+    for (int k : {1, 2, 4}) {
+      std::vector<std::string> with_k = params;
+      with_k.push_back("cpu_oversubscription=" + std::to_string(k));
+      const auto run = RunPolicy(FourFourCoreJobs(), policy, with_k);
+      // The checker allows the overbooked cpu only because the policy declares it.
+      ASSERT_TRUE(run.status.ok()) << policy << " k=" << k << ": " << run.status;
+      int at_once = 0;
+      for (const char* job : {"a", "b", "c", "d"}) at_once += run.FirstStart(job) < Sec(1) ? 1 : 0;
+      EXPECT_EQ(at_once, k) << policy << " k=" << k;
+    }
+  }
 }
 
 }  // namespace
