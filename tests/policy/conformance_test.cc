@@ -284,6 +284,43 @@ TEST_P(PolicyModelAdditionsTest, CompleteValidAndDeterministicWithShufflesAndPer
 
 INSTANTIATE_TEST_SUITE_P(AllPolicies, PolicyModelAdditionsTest, ::testing::ValuesIn(PolicyNames()), PolicyTestName);
 
+// Every policy on random workloads with the locality cost on (model/locality.h:
+// tasks placed off their input's machines wait out a remote read): complete,
+// valid (the checker's remote-read rule included) and the same when run
+// twice, in both execution models, with latency.
+class PolicyLocalityCostTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PolicyLocalityCostTest, CompleteValidAndDeterministicWithLocalityCost) {
+  TempDir tmp;
+  ASSERT_TRUE(tmp.ok());
+  uint32_t paid = 0;  // runs where some task read remotely: the cost is exercised
+  for (const Variant& v : {kVariants[1], kVariants[3]}) {
+    const Case c{GetParam(), v};
+    for (uint64_t seed = 0; seed < 6; ++seed) {
+      RandomWorkloadOptions o = testing::SeedWorkloadOptions(seed);
+      o.locality_prob = 0.8;
+      o.locality_cost = true;
+      auto w = RandomWorkload(seed, o);
+      ASSERT_TRUE(w.ok()) << "seed " << seed << ": " << StatusMessage(w.status());
+      ASSERT_TRUE(w->cluster.locality_cost().enabled);
+      for (const char* run : {"a", "b"}) {
+        const absl::Status s = RunWorkload(c, *w, seed, tmp.Sub(fmt::format("{}-{}-{}", v.name, run, seed)));
+        ASSERT_TRUE(s.ok()) << c.policy << " " << v.name << " seed " << seed << ": " << s << "\n"
+                            << RandomWorkloadJson(seed, o);
+      }
+      const std::string diff = FirstDifference(tmp.Sub(fmt::format("{}-a-{}/tasks.csv", v.name, seed)),
+                                               tmp.Sub(fmt::format("{}-b-{}/tasks.csv", v.name, seed)));
+      EXPECT_EQ(diff, "") << c.policy << " " << v.name << " seed " << seed << ": a rerun differs";
+      const std::string summary = ReadFile(tmp.Sub(fmt::format("{}-a-{}/summary.json", v.name, seed)));
+      paid += summary.find("\"remote_read_tasks\"") != std::string::npos &&
+              summary.find("\"remote_read_tasks\": 0") == std::string::npos;
+    }
+  }
+  EXPECT_GT(paid, 0u) << "no run charged a remote read";
+}
+
+INSTANTIATE_TEST_SUITE_P(AllPolicies, PolicyLocalityCostTest, ::testing::ValuesIn(PolicyNames()), PolicyTestName);
+
 
 TEST_P(PolicyFailureTest, CompletesDespiteTaskAndMachineFailures) {
   // Attempts fail 5% of the time; machine 0 (every random cluster has one)
