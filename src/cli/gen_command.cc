@@ -52,6 +52,7 @@ void AddGenCommand(CLI::App& app, CommandRun& run) {
   mr->add_option("--out,-o", f->out, "Workload file to write (weft JSON)")->required();
   mr->add_option("--seed", s.seed, "Seed of every draw")->capture_default_str();
   mr->add_option("--jobs", s.jobs, "Number of jobs")->capture_default_str();
+  mr->add_option("--users", s.users, "Users, jobs round-robin (0: one user per job)")->capture_default_str();
   mr->add_option("--mean-interarrival-s", s.mean_interarrival_s, "Mean gap between arrivals (Poisson)")
       ->capture_default_str();
   mr->add_option("--machines", s.machines, "Identical machines")->capture_default_str();

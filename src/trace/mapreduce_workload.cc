@@ -68,7 +68,11 @@ ordered_json DrawJob(Rng& rng, const MapReduceSpec& s, uint32_t index, double ar
                       {"demand", {{"cpu", 1}, {"mem", 2}}},
                       {"after", ordered_json::array({std::move(edge)})}});
   }
-  return {{"name", fmt::format("mr{}", index)}, {"arrival", arrival}, {"stages", std::move(stages)}};
+  const uint32_t user = s.users == 0 ? index : index % s.users;
+  return {{"name", fmt::format("mr{}", index)},
+          {"arrival", arrival},
+          {"user", fmt::format("u{}", user)},
+          {"stages", std::move(stages)}};
 }
 
 }  // namespace

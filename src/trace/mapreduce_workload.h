@@ -17,8 +17,11 @@
 //     edge with slow start `slowstart`; a map's output is block_mb x
 //     shuffle_ratio, split evenly among the reducers, so each reducer copies
 //     shuffle_mb = block_mb x shuffle_ratio / reducers from every map.
-// Jobs arrive as a Poisson process of mean gap mean_interarrival_s; all
-// belong to one user (fair sharing is then between jobs). The cluster is
+// Jobs arrive as a Poisson process of mean gap mean_interarrival_s; job j
+// belongs to user u(j mod users), or to its own user u<j> when users is 0
+// (the default: policies that share fairly between users, as weft's `fair`
+// and `delay` do, then share between jobs, as the delay scheduling paper's
+// fair scheduler does). The cluster is
 // `machines` identical machines in racks of `rack_size`; the locality cost is
 // on (bandwidths) when rack_mbps and cross_rack_mbps are both > 0.
 // Deterministic in `seed`; thread-safe (no shared state).
@@ -41,6 +44,7 @@ struct MapReduceSpec {
   double disk_mbps = 100;
   double net_mbps = 125;
   uint32_t jobs = 100;
+  uint32_t users = 0;          // 0: one user per job
   double mean_interarrival_s = 5;
   double min_input_mb = 64;
   double max_input_mb = 12'800;

@@ -34,6 +34,7 @@ TEST(MapReduceWorkloadTest, OneMapPerBlockReadingItsBlockOnThreeReplicas) {
   EXPECT_EQ(w->cluster.size(), 12u);
   EXPECT_EQ(w->cluster.num_racks(), 3u);
   EXPECT_FALSE(w->cluster.locality_cost().enabled);
+  EXPECT_EQ(w->users.size(), 20u);  // one user per job by default
   for (const Job& job : w->jobs) {
     const Stage& map = job.stages[0];
     EXPECT_EQ(map.kind, "map");
@@ -79,6 +80,8 @@ TEST(MapReduceWorkloadTest, MapOnlyJobsAndTheLocalityCost) {
   auto w = MapReduceWorkload(spec);
   ASSERT_TRUE(w.ok()) << w.status();
   for (const Job& job : w->jobs) EXPECT_EQ(job.stages.size(), 1u);
+  spec.users = 3;
+  EXPECT_EQ(MapReduceWorkload(spec)->users.size(), 3u);
   EXPECT_TRUE(w->cluster.locality_cost().enabled);
   EXPECT_EQ(w->cluster.locality_cost().cross_rack_mbps, 40);
 }
