@@ -33,14 +33,23 @@ Workload TwoRacks(const std::string& cost, const std::string& input = R"("input_
                            cost.empty() ? "" : ", \"locality_cost\": " + cost, input));
 }
 
-RunOutcome RunPinned(const Workload& w, ExecutionModel model) {
+// Pinned: a Greedy script that places task i on machine i (the fourth on b).
+// Not movable: the script's closures point at its greedy.
+struct Pinned {
   Script script;
   Greedy greedy;
-  greedy.pin = [](const TaskRef& t) { return MachineId(t.index < 3 ? t.index : 2); };
-  greedy.Install(script);
+  Pinned() {
+    greedy.pin = [](const TaskRef& t) { return MachineId(t.index < 3 ? t.index : 2); };
+    greedy.Install(script);
+  }
+  Pinned(const Pinned&) = delete;
+};
+
+RunOutcome RunPinned(const Workload& w, ExecutionModel model) {
+  Pinned pinned;
   SimOptions options;
   options.model = model;
-  return RunEngine(w, script, options);
+  return RunEngine(w, pinned.script, options);
 }
 
 // Ends of the four tasks, in seconds, in both models.
@@ -86,11 +95,8 @@ TEST(LocalityCostTest, OffByDefault) { ExpectEnds(TwoRacks(""), 2, 2, 2, 2); }
 TEST(LocalityCostTest, SummaryReportsTheTimeLostOnlyWithTheCostOn) {
   const auto summary = [](const Workload& w) {
     RunMetrics metrics(w);
-    Script script;
-    Greedy greedy;
-    greedy.pin = [](const TaskRef& t) { return MachineId(t.index < 3 ? t.index : 2); };
-    greedy.Install(script);
-    ScriptedPolicy policy(script);
+    Pinned pinned;
+    ScriptedPolicy policy(pinned.script);
     Engine engine(w, policy, SimOptions{});
     engine.AddObserver(&metrics);
     EXPECT_TRUE(engine.Run().ok());
@@ -112,11 +118,8 @@ TEST(LocalityCostTest, CheckerRefusesARemoteTaskEndingBeforeItsReadIsDone) {
   // reads plus work could; only the 2.56 s read alone is longer than 2 s.
   const Workload off = TwoRacks("");
   const Workload on = TwoRacks(R"({"rack_mbps": 100, "cross_rack_mbps": 50})");
-  Script script;
-  Greedy greedy;
-  greedy.pin = [](const TaskRef& t) { return MachineId(t.index < 3 ? t.index : 2); };
-  greedy.Install(script);
-  ScriptedPolicy policy(script);
+  Pinned pinned;
+  ScriptedPolicy policy(pinned.script);
   Engine engine(off, policy, SimOptions{});
   ScheduleChecker checker(on, 0);
   engine.AddObserver(&checker);
