@@ -96,9 +96,13 @@ TaskSpec PhaseSpec(uint64_t id, const v1::Launch& launch, const v1::PhaseStart& 
 class Node {
  public:
   Node(const NodeConfig& config, const std::atomic<bool>& stop, int wake_fd)
-      : config_(config), stop_(stop), wake_fd_(wake_fd), runner_(config.work_dir) {}
+      : config_(config),
+        stop_(stop),
+        wake_fd_(wake_fd),
+        runner_(config.work_dir, TaskCgroups::GroupName(config.name, config.work_dir)) {}
 
   void Run() {
+    spdlog::info("{}", runner_.cgroups().Describe());
     const LinkIdentity identity{config_.name, config_.capacity, config_.token, config_.rack};
     for (size_t i = 0; i < config_.schedulers.size(); ++i) {
       links_.push_back(std::make_unique<SchedulerLink>(i, config_.schedulers[i], identity, inbox_, claims_));
