@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "runtime/runtime_e2e_fixture.h"
 
@@ -65,25 +66,86 @@ TEST_F(CgroupTest, KillingATaskKillsItsWholeTreeAlsoWhatLeftItsGroup) {
   EXPECT_TRUE(Until([&] { return CountTree() == 0; })) << CountTree() << " of the task's processes outlived it";
 }
 
-TEST_F(CgroupTest, ANodeKilledWithSigkillLeavesNoTreeOnceRestartedOrOnceTheClusterIsDown) {
+// KeeperOf: the pid of node `node`'s keeper process (0 if none).
+pid_t KeeperOf(pid_t node) {
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    std::ifstream in(e.path() / "stat");
+    std::string line;
+    if (!std::getline(in, line) || line.find("(weftd-keeper)") == std::string::npos) continue;
+    std::istringstream rest(line.substr(line.rfind(')') + 2));
+    char state = 0;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == node) return std::stoi(e.path().filename().string());
+  }
+  return 0;
+}
+
+// Its keeper kills what a node killed with -9 leaves, at once.
+TEST_F(CgroupTest, ANodeKilledWithSigkillLeavesNoTree) {
   if (!UpWithCgroups()) GTEST_SKIP() << "no writable cgroup hierarchy here (needs root): " << Slurp(cluster_ / "node-0" / "node.log");
   SubmitIds(address_, TreeJob("orphan"));
   ASSERT_TRUE(Until([&] { return CountTree() == 3; })) << CountTree();
   ASSERT_EQ(kill(PidOf("node-0"), SIGKILL), 0);
+  EXPECT_TRUE(Until([&] { return CountTree() == 0; })) << CountTree() << " outlived the node";
+}
+
+// Without its keeper (killed first), the restarted node kills what its
+// previous incarnation left, or `cluster down` does.
+TEST_F(CgroupTest, WithoutItsKeeperTheRestartOrClusterDownKillsTheTree) {
+  if (!UpWithCgroups()) GTEST_SKIP() << "no writable cgroup hierarchy here (needs root): " << Slurp(cluster_ / "node-0" / "node.log");
+  SubmitIds(address_, TreeJob("orphan"));
+  ASSERT_TRUE(Until([&] { return CountTree() == 3; })) << CountTree();
+  const pid_t keeper = KeeperOf(PidOf("node-0"));
+  ASSERT_GT(keeper, 0);
+  ASSERT_EQ(kill(keeper, SIGKILL), 0);
+  ASSERT_EQ(kill(PidOf("node-0"), SIGKILL), 0);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   EXPECT_GE(CountTree(), 1) << "nothing outlived the node: the test no longer shows anything";
-  // Restarting the node kills what its previous incarnation left; the task
-  // then runs again there.
+  // The restart kills the old tree; the task then runs again there.
   const Result restart = Run({"cluster", "up", "--nodes", "1", "--dir", cluster_.string(), "--cpu", "1", "--mem", "2"});
   ASSERT_EQ(restart.exit_code, 0) << restart.err;
-  EXPECT_THAT(Slurp(cluster_ / "node-0" / "node.log"), HasSubstr("a cgroup per task in"));
   ASSERT_TRUE(Until([&] { return CountTree() == 3; })) << CountTree() << " after the restart (the old tree and the rerun)";
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   EXPECT_EQ(CountTree(), 3) << "the old tree outlived the restart";
-  // A second kill -9, then `cluster down` instead of a restart.
+  // Again, then `cluster down` instead of a restart.
+  ASSERT_EQ(kill(KeeperOf(PidOf("node-0")), SIGKILL), 0);
   ASSERT_EQ(kill(PidOf("node-0"), SIGKILL), 0);
   ASSERT_EQ(Run({"cluster", "down", "--dir", cluster_.string()}).exit_code, 0);
   EXPECT_TRUE(Until([&] { return CountTree() == 0; })) << CountTree() << " outlived cluster down";
+}
+
+// Bug 8: a node stopped (SIGSTOP) past its scheduler's deadline is declared
+// lost and its task runs again; its tasks stop with it (its keeper freezes
+// them), and when it wakes it kills them before it registers again, so the
+// task runs to completion once, not once on each side.
+TEST_F(CgroupTest, ANodeStoppedPastItsDeadlineDoesNotFinishTheTaskBesideTheRerun) {
+  const fs::path state = dir_ / "state";
+  const fs::path work = WorkDir();
+  SpawnWeftd({"scheduler", "--listen", "127.0.0.1:0", "--state", state.string(), "--nodes", "1", "--heartbeat", "0.1",
+              "--node-timeout", "1"},
+             dir_ / "s.out");
+  ASSERT_TRUE(Until([&] { return fs::exists(state / "address"); }));
+  std::string address = Slurp(state / "address");
+  address.pop_back();
+  const pid_t node = SpawnWeftd({"node", "--scheduler", address, "--name", "n0", "--cpu", "1", "--mem", "1",
+                                 "--work-dir", (dir_ / "n0").string()},
+                                dir_ / "n0.out");
+  ASSERT_TRUE(Until([&] { return Run({"status", "--scheduler", address}).out.find("nodes 1/1 up") != std::string::npos; }));
+  if (Slurp(dir_ / "n0" / "node.log").find("a cgroup per task in") == std::string::npos) {
+    GTEST_SKIP() << "no writable cgroup hierarchy here (needs root): nothing can stop the tasks with their node";
+  }
+  SubmitIds(address, Workload(fmt::format(R"({{"name": "once", "stages": [{{"name": "s", "tasks": 1, "duration": 1,
+      "demand": {{"cpu": 1, "mem": 0.1}}, "command": "echo start >> {0}/starts; sleep 1; echo end >> {0}/ends"}}]}})",
+                                          work.string())));
+  ASSERT_TRUE(Until([&] { return fs::exists(work / "starts"); }));
+  ASSERT_EQ(kill(node, SIGSTOP), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // lost after 1 s; the task alone would end after 1 s
+  ASSERT_EQ(kill(node, SIGCONT), 0);
+  EXPECT_EQ(Wait(address, "0", 30).exit_code, 0);
+  EXPECT_EQ(CountFileLines(work / "starts"), 2);  // the first copy and the rerun
+  EXPECT_EQ(CountFileLines(work / "ends"), 1) << "the first copy ran to completion while its node was stopped";
+  EXPECT_THAT(Slurp(dir_ / "n0" / "node.log"), HasSubstr("past scheduler"));
 }
 
 }  // namespace

@@ -326,6 +326,19 @@ TaskCgroups::LimitsSet TaskCgroups::SetLimits(std::string_view rel, double cores
   return set;
 }
 
+TaskCgroups::FreezeControl TaskCgroups::NodeFreezeControl() const {
+  if (const Hierarchy* h = Find(Kind::kV2); h != nullptr && fs::exists(h->node_dir / "cgroup.freeze")) {
+    return FreezeControl{h->node_dir / "cgroup.freeze", "1", "0"};
+  }
+  if (const Hierarchy* h = Find(Kind::kFreezer)) return FreezeControl{h->node_dir / "freezer.state", "FROZEN", "THAWED"};
+  return FreezeControl{};
+}
+
+void TaskCgroups::ThawNode() const {
+  const FreezeControl control = NodeFreezeControl();
+  if (!control.file.empty()) WriteText(control.file, control.thaw);
+}
+
 void TaskCgroups::Close() {
   for (const Hierarchy& h : hierarchies_) rmdir(h.node_dir.c_str());
   if (!record_file_.empty()) {

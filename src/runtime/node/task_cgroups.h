@@ -92,6 +92,19 @@ class TaskCgroups {
   };
   LimitsSet SetLimits(std::string_view rel, double cores, int64_t mem_bytes) const;
 
+  // FreezeControl: the node group's freezer file and the values that
+  // freeze and thaw it (cgroup2 `cgroup.freeze` 1/0, v1 `freezer.state`
+  // FROZEN/THAWED); an empty file when there is no freezer. Freezing the
+  // node's group freezes every task group in it.
+  struct FreezeControl {
+    std::filesystem::path file;
+    std::string freeze;
+    std::string thaw;
+  };
+  FreezeControl NodeFreezeControl() const;
+  // ThawNode thaws the node's group (nothing to do when it is not frozen).
+  void ThawNode() const;
+
   // Path of group `rel` in the hierarchy that gives membership (for tests).
   std::filesystem::path MembershipPath(std::string_view rel) const;
 

@@ -510,6 +510,7 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
   v1::SchedulerMessage registered;
   registered.mutable_registered()->set_slot(slot);
   registered.mutable_registered()->set_heartbeat_ms(config_.heartbeat_us / 1000);
+  registered.mutable_registered()->set_node_timeout_ms(config_.node_timeout_us / 1000);
   registered.mutable_registered()->set_replica(config_.replica.index);
   registered.mutable_registered()->set_replicas(config_.replica.count);
   link->Send(std::move(registered));
