@@ -467,6 +467,20 @@ absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
     row->set_start_us(first_start.contains(j) ? first_start[j] : arrival);
     row->set_end_us(info.end_us);
   }
+  for (const PhaseRecord& p : phase_records_) {
+    v1::PhaseRow* row = chunk.add_phases();
+    row->set_job(p.task.job.value());
+    row->set_stage(p.task.stage);
+    row->set_task(p.task.index);
+    row->set_attempt(p.attempt);
+    row->set_phase(p.phase);
+    row->set_resource(std::string(kResourceNames[p.resource]));
+    row->set_machine(p.machine.value());
+    row->set_start_us(p.start_us);
+    row->set_end_us(p.end_us);
+    row->set_held(p.held);
+    row->set_completed(p.completed);
+  }
   return chunk;
 }
 
@@ -803,6 +817,8 @@ void SchedulerCore::KillAttempt(uint64_t id, MachineId machine) {
 void SchedulerCore::OnAttemptEnd(const AttemptRecord& record) { pending_attempts_.push_back(record); }
 
 void SchedulerCore::OnJobEnd(const JobRecord& record) { pending_job_ends_.push_back(record); }
+
+void SchedulerCore::OnPhaseEnd(const PhaseRecord& record) { phase_records_.push_back(record); }
 
 absl::Status SchedulerCore::CommitPending() {
   std::vector<JournalJob::State> states;
