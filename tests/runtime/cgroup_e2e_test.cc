@@ -148,5 +148,58 @@ TEST_F(CgroupTest, ANodeStoppedPastItsDeadlineDoesNotFinishTheTaskBesideTheRerun
   EXPECT_THAT(Slurp(dir_ / "n0" / "node.log"), HasSubstr("past scheduler"));
 }
 
+// Issue 12 §4: a container is a cgroup of the container's size on its node,
+// with the tasks that run in it nested inside. COBRA with its desire held at
+// 1 runs a job's four 0.25-core tasks at once in one 1-core, 2-GB container.
+TEST_F(CgroupTest, AContainerIsACgroupOfItsSizeHoldingItsTasks) {
+  address_ = Up(1, {"--policy", "cobra", "--param", "period=600", "--param", "response_time=0"});
+  const std::string log = Slurp(cluster_ / "node-0" / "node.log");
+  const size_t at = log.find("a cgroup per task in ");
+  if (at == std::string::npos) GTEST_SKIP() << "no writable cgroup hierarchy here (needs root): " << log;
+  // The node's groups, from its log line: "... in DIR DIR ... (killed ...".
+  std::istringstream dirs(log.substr(at + 21, log.find(" (", at) - at - 21));
+  fs::path memory, cpu;
+  for (std::string dir; dirs >> dir;) {
+    if (fs::exists(fs::path(dir) / "memory.limit_in_bytes") || fs::exists(fs::path(dir) / "memory.max")) memory = dir;
+    if (fs::exists(fs::path(dir) / "cpu.cfs_quota_us") || fs::exists(fs::path(dir) / "cpu.max")) cpu = dir;
+  }
+  if (memory.empty() || cpu.empty()) GTEST_SKIP() << "no cpu or memory controller for the node's groups: " << log;
+  SubmitIds(address_, Workload(R"({"name": "packed", "stages": [
+      {"name": "s", "tasks": 4, "duration": 1, "demand": {"cpu": 0.25, "mem": 0.1}, "command": "sleep 1.5"}]})"));
+  // Several tasks in one container at once: a container group with four task groups.
+  auto container_with_four = [&]() -> std::string {
+    std::error_code ec;
+    for (const auto& c : fs::directory_iterator(memory, ec)) {
+      const std::string name = c.path().filename().string();
+      if (!c.is_directory() || name.front() != 'c') continue;
+      int tasks = 0;
+      for (const auto& t : fs::directory_iterator(c.path(), ec)) tasks += t.is_directory() && t.path().filename().string().front() == 't';
+      if (tasks == 4) return name;
+    }
+    return "";
+  };
+  std::string container;
+  ASSERT_TRUE(Until([&] { return !(container = container_with_four()).empty(); })) << "never saw four tasks in one container";
+  // Its limits are the container's size: 1 core, 2 GB.
+  auto read = [](const fs::path& file) {
+    std::ifstream in(file);
+    std::string value;
+    std::getline(in, value);
+    return value;
+  };
+  const fs::path mem_file = memory / container / (fs::exists(memory / container / "memory.limit_in_bytes")
+                                                       ? "memory.limit_in_bytes" : "memory.max");
+  EXPECT_NEAR(std::stod(read(mem_file)), 2e9, 4096) << "the kernel rounds it down to a page";
+  if (fs::exists(cpu / container / "cpu.cfs_quota_us")) {
+    EXPECT_EQ(read(cpu / container / "cpu.cfs_quota_us"), "100000");
+    EXPECT_EQ(read(cpu / container / "cpu.cfs_period_us"), "100000");
+  } else {
+    EXPECT_EQ(read(cpu / container / "cpu.max"), "100000 100000");
+  }
+  EXPECT_EQ(Wait(address_, "0", 60).exit_code, 0);
+  // The container's group goes with its last task.
+  EXPECT_TRUE(Until([&] { return !fs::exists(memory / container); }));
+}
+
 }  // namespace
 }  // namespace weft

@@ -89,6 +89,17 @@ TaskSpec PhaseSpec(uint64_t id, const v1::Launch& launch, const v1::PhaseStart& 
   return spec;
 }
 
+// SetContainer: a task launched in a container runs nested in the node's
+// group for it, named per link (two scheduler daemons number their
+// containers independently), of the container's size (cores; GB as 1e9
+// bytes, the unit the node reports memory in).
+void SetContainer(TaskSpec& spec, size_t link, const v1::Launch& launch) {
+  if (launch.container() == 0) return;
+  spec.container = fmt::format("c{}-{}", link, launch.container() - 1);
+  spec.container_cores = launch.container_size().cpu();
+  spec.container_mem_bytes = static_cast<int64_t>(launch.container_size().mem() * 1e9);
+}
+
 // Node: the daemon's main thread. It owns the task runner (children die
 // with the thread that forked them) and the hosted node agent, and serves
 // every scheduler link: runs their launches, reports ends and heartbeats
@@ -267,6 +278,7 @@ class Node {
         spec.command = l.command();
         spec.env = {{"WEFT_JOB", l.job()}, {"WEFT_STAGE", l.stage()}, {"WEFT_TASK", std::to_string(l.task())}};
       }
+      SetContainer(spec, link, l);
       if (absl::Status started = runner_.Start(spec); !started.ok()) {
         v1::NodeMessage failed;
         AddEnd(*failed.mutable_ends(), l.attempt(),
@@ -296,7 +308,9 @@ class Node {
     auto it = s.phased.find(start.attempt());
     if (it == s.phased.end() || it->second.runner_id != 0) return;
     const uint64_t id = next_task_id_++;
-    if (absl::Status started = runner_.Start(PhaseSpec(id, it->second.launch, start)); !started.ok()) {
+    TaskSpec spec = PhaseSpec(id, it->second.launch, start);
+    SetContainer(spec, link, it->second.launch);
+    if (absl::Status started = runner_.Start(spec); !started.ok()) {
       v1::NodeMessage failed;
       AddPhaseEnd(*failed.mutable_phase_ends(), start.attempt(), start.phase(),
                   TaskExit{.id = id, .exit_code = 127, .failed_to_start = true, .error = std::string(started.message())});

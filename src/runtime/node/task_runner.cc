@@ -405,7 +405,12 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
                    .builtin_bytes = static_cast<uint64_t>(std::max(0.0, spec.builtin_mb) * 1e6),
                    .scratch = disk ? scratch.c_str() : nullptr,
                    .cwd = work_dir_.c_str()};
-  const std::string cgroup = fmt::format("t{}", spec.id);
+  const bool in_container = cgroups_.enabled() && !spec.container.empty();
+  if (in_container && container_tasks_[spec.container]++ == 0) {
+    for (int fd : cgroups_.Create(spec.container)) close(fd);
+    cgroups_.SetLimits(spec.container, spec.container_cores, spec.container_mem_bytes);
+  }
+  const std::string cgroup = in_container ? fmt::format("{}/t{}", spec.container, spec.id) : fmt::format("t{}", spec.id);
   const std::vector<int> cgroup_fds = cgroups_.enabled() ? cgroups_.Create(cgroup) : std::vector<int>{};
   setup.cgroup_fds = cgroup_fds.data();
   setup.cgroup_fd_count = cgroup_fds.size();
@@ -413,8 +418,10 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
   close_outputs();
   for (int fd : cgroup_fds) close(fd);
   const std::string task_cgroup = cgroup_fds.empty() ? "" : cgroup;
+  const std::string container = in_container ? spec.container : "";
   if (child.pid < 0) {
     if (!task_cgroup.empty()) cgroups_.Remove(task_cgroup);
+    LeaveContainer(container);
     AddDone(TaskExit{.id = spec.id, .exit_code = 127, .failed_to_start = true, .error = std::move(child.error)});
     return absl::OkStatus();
   }
@@ -424,12 +431,13 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
   // a built-in task's may not have run yet, so its group is also made from
   // this side, so that a Kill right away reaches it.
   if (!spec.command) setpgid(pid, pid);
-  auto kill_and_reap = [this, pid, pidfd, &task_cgroup] {
+  auto kill_and_reap = [this, pid, pidfd, &task_cgroup, &container] {
     kill(-pid, SIGKILL);
     if (!task_cgroup.empty()) {
       cgroups_.Kill(task_cgroup);
       cgroups_to_remove_.push_back(task_cgroup);
     }
+    LeaveContainer(container);
     kill(pid, SIGKILL);
     while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
     }
@@ -456,7 +464,8 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
   }
   const auto now = std::chrono::steady_clock::now();
   running_.emplace(spec.id, Running{.pid = pid, .pidfd = pidfd, .record_slot = *slot, .started = now,
-                                    .last_sample_time = now, .scratch = scratch, .cgroup = task_cgroup});
+                                    .last_sample_time = now, .scratch = scratch, .cgroup = task_cgroup,
+                                    .container = container});
   id_of_pidfd_.emplace(pidfd, spec.id);
   return absl::OkStatus();
 }
@@ -476,7 +485,17 @@ std::string TaskRunner::CgroupOf(uint64_t id) const {
 }
 
 void TaskRunner::RemoveCgroups() {
-  std::erase_if(cgroups_to_remove_, [this](const std::string& rel) { return cgroups_.Remove(rel); });
+  // A container that has tasks again is no longer to remove.
+  std::erase_if(cgroups_to_remove_,
+                [this](const std::string& rel) { return container_tasks_.contains(rel) || cgroups_.Remove(rel); });
+}
+
+void TaskRunner::LeaveContainer(const std::string& container) {
+  if (container.empty()) return;
+  auto it = container_tasks_.find(container);
+  if (it == container_tasks_.end() || --it->second > 0) return;
+  container_tasks_.erase(it);
+  if (!cgroups_.Remove(container)) cgroups_to_remove_.push_back(container);
 }
 
 void TaskRunner::KillAll() {
@@ -541,6 +560,7 @@ void TaskRunner::Finish(uint64_t id) {
   id_of_pidfd_.erase(task.pidfd);
   records_.Remove(task.record_slot);
   if (!task.cgroup.empty() && !cgroups_.Remove(task.cgroup)) cgroups_to_remove_.push_back(task.cgroup);
+  LeaveContainer(task.container);
   running_.erase(it);
   AddDone(std::move(exit));
 }

@@ -85,6 +85,14 @@ struct TaskSpec {
   // NAME=value pairs added to (or replacing) the daemon's environment for a
   // command task: WEFT_JOB, WEFT_STAGE, WEFT_TASK.
   std::vector<std::pair<std::string, std::string>> env;
+  // The container the task runs in, as the node names its cgroup ("c0-3";
+  // empty: none), and the container's size. With cgroups, the container is
+  // a group with a cpu quota of container_cores and a memory limit of
+  // container_mem_bytes, made when its first task starts and removed after
+  // its last one ends; the task's own group is nested inside.
+  std::string container;
+  double container_cores = 0;
+  int64_t container_mem_bytes = 0;
 };
 
 struct TaskExit {
@@ -206,6 +214,7 @@ class TaskRunner {
     double peak_net_mbps = 0;
     std::string scratch;  // a disk phase's scratch file, removed at the end whatever happened
     std::string cgroup;   // relative name of its cgroup; empty: none
+    std::string container;  // the container group it is nested in; empty: none
   };
 
   absl::Status EnsureDirs();
@@ -216,6 +225,9 @@ class TaskRunner {
   // RemoveCgroups retries the removal of task cgroups whose last members had
   // not exited yet when their task was reaped.
   void RemoveCgroups();
+  // LeaveContainer: one task of `container` (may be empty: none) has ended
+  // or failed to start; the container's group goes with its last task.
+  void LeaveContainer(const std::string& container);
 
   // The stack a child runs on until it execs (a command task's child shares
   // this process's memory; see Spawn in task_runner.cc).
@@ -238,6 +250,7 @@ class TaskRunner {
   std::vector<TaskExit> done_;
   TaskCgroups cgroups_;
   std::vector<std::string> cgroups_to_remove_;
+  absl::flat_hash_map<std::string, int> container_tasks_;  // container group -> its running tasks
 };
 
 }  // namespace weft::runtime

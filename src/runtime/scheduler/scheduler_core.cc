@@ -792,6 +792,10 @@ void SchedulerCore::StartAttempt(const sim::AttemptLaunch& launch) {
   }
   l->set_duration_us(stage.TaskDuration(launch.task.index));
   l->set_phases(launch.phases);
+  if (launch.container.valid()) {
+    l->set_container(uint64_t{launch.container.value()} + 1);
+    *l->mutable_container_size() = ToProto(launch.container_size);
+  }
 }
 
 void SchedulerCore::StartPhase(uint64_t id, MachineId machine, const TaskRef& task, uint32_t phase) {
