@@ -14,9 +14,10 @@ packages=(
   libcpp-httplib-dev prometheus-cpp-dev  # the scheduler's dashboard and /metrics
 )
 # --test: what only the test suite needs besides: a one-machine Slurm cluster
-# for `weft sweep --slurm` (scripts/slurm-local.sh).
+# for `weft sweep --slurm` (scripts/slurm-local.sh), and clang with its
+# libFuzzer runtime (libclang_rt.fuzzer) for the fuzz targets (scripts/fuzz.sh).
 if [ "${1:-}" = --test ]; then
-  packages+=(slurm-wlm munge)
+  packages+=(slurm-wlm munge clang libclang-rt-14-dev)
 fi
 
 missing=()
