@@ -8,7 +8,7 @@ packages=(
   g++ cmake ninja-build pkg-config git python3
   libabsl-dev libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libsqlite3-dev libcsv-dev zlib1g-dev
+  libsqlite3-dev libcsv-dev zlib1g-dev libzstd-dev
   libjs-chart.js  # Chart.js, compiled into `weft report` pages
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   libcpp-httplib-dev prometheus-cpp-dev  # the scheduler's dashboard and /metrics
