@@ -8,6 +8,7 @@
 
 #include "core/status.h"
 #include "fmt/format.h"
+#include "model/names.h"
 
 namespace weft {
 namespace {
@@ -85,6 +86,16 @@ absl::StatusOr<AlibabaTaskRow> ParseRow(const std::vector<std::string_view>& fie
   row.status = std::string(text(kStatus));
   if (row.job.empty()) return absl::InvalidArgumentError(fmt::format("{}: job_name is empty", where));
   if (row.task.empty()) return absl::InvalidArgumentError(fmt::format("{}: task_name is empty", where));
+  // The names become JSON strings and job names (found by fuzzing: invalid
+  // UTF-8 made the converted workload's JSON throw instead of refusing).
+  for (const auto& [column, name] : {std::pair{"job_name", &row.job}, {"task_name", &row.task}}) {
+    if (const size_t bad = FirstInvalidUtf8(*name); bad != std::string::npos) {
+      return absl::InvalidArgumentError(fmt::format("{}: {} is not valid UTF-8 (byte {})", where, column, bad));
+    }
+    if (HasControlCharacter(*name)) {
+      return absl::InvalidArgumentError(fmt::format("{}: {} holds a control character", where, column));
+    }
+  }
   const std::array<std::pair<Field, double*>, 7> numbers = {{{kInstances, &row.instances},
                                                              {kStart, &row.start_s},
                                                              {kEnd, &row.end_s},

@@ -86,6 +86,9 @@ TEST(AlibabaRowsTest, FormatErrorsNameTheFileAndLine) {
            {header + "j,M1,1,Terminated,0,1,1e999,0.2\n", "t.csv:2: plan_cpu \"1e999\" is not a number"},
            {header + "j,M1,1,Terminated,-5,1,100,0.2\n", "t.csv:2: start_time -5 is negative"},
            {header + ",M1,1,Terminated,0,1,100,0.2\n", "t.csv:2: job_name is empty"},
+           // Found by fuzzing (fuzz/corpus/trace_alibaba_2018/invalid_utf8_name): the converter threw.
+           {header + "j\xb9,M1,1,Terminated,0,1,100,0.2\n", "t.csv:2: job_name is not valid UTF-8 (byte 1)"},
+           {header + "j,M\x01,1,Terminated,0,1,100,0.2\n", "t.csv:2: task_name holds a control character"},
            {"job_name,task_name,status\n", "t.csv:1: header has no \"instance_num\" column"},
            {"job_name,job_name\n", "t.csv:1: column \"job_name\" appears twice"},
            {"a,b,c\n", "t.csv:1: neither a header"},
