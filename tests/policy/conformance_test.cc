@@ -27,6 +27,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -258,16 +259,18 @@ std::string PolicyTestName(const ::testing::TestParamInfo<std::string>& info) {
 // policy's job (reducer preemption or slots, as RAS does).
 class PolicyModelAdditionsTest : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(PolicyModelAdditionsTest, CompleteValidAndDeterministicWithShufflesAndPerTaskDemands) {
+// CheckAdditions: `policy` completes every seed's random workload with the
+// options `set` turns on, validly, and a rerun gives the same tasks.csv, in
+// the fixed and the contention model (both with latency).
+void CheckAdditions(const std::string& policy, uint64_t seeds,
+                    const std::function<void(RandomWorkloadOptions&)>& set) {
   TempDir tmp;
   ASSERT_TRUE(tmp.ok());
   for (const Variant& v : {kVariants[1], kVariants[3]}) {
-    const Case c{GetParam(), v};
-    for (uint64_t seed = 0; seed < 8; ++seed) {
+    const Case c{policy, v};
+    for (uint64_t seed = 0; seed < seeds; ++seed) {
       RandomWorkloadOptions o = testing::SeedWorkloadOptions(seed);
-      o.shuffle_prob = 0.7;
-      o.slowstart = 1;
-      o.task_demands_prob = 0.3;
+      set(o);
       auto w = RandomWorkload(seed, o);
       ASSERT_TRUE(w.ok()) << "seed " << seed << ": " << StatusMessage(w.status());
       for (const char* run : {"a", "b"}) {
@@ -280,6 +283,28 @@ TEST_P(PolicyModelAdditionsTest, CompleteValidAndDeterministicWithShufflesAndPer
       EXPECT_EQ(diff, "") << c.policy << " " << v.name << " seed " << seed << ": a rerun differs";
     }
   }
+}
+
+TEST_P(PolicyModelAdditionsTest, CompleteValidAndDeterministicWithShufflesAndPerTaskDemands) {
+  CheckAdditions(GetParam(), 8, [](RandomWorkloadOptions& o) {
+    o.shuffle_prob = 0.7;
+    o.slowstart = 1;
+    o.task_demands_prob = 0.3;
+  });
+}
+
+// Profiled phases (their reservation follows the phase; a growing phase may
+// wait for room) together with shuffle edges, whose first phase is sometimes
+// a "shuffle" phase run alongside the edge's shuffle.
+TEST_P(PolicyModelAdditionsTest, CompleteValidAndDeterministicWithProfiledPhases) {
+  // Known gap: ursa-yarn reads a task's phases as monotasks (resource, work)
+  // and a profiled phase has no work: it stalls (seed 0). Not fixed yet.
+  if (GetParam() == "ursa-yarn") GTEST_SKIP() << "ursa-yarn does not run profiled phases yet";
+  CheckAdditions(GetParam(), 6, [](RandomWorkloadOptions& o) {
+    o.profiled_prob = 0.6;
+    o.shuffle_prob = 0.7;
+    o.slowstart = 1;
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(AllPolicies, PolicyModelAdditionsTest, ::testing::ValuesIn(PolicyNames()), PolicyTestName);
