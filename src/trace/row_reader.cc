@@ -45,12 +45,22 @@ absl::StatusOr<size_t> GzInput::Read(char* buf, size_t size) {
 struct RowReaderCallbacks {
   static void Field(void* text, size_t len, void* data) {
     auto* r = static_cast<RowReader*>(data);
-    r->building_.emplace_back(text == nullptr ? "" : std::string(static_cast<const char*>(text), len));
+    if (r->filled_ == r->rows_.size()) r->rows_.emplace_back();
+    std::vector<std::string>& row = r->rows_[r->filled_];
+    const char* chars = text == nullptr ? "" : static_cast<const char*>(text);
+    if (r->field_ < row.size()) {
+      row[r->field_].assign(chars, len);
+    } else {
+      row.emplace_back(chars, len);
+    }
+    ++r->field_;
   }
   static void Record(int /*terminator*/, void* data) {
     auto* r = static_cast<RowReader*>(data);
-    r->ready_.push_back(std::move(r->building_));
-    r->building_.clear();
+    if (r->filled_ == r->rows_.size()) r->rows_.emplace_back();  // a record of no field
+    r->rows_[r->filled_].resize(r->field_);
+    ++r->filled_;
+    r->field_ = 0;
   }
 };
 
@@ -78,22 +88,30 @@ RowReader::~RowReader() {
 
 absl::StatusOr<bool> RowReader::Next() {
   auto* parser = static_cast<csv_parser*>(parser_);
-  while (ready_.empty() && !at_end_) {
+  if (current_ + 1 < filled_) {
+    ++current_;
+    ++row_number_;
+    return true;
+  }
+  // Every parsed row was handed out: parse the next chunk into the same rows,
+  // keeping the fields of a row that the last chunk cut short.
+  if (field_ > 0) std::swap(rows_[0], rows_[filled_]);
+  filled_ = 0;
+  current_ = 0;
+  while (filled_ == 0 && !at_end_) {
     ASSIGN_OR_RETURN(const size_t n, input_->Read(chunk_.data(), chunk_.size()));
     if (n == 0) {
       at_end_ = true;
       if (csv_fini(parser, RowReaderCallbacks::Field, RowReaderCallbacks::Record, this) != 0) {
         return absl::InvalidArgumentError(
-            fmt::format("{}: row {}: unterminated quoted field", file(), row_number_ + ready_.size() + 1));
+            fmt::format("{}: row {}: unterminated quoted field", file(), row_number_ + filled_ + 1));
       }
     } else if (csv_parse(parser, chunk_.data(), n, RowReaderCallbacks::Field, RowReaderCallbacks::Record, this) != n) {
-      return absl::InvalidArgumentError(fmt::format("{}: row {}: {}", file(), row_number_ + ready_.size() + 1,
+      return absl::InvalidArgumentError(fmt::format("{}: row {}: {}", file(), row_number_ + filled_ + 1,
                                                     csv_strerror(csv_error(parser))));
     }
   }
-  if (ready_.empty()) return false;
-  row_ = std::move(ready_.front());
-  ready_.pop_front();
+  if (filled_ == 0) return false;
   ++row_number_;
   return true;
 }
@@ -108,13 +126,13 @@ absl::Status RowReader::ColumnError(size_t column, std::string_view name, std::s
 }
 
 absl::Status RowReader::ExpectColumns(size_t n, std::string_view table) const {
-  if (row_.size() == n) return absl::OkStatus();
-  return Error(fmt::format("{} columns, but a {} row has {}", row_.size(), table, n));
+  if (size() == n) return absl::OkStatus();
+  return Error(fmt::format("{} columns, but a {} row has {}", size(), table, n));
 }
 
 absl::Status RowReader::RefuseHeader(std::string_view table) const {
-  if (row_number_ != 1 || row_.empty() || ParseFiniteNumber(row_[0])) return absl::OkStatus();
-  return ColumnError(0, "first", fmt::format("\"{}\" is not a number: {} files have no header row", row_[0], table));
+  if (row_number_ != 1 || fields().empty() || ParseFiniteNumber(field(0))) return absl::OkStatus();
+  return ColumnError(0, "first", fmt::format("\"{}\" is not a number: {} files have no header row", field(0), table));
 }
 
 std::optional<int64_t> ParseWholeNumber(std::string_view text) {
@@ -134,8 +152,8 @@ std::optional<double> ParseFiniteNumber(std::string_view text) {
 }
 
 absl::StatusOr<std::optional<int64_t>> RowReader::OptionalInt(size_t column, std::string_view name) const {
-  if (column >= row_.size()) return ColumnError(column, name, "is missing");
-  const std::string& text = row_[column];
+  if (column >= size()) return ColumnError(column, name, "is missing");
+  const std::string& text = field(column);
   if (text.empty()) return std::optional<int64_t>();
   std::optional<int64_t> v = ParseWholeNumber(text);
   if (!v) return ColumnError(column, name, fmt::format("\"{}\" is not a whole number", text));
@@ -149,8 +167,8 @@ absl::StatusOr<int64_t> RowReader::Int(size_t column, std::string_view name) con
 }
 
 absl::StatusOr<std::optional<double>> RowReader::OptionalNumber(size_t column, std::string_view name) const {
-  if (column >= row_.size()) return ColumnError(column, name, "is missing");
-  const std::string& text = row_[column];
+  if (column >= size()) return ColumnError(column, name, "is missing");
+  const std::string& text = field(column);
   if (text.empty()) return std::optional<double>();
   std::optional<double> v = ParseFiniteNumber(text);
   if (!v) return ColumnError(column, name, fmt::format("\"{}\" is not a number", text));

@@ -13,7 +13,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -49,9 +48,9 @@ class RowReader {
   // Blank lines are skipped.
   absl::StatusOr<bool> Next();
 
-  const std::vector<std::string>& fields() const { return row_; }
-  size_t size() const { return row_.size(); }
-  const std::string& field(size_t column) const { return row_[column]; }
+  const std::vector<std::string>& fields() const { return rows_[current_]; }
+  size_t size() const { return fields().size(); }
+  const std::string& field(size_t column) const { return fields()[column]; }
   uint64_t row_number() const { return row_number_; }  // 1-based, counting every row of the file
   const std::string& file() const { return input_->path(); }
 
@@ -78,9 +77,14 @@ class RowReader {
   friend struct RowReaderCallbacks;
   std::unique_ptr<GzInput> input_;
   void* parser_ = nullptr;  // struct csv_parser
-  std::deque<std::vector<std::string>> ready_;
-  std::vector<std::string> building_;
-  std::vector<std::string> row_;
+  // The rows of the chunks parsed so far, rows_[current_] the one handed
+  // out; rows_[0, filled_) are complete. The rows and their strings are
+  // reused from chunk to chunk, so a long file is read with no allocation
+  // per field once the first chunk has sized them.
+  std::vector<std::vector<std::string>> rows_{1};
+  size_t filled_ = 0;
+  size_t current_ = 0;
+  size_t field_ = 0;  // fields of rows_[filled_] written so far
   std::vector<char> chunk_;
   uint64_t row_number_ = 0;
   bool at_end_ = false;
