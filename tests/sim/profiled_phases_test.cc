@@ -38,6 +38,26 @@ Workload MapShuffleReduce(double shuffle_s, const std::string& edge_extra = R"(,
                            shuffle_s, edge_extra));
 }
 
+// Checked: the run ended well and the schedule checker found nothing.
+::testing::AssertionResult Checked(const RunOutcome& r) {
+  if (!r.status.ok()) return ::testing::AssertionFailure() << r.status;
+  if (!r.checker_ok) return ::testing::AssertionFailure() << Violations(r);
+  return ::testing::AssertionSuccess();
+}
+
+// OneMachine: a 4-core, 3 GB machine running one job of `stages`: a stage
+// "first" of two profiled phases of 1 core and `mem0` then `mem1` GB (1 s
+// then `second_s`), and a plain 2 GB stage "plain" of 1 s.
+Workload OneMachine(double mem0, double mem1, double second_s) {
+  return Parse(fmt::format(R"({{"weft": 1,
+    "cluster": {{"machines": [{{"name": "m", "capacity": {{"cpu": 4, "mem": 3}}}}]}},
+    "jobs": [{{"name": "j", "stages": [
+      {{"name": "first", "tasks": 1,
+       "phases": [{{"duration": 1, "demand": {{"cpu": 1, "mem": {}}}}}, {{"duration": {}, "demand": {{"cpu": 1, "mem": {}}}}}]}},
+      {{"name": "plain", "tasks": 1, "duration": 1, "demand": {{"cpu": 1, "mem": 2}}}}]}}]}})",
+                           mem0, second_s, mem1));
+}
+
 Resources R(double cpu, double mem) {
   Resources r;
   r.set_micro(kCpu, static_cast<int64_t>(cpu * kMicroUnits));
@@ -52,8 +72,7 @@ TEST(ProfiledPhasesTest, ReducerHoldsItsShuffleUntilTheLastMapThenItsReduceProfi
   const Workload w = MapShuffleReduce(0.5);
   for (ExecutionModel model : {ExecutionModel::kFixed, ExecutionModel::kContention}) {
     const RunOutcome r = RunGreedy(w, model);
-    ASSERT_TRUE(r.status.ok()) << r.status;
-    EXPECT_TRUE(r.checker_ok) << Violations(r);
+    ASSERT_TRUE(Checked(r));
     const AttemptRecord reduce = r.rec.Attempt(0, 1, 0);
     EXPECT_EQ(reduce.ready_us, Sec(1));
     EXPECT_EQ(reduce.start_us, Sec(1));
@@ -79,8 +98,7 @@ TEST(ProfiledPhasesTest, ALongShufflePhaseOutlastsTheEdgesShuffle) {
   const Workload w = MapShuffleReduce(5);
   for (ExecutionModel model : {ExecutionModel::kFixed, ExecutionModel::kContention}) {
     const RunOutcome r = RunGreedy(w, model);
-    ASSERT_TRUE(r.status.ok()) << r.status;
-    EXPECT_TRUE(r.checker_ok) << Violations(r);
+    ASSERT_TRUE(Checked(r));
     ASSERT_EQ(r.rec.phases.size(), 2u);
     EXPECT_EQ(r.rec.phases[0].end_us, Sec(6));
     EXPECT_EQ(r.rec.phases[1].start_us, Sec(6));
@@ -93,8 +111,7 @@ TEST(ProfiledPhasesTest, WithoutASlowStartWaitPhasesRunBackToBack) {
   // phase is its 0.5 s and the reduce 2 s: 4 s .. 6.5 s.
   const Workload w = MapShuffleReduce(0.5, "");
   const RunOutcome r = RunGreedy(w);
-  ASSERT_TRUE(r.status.ok()) << r.status;
-  EXPECT_TRUE(r.checker_ok) << Violations(r);
+  ASSERT_TRUE(Checked(r));
   EXPECT_EQ(r.rec.Attempt(0, 1, 0).start_us, Sec(4));
   EXPECT_EQ(r.rec.Attempt(0, 1, 0).end_us, 6'500'000);
   ASSERT_EQ(r.rec.phases.size(), 2u);
@@ -122,8 +139,7 @@ TEST(ProfiledPhasesTest, AReducerGrowingIntoItsReduceProfileWaitsForRoom) {
     SimOptions options;
     options.model = model;
     const RunOutcome r = RunEngine(w, script, options);
-    ASSERT_TRUE(r.status.ok()) << r.status;
-    EXPECT_TRUE(r.checker_ok) << Violations(r);
+    ASSERT_TRUE(Checked(r));
     EXPECT_EQ(r.rec.Attempt(0, 1, 0).start_us, Sec(1));
     ASSERT_EQ(r.rec.phases.size(), 2u);
     EXPECT_EQ(r.rec.phases[0].end_us, 1'500'000);
@@ -136,15 +152,9 @@ TEST(ProfiledPhasesTest, OtherTasksReserveWhatTheirPhasesLeftNeed) {
   // A task growing from 1 to 2 GB reserves 2 GB from its launch (so no
   // policy can take the room its next phase needs): on a 3 GB machine a
   // 2 GB task waits for it to end (2 s), though only 1 GB is held at first.
-  const Workload w = Parse(R"({"weft": 1,
-    "cluster": {"machines": [{"name": "m", "capacity": {"cpu": 4, "mem": 3}}]},
-    "jobs": [{"name": "j", "stages": [
-      {"name": "grow", "tasks": 1,
-       "phases": [{"duration": 1, "demand": {"cpu": 1, "mem": 1}}, {"duration": 1, "demand": {"cpu": 1, "mem": 2}}]},
-      {"name": "plain", "tasks": 1, "duration": 1, "demand": {"cpu": 1, "mem": 2}}]}]})");
+  const Workload w = OneMachine(1, 2, 1);
   const RunOutcome r = RunGreedy(w);
-  ASSERT_TRUE(r.status.ok()) << r.status;
-  EXPECT_TRUE(r.checker_ok) << Violations(r);
+  ASSERT_TRUE(Checked(r));
   EXPECT_EQ(r.rec.Attempt(0, 0, 0).demand.units(kMem), 2);
   EXPECT_EQ(r.rec.Attempt(0, 1, 0).start_us, Sec(2));
   ASSERT_TRUE(r.rec.Attempt(0, 0, 0).held.has_value());
@@ -154,12 +164,7 @@ TEST(ProfiledPhasesTest, OtherTasksReserveWhatTheirPhasesLeftNeed) {
 TEST(ProfiledPhasesTest, AShrinkingPhaseFreesRoomForALaunch) {
   // A task that drops from 3 GB to 1 GB after 1 s on a 3 GB machine: a 2 GB
   // task placed first fit at 1.2 s starts then, not at the first one's end.
-  const Workload w = Parse(R"({"weft": 1,
-    "cluster": {"machines": [{"name": "m", "capacity": {"cpu": 4, "mem": 3}}]},
-    "jobs": [{"name": "j", "stages": [
-      {"name": "shrink", "tasks": 1,
-       "phases": [{"duration": 1, "demand": {"cpu": 1, "mem": 3}}, {"duration": 3, "demand": {"cpu": 1, "mem": 1}}]},
-      {"name": "after", "tasks": 1, "duration": 1, "demand": {"cpu": 1, "mem": 2}}]}]})");
+  const Workload w = OneMachine(3, 1, 3);
   Script script;
   Greedy greedy;
   greedy.Install(script);
@@ -167,8 +172,7 @@ TEST(ProfiledPhasesTest, AShrinkingPhaseFreesRoomForALaunch) {
   script.on_job_arrived = [&](Context& ctx, JobId) { ctx.SetTimer(1'200'000, 1); };
   script.on_timer = [&](Context& ctx, uint64_t) { greedy.Place(ctx); };
   const RunOutcome r = RunEngine(w, script);
-  ASSERT_TRUE(r.status.ok()) << r.status;
-  EXPECT_TRUE(r.checker_ok) << Violations(r);
+  ASSERT_TRUE(Checked(r));
   EXPECT_EQ(r.rec.Attempt(0, 1, 0).start_us, 1'200'000);
   EXPECT_EQ(r.rec.Attempt(0, 0, 0).end_us, Sec(4));
 }
@@ -243,8 +247,7 @@ TEST(ProfiledPhasesTest, BoundsStayBelowTheOptimumAndEverySimulatedRunOnRandomTi
     EXPECT_LE(CriticalPathUs(w.jobs[0], w.cluster), best);
     for (ExecutionModel model : {ExecutionModel::kFixed, ExecutionModel::kContention}) {
       const RunOutcome r = RunGreedy(w, model);
-      ASSERT_TRUE(r.status.ok()) << r.status;
-      EXPECT_TRUE(r.checker_ok) << Violations(r);
+      ASSERT_TRUE(Checked(r));
       const TimeUs jct = r.rec.Job(0).end_us - w.jobs[0].arrival_us;
       EXPECT_LE(best == kTimeInfinite ? b.newlb_us : best, jct);
     }
