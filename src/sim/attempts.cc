@@ -45,9 +45,13 @@ Locality EngineCore::LocalityOf(const Attempt& a) const {
 }
 
 ExecutionAttempt EngineCore::ExecutionView(const Attempt& a) const {
-  return ExecutionAttempt{.task = a.task, .attempt_no = a.attempt_no, .machine = a.machine,
-                          .generation = a.generation, .phase = a.phase, .launch_order = a.launch_order,
-                          .demand = a.demand, .usage = a.usage};
+  ExecutionAttempt view{.task = a.task, .attempt_no = a.attempt_no, .machine = a.machine,
+                        .generation = a.generation, .phase = a.phase, .launch_order = a.launch_order,
+                        .demand = a.demand, .usage = a.usage, .container = a.container};
+  if (a.container.valid()) {
+    if (auto it = containers_.find(a.container.value()); it != containers_.end()) view.container_size = it->second.size;
+  }
+  return view;
 }
 
 bool EngineCore::AgentControlsPhases(MachineId m) const {
@@ -72,6 +76,10 @@ void EngineCore::StartAttempt(uint32_t slot) {
 void EngineCore::BeginSegments(uint32_t slot) {
   Attempt& a = attempts_[slot];
   const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
+  if (!a.input_read) {
+    a.input_read = true;  // at most one remote read per attempt, before anything else
+    if (StartRemoteRead(slot)) return;
+  }
   if (!a.shuffled) {
     a.shuffled = true;  // at most one shuffle phase per attempt
     // A first profiled phase named "shuffle" runs alongside the edge's

@@ -69,7 +69,10 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
   }
 }
 
-void EngineCore::SetExecution(std::unique_ptr<Execution> execution) { execution_ = std::move(execution); }
+void EngineCore::SetExecution(std::unique_ptr<Execution> execution) {
+  execution_ = std::move(execution);
+  simulated_execution_ = false;
+}
 
 absl::Status ValidateSimOptions(const Workload& workload, const policy::Policy& policy, const SimOptions& options) {
   // Jobs are homed on job % replicas; failures name machines and replicas.
@@ -169,6 +172,8 @@ void EngineCore::Dispatch(const Event& e) {
         EndShuffle(e);
       } else if (e.c == kRetryGrowthTag) {
         RetryParked(e);
+      } else if (e.c == kRemoteReadEndTag) {
+        EndRemoteRead(e);
       } else if (!attempts_[e.a].free && attempts_[e.a].generation == e.b) {
         StartAttempt(e.a);
       }

@@ -72,6 +72,8 @@ struct ExecutionAttempt {
   uint64_t launch_order = 0;  // machines' attempts are visited in launch order
   Resources demand;        // reserved at launch
   Resources usage;         // the stage's average real use (per-task override applied)
+  ContainerId container;   // the container it runs in (invalid: none)
+  Resources container_size;  // that container's size
 };
 
 // AttemptAccount: what an attempt held and used over its life, handed to the

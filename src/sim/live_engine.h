@@ -42,6 +42,10 @@ struct AttemptLaunch {
   uint32_t attempt = 0;
   MachineId machine;
   uint32_t phases = 0;
+  // The container it runs in (invalid: none) and that container's size: the
+  // node holds the container as a cgroup of that size with its tasks inside.
+  ContainerId container;
+  Resources container_size;
 };
 
 // AttemptExecutor: the runtime's side of a live run: it runs attempts on the

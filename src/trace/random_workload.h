@@ -19,7 +19,9 @@
 //     demand that fits at least one machine, sometimes a usage below the
 //     demand, a locality list for some tasks, and sometimes phases (monotasks)
 //     instead of a duration; with the options below, shuffle edges, per-task
-//     demands and profiled phases.
+//     demands and profiled phases;
+//   - with `locality_cost`, a locality cost on the cluster and an input size
+//     on every stage that lists preferred machines.
 // The generator writes the workload as FORMATS.md section 1 JSON and reads it
 // back with ParseWorkload, so every invariant the reader guarantees
 // (topo_order, parents/children, num_tasks, demands that fit) holds by
@@ -61,6 +63,9 @@ struct RandomWorkloadOptions {
   // demand and sometimes usage); behind a shuffle edge the first is named
   // "shuffle" half of the time.
   double profiled_prob = 0;
+  // The cluster charges a locality cost (bandwidths or factors, drawn), and
+  // stages with locality lists get an input_mb to read.
+  bool locality_cost = false;
 };
 
 // RandomWorkloadJson returns the workload for `seed` as JSON text (useful to

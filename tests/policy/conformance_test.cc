@@ -257,20 +257,21 @@ std::string PolicyTestName(const ::testing::TestParamInfo<std::string>& info) {
 // deadlock; found by this test with drf, delay, random, tetris,
 // coffman-graham, dagps and two Sparrow variants); avoiding it is the
 // policy's job (reducer preemption or slots, as RAS does).
-class PolicyModelAdditionsTest : public ::testing::TestWithParam<std::string> {};
-
-// CheckAdditions: `policy` completes every seed's random workload with the
-// options `set` turns on, validly, and a rerun gives the same tasks.csv, in
-// the fixed and the contention model (both with latency).
-void CheckAdditions(const std::string& policy, uint64_t seeds,
-                    const std::function<void(RandomWorkloadOptions&)>& set) {
+// RunTwiceOnRandomWorkloads runs `policy` twice on each of `seeds` random
+// workloads (each seed's options changed by `adjust`), with latency in both
+// execution models: every run must complete and pass the checker, and the
+// two runs must write the same tasks.csv. `after` sees each first run's
+// output directory.
+void RunTwiceOnRandomWorkloads(const std::string& policy, uint64_t seeds,
+                               const std::function<void(RandomWorkloadOptions&)>& adjust,
+                               const std::function<void(const std::string&)>& after = {}) {
   TempDir tmp;
   ASSERT_TRUE(tmp.ok());
   for (const Variant& v : {kVariants[1], kVariants[3]}) {
     const Case c{policy, v};
     for (uint64_t seed = 0; seed < seeds; ++seed) {
       RandomWorkloadOptions o = testing::SeedWorkloadOptions(seed);
-      set(o);
+      adjust(o);
       auto w = RandomWorkload(seed, o);
       ASSERT_TRUE(w.ok()) << "seed " << seed << ": " << StatusMessage(w.status());
       for (const char* run : {"a", "b"}) {
@@ -281,12 +282,15 @@ void CheckAdditions(const std::string& policy, uint64_t seeds,
       const std::string diff = FirstDifference(tmp.Sub(fmt::format("{}-a-{}/tasks.csv", v.name, seed)),
                                                tmp.Sub(fmt::format("{}-b-{}/tasks.csv", v.name, seed)));
       EXPECT_EQ(diff, "") << c.policy << " " << v.name << " seed " << seed << ": a rerun differs";
+      if (after) after(tmp.Sub(fmt::format("{}-a-{}", v.name, seed)));
     }
   }
 }
 
+class PolicyModelAdditionsTest : public ::testing::TestWithParam<std::string> {};
+
 TEST_P(PolicyModelAdditionsTest, CompleteValidAndDeterministicWithShufflesAndPerTaskDemands) {
-  CheckAdditions(GetParam(), 8, [](RandomWorkloadOptions& o) {
+  RunTwiceOnRandomWorkloads(GetParam(), 8, [](RandomWorkloadOptions& o) {
     o.shuffle_prob = 0.7;
     o.slowstart = 1;
     o.task_demands_prob = 0.3;
@@ -300,7 +304,7 @@ TEST_P(PolicyModelAdditionsTest, CompleteValidAndDeterministicWithProfiledPhases
   // Known gap: ursa-yarn reads a task's phases as monotasks (resource, work)
   // and a profiled phase has no work: it stalls (seed 0). Not fixed yet.
   if (GetParam() == "ursa-yarn") GTEST_SKIP() << "ursa-yarn does not run profiled phases yet";
-  CheckAdditions(GetParam(), 6, [](RandomWorkloadOptions& o) {
+  RunTwiceOnRandomWorkloads(GetParam(), 6, [](RandomWorkloadOptions& o) {
     o.profiled_prob = 0.6;
     o.shuffle_prob = 0.7;
     o.slowstart = 1;
@@ -308,6 +312,30 @@ TEST_P(PolicyModelAdditionsTest, CompleteValidAndDeterministicWithProfiledPhases
 }
 
 INSTANTIATE_TEST_SUITE_P(AllPolicies, PolicyModelAdditionsTest, ::testing::ValuesIn(PolicyNames()), PolicyTestName);
+
+// Every policy on random workloads with the locality cost on (model/locality.h:
+// tasks placed off their input's machines wait out a remote read): complete,
+// valid (the checker's remote-read rule included) and the same when run
+// twice, in both execution models, with latency.
+class PolicyLocalityCostTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PolicyLocalityCostTest, CompleteValidAndDeterministicWithLocalityCost) {
+  uint32_t paid = 0;  // runs where some task read remotely: the cost is exercised
+  RunTwiceOnRandomWorkloads(
+      GetParam(), 6,
+      [](RandomWorkloadOptions& o) {
+        o.locality_prob = 0.8;
+        o.locality_cost = true;
+      },
+      [&](const std::string& dir) {
+        const std::string summary = ReadFile(dir + "/summary.json");
+        paid += summary.find("\"remote_read_tasks\"") != std::string::npos &&
+                summary.find("\"remote_read_tasks\": 0") == std::string::npos;
+      });
+  EXPECT_GT(paid, 0u) << "no run charged a remote read";
+}
+
+INSTANTIATE_TEST_SUITE_P(AllPolicies, PolicyLocalityCostTest, ::testing::ValuesIn(PolicyNames()), PolicyTestName);
 
 
 TEST_P(PolicyFailureTest, CompletesDespiteTaskAndMachineFailures) {

@@ -1,5 +1,6 @@
 #include "runtime/client/export_results.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <limits>
@@ -8,6 +9,7 @@
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 #include "core/status.h"
+#include "metrics/phases_writer.h"
 #include "metrics/results_writer.h"
 #include "metrics/run_metrics.h"
 #include "metrics/timeline_writer.h"
@@ -88,6 +90,46 @@ absl::StatusOr<Merged> Merge(const std::vector<std::vector<v1::ExportChunk>>& ex
   return m;
 }
 
+bool HasPhases(const Workload& workload) {
+  return std::any_of(workload.jobs.begin(), workload.jobs.end(), [](const Job& j) {
+    return std::any_of(j.stages.begin(), j.stages.end(), [](const Stage& s) { return !s.phases.empty(); });
+  });
+}
+
+// WritePhases writes phases.csv from every replica's phase rows, as the
+// simulator does for a workload with phases: in the order the phases ended.
+absl::Status WritePhases(const std::vector<std::vector<v1::ExportChunk>>& exports, const Merged& merged,
+                         const std::string& dir) {
+  std::vector<PhaseRecord> records;
+  for (size_t r = 0; r < exports.size(); ++r) {
+    const std::vector<uint32_t>& jobs = merged.job_index[r];
+    const std::vector<uint32_t>& machines = merged.machine_index[r];
+    for (const v1::ExportChunk& chunk : exports[r]) {
+      for (const v1::PhaseRow& row : chunk.phases()) {
+        const auto resource = std::find(kResourceNames.begin(), kResourceNames.end(), row.resource());
+        if (row.job() >= jobs.size() || row.machine() >= machines.size() || resource == kResourceNames.end() ||
+            row.stage() >= merged.workload.jobs[jobs[row.job()]].stages.size()) {
+          return absl::InternalError("the export names a phase's job, stage, machine or resource it does not describe");
+        }
+        records.push_back(PhaseRecord{.task = TaskRef{JobId(jobs[row.job()]), row.stage(), row.task()},
+                                      .attempt = row.attempt(),
+                                      .phase = row.phase(),
+                                      .resource = static_cast<Resource>(resource - kResourceNames.begin()),
+                                      .machine = MachineId(machines[row.machine()]),
+                                      .start_us = row.start_us() + merged.shift_us[r],
+                                      .end_us = row.end_us() + merged.shift_us[r],
+                                      .held = row.held(),
+                                      .completed = row.completed()});
+      }
+    }
+  }
+  std::stable_sort(records.begin(), records.end(),
+                   [](const PhaseRecord& a, const PhaseRecord& b) { return a.end_us < b.end_us; });
+  ASSIGN_OR_RETURN(std::unique_ptr<PhasesWriter> writer, PhasesWriter::Open(dir, merged.workload));
+  for (const PhaseRecord& record : records) writer->OnPhaseEnd(record);
+  return writer->Finish();
+}
+
 }  // namespace
 
 absl::Status WriteExportedResults(const std::vector<std::vector<v1::ExportChunk>>& exports, const std::string& dir) {
@@ -146,6 +188,7 @@ absl::Status WriteExportedResults(const std::vector<std::vector<v1::ExportChunk>
   RETURN_IF_ERROR(writer->Finish());
   timeline->OnRunEnd(end);
   RETURN_IF_ERROR(timeline->Finish());
+  if (HasPhases(workload)) RETURN_IF_ERROR(WritePhases(exports, merged, dir));
   nlohmann::ordered_json j;
   j["policy"] = exports[0][0].policy();
   j["seed"] = 0;

@@ -9,6 +9,7 @@
 #include "core/status.h"
 #include "fmt/format.h"
 #include "runtime/node/agent_host.h"
+#include "runtime/node/node_keeper.h"
 #include "runtime/node/scheduler_link.h"
 #include "runtime/node/task_runner.h"
 #include "runtime/replica_ids.h"
@@ -88,6 +89,17 @@ TaskSpec PhaseSpec(uint64_t id, const v1::Launch& launch, const v1::PhaseStart& 
   return spec;
 }
 
+// SetContainer: a task launched in a container runs nested in the node's
+// group for it, named per link (two scheduler daemons number their
+// containers independently), of the container's size (cores; GB as 1e9
+// bytes, the unit the node reports memory in).
+void SetContainer(TaskSpec& spec, size_t link, const v1::Launch& launch) {
+  if (launch.container() == 0) return;
+  spec.container = fmt::format("c{}-{}", link, launch.container() - 1);
+  spec.container_cores = launch.container_size().cpu();
+  spec.container_mem_bytes = static_cast<int64_t>(launch.container_size().mem() * 1e9);
+}
+
 // Node: the daemon's main thread. It owns the task runner (children die
 // with the thread that forked them) and the hosted node agent, and serves
 // every scheduler link: runs their launches, reports ends and heartbeats
@@ -96,9 +108,16 @@ TaskSpec PhaseSpec(uint64_t id, const v1::Launch& launch, const v1::PhaseStart& 
 class Node {
  public:
   Node(const NodeConfig& config, const std::atomic<bool>& stop, int wake_fd)
-      : config_(config), stop_(stop), wake_fd_(wake_fd), runner_(config.work_dir) {}
+      : config_(config),
+        stop_(stop),
+        wake_fd_(wake_fd),
+        runner_(config.work_dir, TaskCgroups::GroupName(config.name, config.work_dir)) {}
 
   void Run() {
+    spdlog::info("{}", runner_.cgroups().Describe());
+    // Before the links start their threads: the keeper is a fork.
+    keeper_ = NodeKeeper::Start(config_.work_dir, runner_.cgroups());
+    if (!keeper_) spdlog::warn("no keeper process: a kill -9 of this daemon leaves its tasks to the next start");
     const LinkIdentity identity{config_.name, config_.capacity, config_.token, config_.rack};
     for (size_t i = 0; i < config_.schedulers.size(); ++i) {
       links_.push_back(std::make_unique<SchedulerLink>(i, config_.schedulers[i], identity, inbox_, claims_));
@@ -106,6 +125,7 @@ class Node {
     }
     while (!stop_) {
       Wait();
+      CheckStall();
       for (LinkEvent& e : inbox_.Take()) Handle(e);
       if (agent_) {
         agent_->FireTimers();
@@ -138,7 +158,9 @@ class Node {
     uint32_t replica = 0;
     uint32_t replicas = 1;
     std::chrono::milliseconds heartbeat{500};
+    std::chrono::milliseconds node_timeout{0};  // the scheduler's; 0: not said
     Clock::time_point next_heartbeat;
+    Clock::time_point last_heartbeat;  // sent (or registration)
     absl::flat_hash_map<uint64_t, uint64_t> running;  // attempt -> runner id
     absl::flat_hash_map<uint64_t, Phased> phased;     // attempt -> its phases
   };
@@ -168,7 +190,9 @@ class Node {
         s.replica = e.registered.replica();
         s.replicas = replicas;
         s.heartbeat = std::chrono::milliseconds(std::max<int64_t>(10, e.registered.heartbeat_ms()));
-        s.next_heartbeat = Clock::now() + s.heartbeat;
+        s.node_timeout = std::chrono::milliseconds(e.registered.node_timeout_ms());
+        s.last_heartbeat = Clock::now();
+        s.next_heartbeat = s.last_heartbeat + s.heartbeat;
         return;
       }
       case LinkEvent::Kind::kDown:
@@ -186,6 +210,27 @@ class Node {
     spdlog::error("scheduler {} is not served: {}", links_[link]->address(), why);
     states_[link].up = false;
     links_[link]->Close(kRefusedPause);
+  }
+
+  // CheckStall runs first after every wait. A daemon that was stopped
+  // (SIGSTOP) past a scheduler's node timeout has been declared lost there,
+  // and its tasks run again elsewhere: it kills them and registers again,
+  // before it reads anything the link queued meanwhile. Its keeper froze
+  // the tasks while it was stopped, so a first copy cannot have run on
+  // (and finished) beside the rerun; they are thawed once that is decided.
+  void CheckStall() {
+    const bool frozen = keeper_ && keeper_->TakeFrozen();
+    const auto now = Clock::now();
+    for (size_t l = 0; l < states_.size(); ++l) {
+      LinkState& s = states_[l];
+      if (!s.up || s.node_timeout.count() <= 0 || now - s.last_heartbeat < s.node_timeout) continue;
+      spdlog::warn("stalled for {} ms, past scheduler {}'s node timeout: killing its tasks and registering again",
+                   std::chrono::duration_cast<std::chrono::milliseconds>(now - s.last_heartbeat).count(),
+                   links_[l]->address());
+      LinkDown(l);
+      links_[l]->Close(std::chrono::milliseconds(0));
+    }
+    if (frozen) runner_.cgroups().ThawNode();
   }
 
   // UpReplicas: how many replicas the links that are up report, if any is up.
@@ -233,6 +278,7 @@ class Node {
         spec.command = l.command();
         spec.env = {{"WEFT_JOB", l.job()}, {"WEFT_STAGE", l.stage()}, {"WEFT_TASK", std::to_string(l.task())}};
       }
+      SetContainer(spec, link, l);
       if (absl::Status started = runner_.Start(spec); !started.ok()) {
         v1::NodeMessage failed;
         AddEnd(*failed.mutable_ends(), l.attempt(),
@@ -262,7 +308,9 @@ class Node {
     auto it = s.phased.find(start.attempt());
     if (it == s.phased.end() || it->second.runner_id != 0) return;
     const uint64_t id = next_task_id_++;
-    if (absl::Status started = runner_.Start(PhaseSpec(id, it->second.launch, start)); !started.ok()) {
+    TaskSpec spec = PhaseSpec(id, it->second.launch, start);
+    SetContainer(spec, link, it->second.launch);
+    if (absl::Status started = runner_.Start(spec); !started.ok()) {
       v1::NodeMessage failed;
       AddPhaseEnd(*failed.mutable_phase_ends(), start.attempt(), start.phase(),
                   TaskExit{.id = id, .exit_code = 127, .failed_to_start = true, .error = std::string(started.message())});
@@ -398,6 +446,7 @@ class Node {
       if (!s.up || now < s.next_heartbeat) continue;
       beats[l].mutable_heartbeat();
       links_[l]->Write(beats[l]);
+      s.last_heartbeat = now;
       s.next_heartbeat = now + s.heartbeat;
     }
   }
@@ -412,6 +461,7 @@ class Node {
   std::vector<LinkState> states_;
   absl::flat_hash_map<uint64_t, Origin> origins_;  // by runner id
   uint64_t next_task_id_ = 1;
+  std::unique_ptr<NodeKeeper> keeper_;  // kills what the daemon leaves; freezes its tasks while it is stopped
   std::unique_ptr<AgentHost> agent_;  // the policy's node agent, when it has one
   size_t agent_link_ = 0;             // the link whose START built it (its clock)
 };

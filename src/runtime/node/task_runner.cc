@@ -56,6 +56,8 @@ struct ChildSetup {
   uint64_t builtin_bytes = 0;
   const char* scratch = nullptr;  // kDisk: the scratch file's path
   const char* cwd = nullptr;      // a command task runs in the work dir
+  const int* cgroup_fds = nullptr;  // cgroup.procs files the child moves itself into
+  size_t cgroup_fd_count = 0;
 };
 
 // The built-in I/O work, in the child: raw syscalls only (it is a copy of a
@@ -168,6 +170,11 @@ bool MoveFd(int from, int to) {
 // written but the stack and errno (which the waiting parent does not read).
 int BecomeTask(void* arg) {
   const ChildSetup& setup = *static_cast<const ChildSetup*>(arg);
+  // Into the task's cgroup first, so everything it will start is born there
+  // ("0" is the writer itself).
+  for (size_t i = 0; i < setup.cgroup_fd_count; ++i) {
+    [[maybe_unused]] ssize_t w = write(setup.cgroup_fds[i], "0", 1);
+  }
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   // The parent may have died before prctl took effect: then nobody would kill us.
@@ -257,8 +264,9 @@ Spawned Spawn(ChildSetup& setup, char* stack_top) {
 
 }  // namespace
 
-TaskRunner::TaskRunner(std::filesystem::path work_dir)
+TaskRunner::TaskRunner(std::filesystem::path work_dir, std::string_view cgroup_name)
     : work_dir_(std::move(work_dir)), child_stack_(std::make_unique<char[]>(kChildStackBytes)) {
+  if (!cgroup_name.empty()) cgroups_ = TaskCgroups::Open(cgroup_name, work_dir_ / "cgroups");
   epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
   event_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   dev_null_fd_ = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -278,6 +286,12 @@ TaskRunner::TaskRunner(std::filesystem::path work_dir)
 
 TaskRunner::~TaskRunner() {
   KillAll();
+  // A killed member may take a moment to exit; its cgroup goes once it has.
+  for (int i = 0; i < 100 && !cgroups_to_remove_.empty(); ++i) {
+    RemoveCgroups();
+    if (!cgroups_to_remove_.empty()) usleep(10000);
+  }
+  cgroups_.Close();
   for (int fd : {epoll_fd_, event_fd_, dev_null_fd_}) {
     if (fd >= 0) close(fd);
   }
@@ -391,9 +405,23 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
                    .builtin_bytes = static_cast<uint64_t>(std::max(0.0, spec.builtin_mb) * 1e6),
                    .scratch = disk ? scratch.c_str() : nullptr,
                    .cwd = work_dir_.c_str()};
+  const bool in_container = cgroups_.enabled() && !spec.container.empty();
+  if (in_container && container_tasks_[spec.container]++ == 0) {
+    for (int fd : cgroups_.Create(spec.container)) close(fd);
+    cgroups_.SetLimits(spec.container, spec.container_cores, spec.container_mem_bytes);
+  }
+  const std::string cgroup = in_container ? fmt::format("{}/t{}", spec.container, spec.id) : fmt::format("t{}", spec.id);
+  const std::vector<int> cgroup_fds = cgroups_.enabled() ? cgroups_.Create(cgroup) : std::vector<int>{};
+  setup.cgroup_fds = cgroup_fds.data();
+  setup.cgroup_fd_count = cgroup_fds.size();
   Spawned child = Spawn(setup, child_stack_.get() + kChildStackBytes);
   close_outputs();
+  for (int fd : cgroup_fds) close(fd);
+  const std::string task_cgroup = cgroup_fds.empty() ? "" : cgroup;
+  const std::string container = in_container ? spec.container : "";
   if (child.pid < 0) {
+    if (!task_cgroup.empty()) cgroups_.Remove(task_cgroup);
+    LeaveContainer(container);
     AddDone(TaskExit{.id = spec.id, .exit_code = 127, .failed_to_start = true, .error = std::move(child.error)});
     return absl::OkStatus();
   }
@@ -403,8 +431,13 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
   // a built-in task's may not have run yet, so its group is also made from
   // this side, so that a Kill right away reaches it.
   if (!spec.command) setpgid(pid, pid);
-  auto kill_and_reap = [pid, pidfd] {
+  auto kill_and_reap = [this, pid, pidfd, &task_cgroup, &container] {
     kill(-pid, SIGKILL);
+    if (!task_cgroup.empty()) {
+      cgroups_.Kill(task_cgroup);
+      cgroups_to_remove_.push_back(task_cgroup);
+    }
+    LeaveContainer(container);
     kill(pid, SIGKILL);
     while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
     }
@@ -431,7 +464,8 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
   }
   const auto now = std::chrono::steady_clock::now();
   running_.emplace(spec.id, Running{.pid = pid, .pidfd = pidfd, .record_slot = *slot, .started = now,
-                                    .last_sample_time = now, .scratch = scratch});
+                                    .last_sample_time = now, .scratch = scratch, .cgroup = task_cgroup,
+                                    .container = container});
   id_of_pidfd_.emplace(pidfd, spec.id);
   return absl::OkStatus();
 }
@@ -442,6 +476,26 @@ void TaskRunner::Kill(uint64_t id) {
   it->second.killed = true;
   // The leader is not reaped until Finish, so its pid (= the group id) is still ours.
   kill(-it->second.pid, SIGKILL);
+  if (!it->second.cgroup.empty()) cgroups_.Kill(it->second.cgroup);
+}
+
+std::string TaskRunner::CgroupOf(uint64_t id) const {
+  auto it = running_.find(id);
+  return it == running_.end() ? std::string() : it->second.cgroup;
+}
+
+void TaskRunner::RemoveCgroups() {
+  // A container that has tasks again is no longer to remove.
+  std::erase_if(cgroups_to_remove_,
+                [this](const std::string& rel) { return container_tasks_.contains(rel) || cgroups_.Remove(rel); });
+}
+
+void TaskRunner::LeaveContainer(const std::string& container) {
+  if (container.empty()) return;
+  auto it = container_tasks_.find(container);
+  if (it == container_tasks_.end() || --it->second > 0) return;
+  container_tasks_.erase(it);
+  if (!cgroups_.Remove(container)) cgroups_to_remove_.push_back(container);
 }
 
 void TaskRunner::KillAll() {
@@ -461,8 +515,15 @@ void TaskRunner::Finish(uint64_t id) {
   auto it = running_.find(id);
   Running& task = it->second;
   // Whatever the shell left in its group dies with it. The shell is an
-  // unreaped zombie, so the group id still names this group.
+  // unreaped zombie, so the group id still names this group. Its cgroup
+  // also holds what left the group (setsid), and has counted the cpu of
+  // every member, also of those that exited unreaped by the task.
   kill(-task.pid, SIGKILL);
+  TaskCgroups::Usage in_cgroup;
+  if (!task.cgroup.empty()) {
+    cgroups_.Kill(task.cgroup);
+    in_cgroup = cgroups_.Read(task.cgroup);
+  }
   // The zombie's I/O figures (with its reaped children's) are still readable.
   const std::optional<ProcIo> io = ReadProcIo(task.pid);
   int status = 0;
@@ -485,6 +546,7 @@ void TaskRunner::Finish(uint64_t id) {
     exit.cpu_seconds = task.last_cpu_seconds;
     exit.peak_rss_bytes = task.peak_rss_bytes;
   }
+  exit.cpu_seconds = std::max(exit.cpu_seconds, in_cgroup.cpu_seconds.value_or(0));
   exit.storage_bytes = std::max(task.last_storage_bytes, io ? io->storage() : 0);
   exit.net_bytes = std::max(task.last_net_bytes, io ? io->other() : 0);
   exit.average_rss_bytes =
@@ -497,11 +559,14 @@ void TaskRunner::Finish(uint64_t id) {
   close(task.pidfd);
   id_of_pidfd_.erase(task.pidfd);
   records_.Remove(task.record_slot);
+  if (!task.cgroup.empty() && !cgroups_.Remove(task.cgroup)) cgroups_to_remove_.push_back(task.cgroup);
+  LeaveContainer(task.container);
   running_.erase(it);
   AddDone(std::move(exit));
 }
 
 std::vector<TaskExit> TaskRunner::Reap() {
+  if (!cgroups_to_remove_.empty()) RemoveCgroups();
   if (event_pending_) {
     uint64_t count = 0;
     if (read(event_fd_, &count, sizeof count) == sizeof count) event_pending_ = false;
@@ -531,15 +596,23 @@ std::vector<TaskUsage> TaskRunner::SampleUsage() {
   out.reserve(running_.size());
   for (auto& [id, task] : running_) {
     TaskUsage u{.id = id};
-    if (auto g = usage.find(task.pid); g != usage.end()) {
+    GroupUsage group;
+    const auto g = usage.find(task.pid);
+    if (g != usage.end()) group = g->second;
+    // The cgroup, where there is one, also sees members outside the
+    // process group and the cpu of members that have exited.
+    const TaskCgroups::Usage in_cgroup = task.cgroup.empty() ? TaskCgroups::Usage{} : cgroups_.Read(task.cgroup);
+    group.cpu_seconds = std::max(group.cpu_seconds, in_cgroup.cpu_seconds.value_or(0));
+    group.rss_bytes = std::max(group.rss_bytes, in_cgroup.rss_bytes.value_or(0));
+    if (g != usage.end() || in_cgroup.cpu_seconds) {
       // A member that exits unreaped by the group takes its cpu out of the
       // sum; never let the running total go backwards.
-      const double cpu = std::max(task.last_cpu_seconds, g->second.cpu_seconds);
+      const double cpu = std::max(task.last_cpu_seconds, group.cpu_seconds);
       const double dt = std::chrono::duration<double>(now - task.last_sample_time).count();
-      const uint64_t storage = std::max(task.last_storage_bytes, g->second.io.storage());
-      const uint64_t net = std::max(task.last_net_bytes, g->second.io.other());
+      const uint64_t storage = std::max(task.last_storage_bytes, group.io.storage());
+      const uint64_t net = std::max(task.last_net_bytes, group.io.other());
       u.cpu_cores = dt > 0 ? (cpu - task.last_cpu_seconds) / dt : 0;
-      u.rss_bytes = g->second.rss_bytes;
+      u.rss_bytes = group.rss_bytes;
       u.disk_mbps = dt > 0 ? static_cast<double>(storage - task.last_storage_bytes) / 1e6 / dt : 0;
       u.net_mbps = dt > 0 ? static_cast<double>(net - task.last_net_bytes) / 1e6 / dt : 0;
       task.last_cpu_seconds = cpu;
@@ -560,6 +633,7 @@ std::vector<TaskUsage> TaskRunner::SampleUsage() {
 }
 
 void TaskRunner::KillLeftovers(const std::filesystem::path& work_dir) {
+  TaskCgroups::KillRecorded(work_dir / "cgroups", /*wait_ms=*/2000);
   KillRecordedGroups(work_dir / "running", /*wait_ms=*/2000);
 }
 

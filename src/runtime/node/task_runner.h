@@ -18,9 +18,12 @@
 // so the id cannot have been reused). Each running task's group is recorded in
 // work_dir/running/ (cleared when reaped) so that KillLeftovers can kill
 // the groups of a runner that died without cleaning up (kill -9 of the
-// daemon). Every child also gets PR_SET_PDEATHSIG=SIGKILL. Known limit: a
-// process that leaves its group on purpose (setsid, setpgid) escapes; only a
-// cgroup would hold it.
+// daemon). Every child also gets PR_SET_PDEATHSIG=SIGKILL. Where the node can
+// make cgroups (task_cgroups.h), each process task also runs in a cgroup of
+// its own, joined by the child before it execs: kills reach what left the
+// process group (setsid), cpu and memory are also read from the cgroup, and
+// the cgroups are recorded in work_dir/cgroups for KillLeftovers. Without
+// one, a process that leaves its group on purpose (setsid) escapes.
 //
 // Launch: a command task's child is made with clone(CLONE_VM | CLONE_VFORK |
 // CLONE_PIDFD), as posix_spawn makes its children (which cannot set
@@ -60,6 +63,7 @@
 #include "absl/status/status.h"
 #include "core/time.h"
 #include "runtime/node/group_record.h"
+#include "runtime/node/task_cgroups.h"
 
 namespace weft::runtime {
 
@@ -81,6 +85,14 @@ struct TaskSpec {
   // NAME=value pairs added to (or replacing) the daemon's environment for a
   // command task: WEFT_JOB, WEFT_STAGE, WEFT_TASK.
   std::vector<std::pair<std::string, std::string>> env;
+  // The container the task runs in, as the node names its cgroup ("c0-3";
+  // empty: none), and the container's size. With cgroups, the container is
+  // a group with a cpu quota of container_cores and a memory limit of
+  // container_mem_bytes, made when its first task starts and removed after
+  // its last one ends; the task's own group is nested inside.
+  std::string container;
+  double container_cores = 0;
+  int64_t container_mem_bytes = 0;
 };
 
 struct TaskExit {
@@ -120,7 +132,12 @@ class TaskRunner {
  public:
   // The work dir must exist when tasks are started; the runner creates
   // tasks/ and running/ inside it on the first Start.
-  explicit TaskRunner(std::filesystem::path work_dir);
+  //
+  // With a `cgroup_name` (TaskCgroups::GroupName), each process task runs in
+  // a cgroup of its own under the node's group of that name, where the
+  // machine lets this process make one (cgroups().Describe() says what was
+  // found); without, or where it cannot, in its process group only.
+  explicit TaskRunner(std::filesystem::path work_dir, std::string_view cgroup_name = {});
   // Kills and reaps every running task (KillAll).
   ~TaskRunner();
   TaskRunner(const TaskRunner&) = delete;
@@ -133,8 +150,9 @@ class TaskRunner {
   // as failed_to_start. If /bin/sh cannot be executed the task exits 127.
   absl::Status Start(const TaskSpec& spec);
 
-  // Kill SIGKILLs the task's whole process group; its exit (killed = true)
-  // comes from Reap. Unknown or already reaped ids are ignored.
+  // Kill SIGKILLs the task's whole process group, and its cgroup when it has
+  // one (so also what left the group); its exit (killed = true) comes from
+  // Reap. Unknown or already reaped ids are ignored.
   void Kill(uint64_t id);
 
   // KillAll kills every running task and returns once all are reaped; their
@@ -153,12 +171,18 @@ class TaskRunner {
   std::vector<TaskUsage> SampleUsage();
 
   size_t running() const { return running_.size(); }
+  const TaskCgroups& cgroups() const { return cgroups_; }
+  // CgroupOf: the relative name of a running task's cgroup ("t12"); empty
+  // when the task has none.
+  std::string CgroupOf(uint64_t id) const;
 
   // Where a task's output goes (also for tasks not started yet).
   std::filesystem::path StdoutPath(const TaskSpec& spec) const;
   std::filesystem::path StderrPath(const TaskSpec& spec) const;
 
-  // KillLeftovers SIGKILLs every process group recorded in work_dir/running/
+  // KillLeftovers kills every process in the cgroups recorded in
+  // work_dir/cgroups (TaskCgroups::KillRecorded) and SIGKILLs every process
+  // group recorded in work_dir/running/
   // that is still the one recorded (same boot, and the leader, if alive, has
   // the recorded start time), removes the records, and waits (up to about 2
   // s) until no live member remains. For a node daemon restarting after kill
@@ -189,6 +213,8 @@ class TaskRunner {
     double peak_disk_mbps = 0;
     double peak_net_mbps = 0;
     std::string scratch;  // a disk phase's scratch file, removed at the end whatever happened
+    std::string cgroup;   // relative name of its cgroup; empty: none
+    std::string container;  // the container group it is nested in; empty: none
   };
 
   absl::Status EnsureDirs();
@@ -196,6 +222,12 @@ class TaskRunner {
   void AddDone(TaskExit exit);
   // Finish reaps a task whose process has exited (its pidfd is readable).
   void Finish(uint64_t id);
+  // RemoveCgroups retries the removal of task cgroups whose last members had
+  // not exited yet when their task was reaped.
+  void RemoveCgroups();
+  // LeaveContainer: one task of `container` (may be empty: none) has ended
+  // or failed to start; the container's group goes with its last task.
+  void LeaveContainer(const std::string& container);
 
   // The stack a child runs on until it execs (a command task's child shares
   // this process's memory; see Spawn in task_runner.cc).
@@ -216,6 +248,9 @@ class TaskRunner {
   absl::flat_hash_map<uint64_t, Running> running_;
   absl::flat_hash_map<int, uint64_t> id_of_pidfd_;
   std::vector<TaskExit> done_;
+  TaskCgroups cgroups_;
+  std::vector<std::string> cgroups_to_remove_;
+  absl::flat_hash_map<std::string, int> container_tasks_;  // container group -> its running tasks
 };
 
 }  // namespace weft::runtime

@@ -467,6 +467,20 @@ absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
     row->set_start_us(first_start.contains(j) ? first_start[j] : arrival);
     row->set_end_us(info.end_us);
   }
+  for (const PhaseRecord& p : phase_records_) {
+    v1::PhaseRow* row = chunk.add_phases();
+    row->set_job(p.task.job.value());
+    row->set_stage(p.task.stage);
+    row->set_task(p.task.index);
+    row->set_attempt(p.attempt);
+    row->set_phase(p.phase);
+    row->set_resource(std::string(kResourceNames[p.resource]));
+    row->set_machine(p.machine.value());
+    row->set_start_us(p.start_us);
+    row->set_end_us(p.end_us);
+    row->set_held(p.held);
+    row->set_completed(p.completed);
+  }
   return chunk;
 }
 
@@ -510,6 +524,7 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
   v1::SchedulerMessage registered;
   registered.mutable_registered()->set_slot(slot);
   registered.mutable_registered()->set_heartbeat_ms(config_.heartbeat_us / 1000);
+  registered.mutable_registered()->set_node_timeout_ms(config_.node_timeout_us / 1000);
   registered.mutable_registered()->set_replica(config_.replica.index);
   registered.mutable_registered()->set_replicas(config_.replica.count);
   link->Send(std::move(registered));
@@ -777,6 +792,10 @@ void SchedulerCore::StartAttempt(const sim::AttemptLaunch& launch) {
   }
   l->set_duration_us(stage.TaskDuration(launch.task.index));
   l->set_phases(launch.phases);
+  if (launch.container.valid()) {
+    l->set_container(uint64_t{launch.container.value()} + 1);
+    *l->mutable_container_size() = ToProto(launch.container_size);
+  }
 }
 
 void SchedulerCore::StartPhase(uint64_t id, MachineId machine, const TaskRef& task, uint32_t phase) {
@@ -802,6 +821,8 @@ void SchedulerCore::KillAttempt(uint64_t id, MachineId machine) {
 void SchedulerCore::OnAttemptEnd(const AttemptRecord& record) { pending_attempts_.push_back(record); }
 
 void SchedulerCore::OnJobEnd(const JobRecord& record) { pending_job_ends_.push_back(record); }
+
+void SchedulerCore::OnPhaseEnd(const PhaseRecord& record) { phase_records_.push_back(record); }
 
 absl::Status SchedulerCore::CommitPending() {
   std::vector<JournalJob::State> states;

@@ -125,6 +125,7 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   // RunObserver (called by the engine, under the lock).
   void OnAttemptEnd(const AttemptRecord& record) override;
   void OnJobEnd(const JobRecord& record) override;
+  void OnPhaseEnd(const PhaseRecord& record) override;
 
  private:
   struct NodeState {
@@ -151,6 +152,10 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   };
 
   class EventLock;
+
+  // The ended phases, for Export's phases.csv: kept in memory, not
+  // journaled (a restarted scheduler exports the phases since its start).
+  std::vector<PhaseRecord> phase_records_;
 
   explicit SchedulerCore(const SchedulerConfig& config);
   absl::Status Recover();

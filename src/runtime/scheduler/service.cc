@@ -180,6 +180,13 @@ grpc::Status SchedulerService::ServeExport(grpc::ServerContext* context, const v
     }
     if (!writer->Write(part)) return grpc::Status::CANCELLED;
   }
+  for (int begin = 0; begin < chunk->phases_size(); begin += kRowsPerChunk) {
+    v1::ExportChunk part;
+    for (int i = begin; i < std::min(begin + kRowsPerChunk, chunk->phases_size()); ++i) {
+      *part.add_phases() = chunk->phases(i);
+    }
+    if (!writer->Write(part)) return grpc::Status::CANCELLED;
+  }
   return grpc::Status::OK;
 }
 
