@@ -14,8 +14,11 @@ reduce task lengths are set so that, with the concurrency its profile allows per
 whose profiles fit), its maps take MAP_SHARE of that length and one wave of reducers the rest.
 
 Experiment 1 gives every job a relaxed goal (100,000 s); experiment 2 the goals of Table 1, which are absolute
-times: deadline = goal - submission. --shuffle makes the reduce stage's edge a shuffle edge with slow start 0.05
-(Hadoop's default) instead of a barrier (needs the model of issue #13).
+times: deadline = goal - submission. The reduce stage sits behind a shuffle edge with slow start 0.05 (Hadoop's
+default) and runs two profiled phases (Table 2): "shuffle", which holds Table 2's shuffle I/O per map copy times
+PARALLEL_COPIES and nothing else from its launch until the last map ends (its own duration, SHUFFLE_TAIL of the
+reduce length, is the copy of the last maps' output), then "reduce", with the reduce profile. --barrier gives the
+old workload: a barrier edge and one reduce profile for the whole reducer.
 """
 import argparse
 import json
@@ -23,6 +26,8 @@ import math
 
 MEM_SCALE = 2.0  # see docs/reproductions/ras.md
 MAP_SHARE = 0.7
+PARALLEL_COPIES = 5  # Hadoop's mapred.reduce.parallel.copies default; RAS's parallel_copies
+SHUFFLE_TAIL = 0.05
 BLOCK_GB = 0.128
 CAPACITY = {"cpu": 2.0, "mem": 2.0 * MEM_SCALE, "disk": 100.0, "net": 125.0}
 
@@ -65,22 +70,30 @@ def per_tracker(d):
     return min(math.floor(CAPACITY[r] / v + 1e-9) for r, v in d.items() if v > 0)
 
 
-def job(label, app, input_gb, submit, alone, goal, experiment, shuffle):
+def job(label, app, input_gb, submit, alone, goal, experiment, barrier):
     prof = PROFILES[app]
     maps = max(1, round(input_gb / BLOCK_GB))
     map_demand = demand(prof["map"])
     waves = math.ceil(maps / (per_tracker(map_demand) * MACHINES))
     map_s = round(MAP_SHARE * alone / waves, 3)
     reduce_s = round((1 - MAP_SHARE) * alone, 3)
-    edge = {"stage": "map", "kind": "shuffle", "slowstart": 0.05} if shuffle else "map"
+    reduce = {"name": "reduce", "kind": "reduce", "tasks": REDUCERS[app]}
+    if barrier:
+        reduce.update({"duration": reduce_s, "demand": demand(prof["reduce"]), "after": ["map"]})
+    else:
+        copy_io = round(CAPACITY["disk"] * prof["shuffle"] / 100 * PARALLEL_COPIES, 6)
+        reduce.update({
+            "after": [{"stage": "map", "kind": "shuffle", "slowstart": 0.05}],
+            "phases": [{"name": "shuffle", "duration": round(SHUFFLE_TAIL * reduce_s, 3), "demand": {"disk": copy_io}},
+                       {"name": "reduce", "duration": round((1 - SHUFFLE_TAIL) * reduce_s, 3),
+                        "demand": demand(prof["reduce"])}]})
     return {
         "name": f"{label}-{app}-{input_gb}g",
         "arrival": submit,
         "deadline": (goal - submit) if experiment == 2 else 100000,
         "stages": [
             {"name": "map", "kind": "map", "tasks": maps, "duration": map_s, "demand": map_demand},
-            {"name": "reduce", "kind": "reduce", "tasks": REDUCERS[app], "duration": reduce_s,
-             "demand": demand(prof["reduce"]), "after": [edge]},
+            reduce,
         ],
     }
 
@@ -88,12 +101,12 @@ def job(label, app, input_gb, submit, alone, goal, experiment, shuffle):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--experiment", type=int, choices=(1, 2), default=1)
-    ap.add_argument("--shuffle", action="store_true")
+    ap.add_argument("--barrier", action="store_true", help="a barrier edge and one reduce profile (the old workload)")
     args = ap.parse_args()
     w = {
         "weft": 1,
         "cluster": {"machines": [{"name": "tt", "count": MACHINES, "capacity": CAPACITY}]},
-        "jobs": [job(*j, args.experiment, args.shuffle) for j in JOBS],
+        "jobs": [job(*j, args.experiment, args.barrier) for j in JOBS],
     }
     print(json.dumps(w, indent=1))
 

@@ -3,10 +3,14 @@
 #include <algorithm>
 #include <vector>
 
+#include "model/shuffle.h"
+
 namespace weft {
 
 TimeUs LongestTaskUs(const Stage& s, const Cluster& /*cluster*/) {
-  // Stages given only by phases carry their nominal time in duration_us.
+  // Stages given only by phases carry their nominal time in duration_us; a
+  // first "shuffle" phase may run during the wait for the parents.
+  if (ShufflePhaseFirst(s)) return s.duration_us - s.phases.front().duration_us;
   if (s.durations_us.empty()) return s.duration_us;
   return *std::max_element(s.durations_us.begin(), s.durations_us.end());
 }

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "fmt/format.h"
+#include "model/shuffle.h"
 
 namespace weft {
 namespace {
@@ -179,24 +180,44 @@ absl::StatusOr<ExactProblem> ExactProblemOf(const Job& job, const Cluster& clust
   }
   ExactProblem p;
   for (const Machine& m : cluster.machines()) p.machines.push_back(m.capacity);
+  // A task with profiled phases becomes a chain of one instance task per
+  // phase (its duration and demand): a relaxation, as the chain's phases may
+  // run on different machines, so the optimum stays a lower bound of every
+  // run. last(s, i): the instance task that ends task i of stage s.
   std::vector<uint32_t> first(job.stages.size(), 0);
+  std::vector<uint32_t> links(job.stages.size(), 1);
+  const auto last = [&](uint32_t s, uint32_t i) { return first[s] + i * links[s] + links[s] - 1; };
   for (uint32_t s : job.topo_order) {
     const Stage& st = job.stages[s];
-    if (!st.phases.empty()) return absl::InvalidArgumentError("the exact solver does not take tasks with phases");
+    if (!st.phases.empty() && !st.HasProfiledPhases()) {
+      return absl::InvalidArgumentError("the exact solver does not take tasks with resource phases");
+    }
     first[s] = static_cast<uint32_t>(p.tasks.size());
+    links[s] = st.HasProfiledPhases() ? static_cast<uint32_t>(st.phases.size()) : 1;
     for (uint32_t i = 0; i < st.num_tasks; ++i) {
       ExactTask t{st.TaskDuration(i), st.TaskDemand(i), {}};
+      if (st.HasProfiledPhases()) t = ExactTask{st.phases[0].duration_us, st.phases[0].demand, {}};
+      // A first "shuffle" phase may run before the parents end: its parents
+      // go to the next phase.
+      const bool early = ShufflePhaseFirst(st);
+      std::vector<uint32_t> parents;
       for (const Edge& e : st.parents) {
         if (e.shuffle_mb > 0) {
           return absl::InvalidArgumentError("the exact solver does not model shuffle copies (shuffle_mb)");
         }
         if (e.kind == EdgeKind::kPipelined) {
-          t.parents.push_back(first[e.stage] + i);
+          parents.push_back(last(e.stage, i));
         } else {
-          for (uint32_t k = 0; k < job.stages[e.stage].num_tasks; ++k) t.parents.push_back(first[e.stage] + k);
+          for (uint32_t k = 0; k < job.stages[e.stage].num_tasks; ++k) parents.push_back(last(e.stage, k));
         }
       }
+      if (!early) t.parents = parents;
       p.tasks.push_back(std::move(t));
+      for (uint32_t k = 1; k < links[s]; ++k) {
+        ExactTask next{st.phases[k].duration_us, st.phases[k].demand, {static_cast<uint32_t>(p.tasks.size() - 1)}};
+        if (early && k == 1) next.parents.insert(next.parents.end(), parents.begin(), parents.end());
+        p.tasks.push_back(std::move(next));
+      }
     }
   }
   return p;

@@ -60,8 +60,12 @@ struct ExactSchedule {
 // parent stage, pipelined ones to the same index. A shuffle edge without
 // shuffle_mb is a barrier here: launching a child early only holds its
 // demand sooner, its own work still waits for the last parent task, so the
-// optimum is the barrier's. InvalidArgument for phases (machine-dependent
-// durations), shuffle copies (shuffle_mb > 0), too many tasks or machines.
+// optimum is the barrier's. A task with profiled phases is a chain of one
+// task per phase (a relaxation: its phases may land on different machines;
+// a first "shuffle" phase behind a shuffle edge waits for no parent), so the
+// optimum stays a lower bound of every run. InvalidArgument for resource
+// phases (machine-dependent durations), shuffle copies (shuffle_mb > 0), too
+// many tasks or machines.
 absl::StatusOr<ExactProblem> ExactProblemOf(const Job& job, const Cluster& cluster);
 
 // SolveExact returns an optimal schedule. InvalidArgument for an instance

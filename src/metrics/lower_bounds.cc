@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "model/shuffle.h"
+
 namespace weft {
 namespace {
 
@@ -21,12 +23,17 @@ struct StageStats {
 
 TimeUs PhasedTaskUs(const Stage& s, const Resources& fastest) {
   TimeUs total = 0;
+  // A first "shuffle" phase may run during the wait for the parents.
+  const bool skip_first = ShufflePhaseFirst(s);
   for (const Phase& p : s.phases) {
+    if (skip_first && &p == &s.phases.front()) continue;
     // The engine's own expression for a segment's nominal length on the
     // fastest machine (sim/execution.cc), rounded as the contention model
     // rounds a segment at rate 1 (never above the fixed model's ceil).
     double us = 0;
-    if (p.resource == kCpu) {
+    if (p.profiled) {
+      us = static_cast<double>(p.duration_us);  // its time alone, on any machine
+    } else if (p.resource == kCpu) {
       us = p.work * 1e6;
     } else if (fastest.micro(p.resource) > 0) {
       us = p.work / (static_cast<double>(fastest.micro(p.resource)) / kMicroUnits) * 1e6;
@@ -54,7 +61,20 @@ std::vector<StageStats> ComputeStageStats(const Job& job, const BoundCapacity& c
         sum_us += static_cast<WorkSum>(d);
       }
     }
-    if (s.demands.empty()) {
+    if (s.HasProfiledPhases()) {
+      // Each phase holds its own demand for at least its duration: the
+      // stage's demand (the phases' maximum) for the whole task would
+      // overstate the work. A first "shuffle" phase may run before the
+      // stage's parents end, so its work is left out of the stage's.
+      st.work = {};
+      for (const Phase& p : s.phases) {
+        if (&p == &s.phases.front() && ShufflePhaseFirst(s)) continue;
+        for (int r = 0; r < kNumResources; ++r) {
+          st.work[r] += static_cast<WorkSum>(p.duration_us) * s.num_tasks *
+                        static_cast<WorkSum>(p.demand.micro(static_cast<Resource>(r)));
+        }
+      }
+    } else if (s.demands.empty()) {
       for (int r = 0; r < kNumResources; ++r) {
         st.work[r] = sum_us * static_cast<WorkSum>(s.demand.micro(static_cast<Resource>(r)));
       }

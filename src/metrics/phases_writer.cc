@@ -19,9 +19,16 @@ absl::StatusOr<std::unique_ptr<PhasesWriter>> PhasesWriter::Open(const std::stri
 
 void PhasesWriter::OnPhaseEnd(const PhaseRecord& r) {
   const Job& job = workload_.jobs[r.task.job.value()];
+  const Phase& phase = job.stages[r.task.stage].phases[r.phase];
+  // A profiled phase has no one resource: its column names the phase
+  // ("profiled:NAME", or "profiled" when unnamed) and `held` is the cores it
+  // held (docs/results.md).
+  const std::string resource = !phase.profiled     ? std::string(kResourceNames[r.resource])
+                               : phase.name.empty() ? std::string("profiled")
+                                                    : "profiled:" + phase.name;
   fmt::format_to(std::back_inserter(file_->buffer()), "{},{},{},{},{},{},{},{},{},{:.6f},{}\n", CsvField(job.name),
                  CsvField(job.stages[r.task.stage].name), r.task.index, r.attempt, r.phase,
-                 kResourceNames[r.resource], CsvField(workload_.cluster.machine(r.machine).name),
+                 CsvField(resource), CsvField(workload_.cluster.machine(r.machine).name),
                  FormatSeconds(r.start_us), FormatSeconds(r.end_us), r.held, r.completed ? 1 : 0);
   file_->Flush();
 }

@@ -66,6 +66,17 @@ struct PhaseRecord {
   bool in_container = false;
 };
 
+// ReservationChange: an attempt with profiled phases moved its reservation
+// to the demand of its phase `phase` (its launch reserved phase 0's).
+struct ReservationChange {
+  TaskRef task;
+  uint32_t attempt = 0;
+  uint32_t phase = 0;
+  MachineId machine;
+  TimeUs time_us = 0;
+  Resources demand;  // reserved from now on
+};
+
 struct JobRecord {
   JobId job;
   TimeUs arrival_us = 0;
@@ -102,6 +113,9 @@ class RunObserver {
   virtual void OnAttemptEnd(const AttemptRecord& /*record*/) {}
   // OnPhaseEnd: a phase ended; reported before its attempt's end.
   virtual void OnPhaseEnd(const PhaseRecord& /*record*/) {}
+  // OnReservationChange: a profiled phase's demand replaced the attempt's
+  // reservation (between its start and its end).
+  virtual void OnReservationChange(const ReservationChange& /*change*/) {}
   virtual void OnJobEnd(const JobRecord& /*record*/) {}
   virtual void OnContainerEnd(const ContainerRecord& /*record*/) {}
   // OnSeries: a policy recorded a value (policy::Context::Record).

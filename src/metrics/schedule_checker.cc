@@ -93,7 +93,8 @@ void ScheduleChecker::Apply(const Record& record) {
     case 0: CheckStart(std::get<0>(record)); break;
     case 1: CheckEnd(std::get<1>(record)); break;
     case 2: CheckJobEnd(std::get<2>(record)); break;
-    default: CheckRunEnd(std::get<3>(record)); break;
+    case 3: CheckReservation(std::get<3>(record)); break;
+    default: CheckRunEnd(std::get<4>(record)); break;
   }
 }
 
@@ -255,6 +256,11 @@ void ScheduleChecker::CheckStart(const AttemptStart& start) {
     const Resources& capacity = workload_.cluster.machine(start.machine).capacity;
     Resources& held = machine_held_[start.machine.value()];
     held += start.demand;
+    const Stage& st = workload_.jobs[start.task.job.value()].stages[start.task.stage];
+    if (st.HasProfiledPhases() && start.demand != PhaseReservation(st, 0)) {
+      Report(fmt::format("{} started {} reserving {} but its first profiled phase reserves {}", task(), at(),
+                         start.demand.ToString(), PhaseReservation(st, 0).ToString()));
+    }
     if (!start.demand.FitsIn(capacity)) {
       Report(fmt::format("{} started {} with demand {} that exceeds the machine's capacity {}",
                          task(), at(), start.demand.ToString(), capacity.ToString()));
@@ -281,7 +287,38 @@ void ScheduleChecker::CheckStart(const AttemptStart& start) {
   slot->second = Running{.machine = start.machine,
                          .start_us = t,
                          .demand = start.demand,
+                         .start_demand = start.demand,
                          .after_job_end = state == nullptr};
+}
+
+void ScheduleChecker::CheckReservation(const ReservationChange& change) {
+  const TimeUs t = change.time_us;
+  CheckOrder(t, "reservation change");
+  if (!ValidTask(change.task, t, "changed its reservation")) return;
+  const auto task = [&] { return fmt::format("{} attempt {}", Describe(change.task), change.attempt); };
+  const auto at = [&] { return fmt::format("at {} s on {}", FormatSeconds(t), MachineName(change.machine)); };
+  const auto it = running_.find(RunningKey{change.task, change.attempt});
+  if (it == running_.end() || it->second.machine != change.machine || !ValidMachine(change.machine)) {
+    Report(fmt::format("{} changed its reservation {} but is not running there", task(), at()));
+    return;
+  }
+  const Stage& st = workload_.jobs[change.task.job.value()].stages[change.task.stage];
+  if (!st.HasProfiledPhases() || change.phase >= st.phases.size() ||
+      PhaseReservation(st, change.phase) != change.demand) {
+    Report(fmt::format("{} reserved {} {} for phase {}, which is not a profiled phase with that demand", task(),
+                       change.demand.ToString(), at(), change.phase));
+  }
+  Running& run = it->second;
+  const bool grew = !change.demand.FitsIn(run.demand);
+  Resources& held = machine_held_[change.machine.value()];
+  held -= run.demand;
+  held += change.demand;
+  run.demand = change.demand;
+  const Resources& capacity = workload_.cluster.machine(change.machine).capacity;
+  if (grew && !held.FitsInExcept(capacity, overbooked_)) {
+    Report(fmt::format("{} grew its reservation to {} {}: {} held, over the machine's capacity {}", task(),
+                       change.demand.ToString(), at(), held.ToString(), capacity.ToString()));
+  }
 }
 
 void ScheduleChecker::CheckEnd(const AttemptRecord& record) {
@@ -312,9 +349,9 @@ void ScheduleChecker::CheckEnd(const AttemptRecord& record) {
       Report(fmt::format("{} ended {} reporting start {} s but started at {} s", task(), at(),
                          FormatSeconds(record.start_us), FormatSeconds(run.start_us)));
     }
-    if (record.demand != run.demand) {
+    if (record.demand != run.start_demand) {
       Report(fmt::format("{} ended {} reporting demand {} but held {}", task(), at(),
-                         record.demand.ToString(), run.demand.ToString()));
+                         record.demand.ToString(), run.start_demand.ToString()));
     }
   } else if (record.outcome == Outcome::kKilled && record.start_us == record.end_us) {
     return;  // killed before it started: nothing ran

@@ -13,7 +13,9 @@
 //     behind a shuffle edge ends ok only after every task of that parent did;
 //   - the demands of the attempts running on a machine never exceed its
 //     capacity (unless overbooking is allowed), and a single attempt's demand
-//     always fits its machine;
+//     always fits its machine; an attempt with profiled phases reserves its
+//     first phase's demand at its start and each later phase's from the
+//     reservation change the run reports for it;
 //   - no task ends ok twice; a job that ends as succeeded had every task end
 //     ok exactly once; every job has ended when the run ends;
 //   - every end of a started attempt matches a running attempt (same task,
@@ -71,6 +73,7 @@ class ScheduleChecker : public RunObserver {
   void OnAttemptStart(const AttemptStart& start) override { Push(start); }
   void OnAttemptEnd(const AttemptRecord& record) override { Push(record); }
   void OnJobEnd(const JobRecord& record) override { Push(record); }
+  void OnReservationChange(const ReservationChange& change) override { Push(change); }
   // OnRunEnd also waits until every record has been checked.
   void OnRunEnd(TimeUs end_us) override;
 
@@ -87,7 +90,7 @@ class ScheduleChecker : public RunObserver {
 
  private:
   // One record as fed; TimeUs is the run's end.
-  using Record = std::variant<AttemptStart, AttemptRecord, JobRecord, TimeUs>;
+  using Record = std::variant<AttemptStart, AttemptRecord, JobRecord, ReservationChange, TimeUs>;
   void Push(Record record);
   // HandOver gives the pending batch to the checking thread, starting it the
   // first time; waits while the thread still has an unclaimed batch.
@@ -104,6 +107,7 @@ class ScheduleChecker : public RunObserver {
   void CheckStart(const AttemptStart& start);
   void CheckEnd(const AttemptRecord& record);
   void CheckJobEnd(const JobRecord& record);
+  void CheckReservation(const ReservationChange& change);
   void CheckRunEnd(TimeUs end_us);
 
   // What the checker knows about one task of an active job.
@@ -131,7 +135,8 @@ class ScheduleChecker : public RunObserver {
   struct Running {
     MachineId machine;
     TimeUs start_us = 0;
-    Resources demand;
+    Resources demand;         // held now
+    Resources start_demand;   // held at the start (differs for profiled phases)
     bool after_job_end = false;  // started after its job ended (already reported)
   };
 

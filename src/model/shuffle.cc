@@ -20,4 +20,20 @@ bool HasShuffleParent(const Stage& stage) {
   return false;
 }
 
+bool ShufflePhaseFirst(const Stage& stage) {
+  return stage.HasProfiledPhases() && stage.phases.front().name == "shuffle" && HasShuffleParent(stage);
+}
+
+Resources PhaseReservation(const Stage& stage, uint32_t phase) {
+  if (phase == 0 && ShufflePhaseFirst(stage)) return stage.phases.front().demand;
+  Resources r;
+  for (size_t k = phase; k < stage.phases.size(); ++k) {
+    for (int i = 0; i < kNumResources; ++i) {
+      const auto res = static_cast<Resource>(i);
+      r.set_micro(res, std::max(r.micro(res), stage.phases[k].demand.micro(res)));
+    }
+  }
+  return r;
+}
+
 }  // namespace weft

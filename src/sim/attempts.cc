@@ -82,7 +82,9 @@ void EngineCore::BeginSegments(uint32_t slot) {
   }
   if (!a.shuffled) {
     a.shuffled = true;  // at most one shuffle phase per attempt
-    if (HasShuffleParent(st) && StartShuffle(slot)) return;
+    // A first profiled phase named "shuffle" runs alongside the edge's
+    // shuffle (sim/profiled_phases.cc); otherwise the work waits for it.
+    if (HasShuffleParent(st) && StartShuffle(slot) && !ShufflePhaseFirst(a)) return;
   }
   if (!st.phases.empty() && AgentControlsPhases(a.machine)) {
     Mail mail{.kind = MailKind::kPhaseReady, .to = Address::Node(a.machine), .phase = 0};
@@ -90,13 +92,18 @@ void EngineCore::BeginSegments(uint32_t slot) {
     mailbox_.Post(std::move(mail), 0);
     return;
   }
-  a.segment_running = true;
-  execution_->RunSegment(slot, ExecutionView(a));
+  RunCurrentSegment(slot);
 }
 
 void EngineCore::SegmentDone(uint32_t slot) {
   Attempt& a = attempts_[slot];
   a.segment_running = false;
+  if (a.shuffling) {
+    // A "shuffle" phase that did its work before the edge's shuffle ended:
+    // it ends with the shuffle (EndShuffle).
+    a.phase_waits_shuffle = true;
+    return;
+  }
   const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
   if (a.phase + 1u >= std::max<size_t>(st.phases.size(), 1)) return EndAttempt(slot, Outcome::kOk);
   ++a.phase;
@@ -106,8 +113,7 @@ void EngineCore::SegmentDone(uint32_t slot) {
     mailbox_.Post(std::move(mail), 0);
     return;
   }
-  a.segment_running = true;
-  execution_->RunSegment(slot, ExecutionView(a));
+  RunCurrentSegment(slot);
 }
 
 void EngineCore::AttemptDone(uint32_t slot, Outcome outcome) { EndAttempt(slot, outcome); }
@@ -126,8 +132,15 @@ void EngineCore::UsageChanged(uint32_t slot, const Resources& before, const Reso
 }
 
 void EngineCore::PhaseEnded(uint32_t slot, uint32_t phase, TimeUs start_us, double held, bool completed) {
-  const Attempt& a = attempts_[slot];
+  Attempt& a = attempts_[slot];
   const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
+  if (completed && a.shuffling) {
+    // The "shuffle" phase's record waits for the edge's shuffle to end.
+    a.phase_deferred = true;
+    a.deferred_start_us = start_us;
+    a.deferred_held = held;
+    return;
+  }
   const PhaseRecord record{a.task,   a.attempt_no, phase,     st.phases[phase].resource, a.machine,
                            start_us, queue_.now(), held,      completed,                 a.container.valid()};
   for (RunObserver* o : observers_) o->OnPhaseEnd(record);
@@ -143,6 +156,7 @@ void EngineCore::EndAttempt(uint32_t slot, Outcome outcome) {
   events_since_progress_ = 0;
   Attempt a = attempts_[slot];
   const AttemptAccount account = execution_->End(slot, ExecutionView(a));
+  EmitDeferredPhase(slot, /*completed=*/false);
   const TaskRef t = a.task;
   JobRun& jr = jobs_[t.job.value()];
   const uint64_t k = jr.progress->stage_offset[t.stage] + t.index;
@@ -155,12 +169,13 @@ void EngineCore::EndAttempt(uint32_t slot, Outcome outcome) {
   if (a.container.valid()) {
     auto it = containers_.find(a.container.value());
     if (it != containers_.end()) {
-      it->second.in_use -= a.demand;
+      it->second.in_use -= a.reserved;
       --it->second.tasks;
     }
   } else {
-    cluster_.Deallocate(m, a.demand);
+    cluster_.Deallocate(m, a.reserved);
   }
+  WakeParked(m);
   Attempt& freed = attempts_[slot];
   freed.free = true;
   freed.segment_running = false;

@@ -56,6 +56,8 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
     return w_.jobs[a.value()].arrival_us < w_.jobs[b.value()].arrival_us;
   });
   machine_attempts_.resize(w_.cluster.size());
+  parked_.resize(w_.cluster.size());
+  retry_queued_.resize(w_.cluster.size());
   unfinished_jobs_ = w_.jobs.size();
   Rng failure_rng = root_rng_.Fork(kFailureStream);
   if (opt_.model == ExecutionModel::kContention) {
@@ -168,6 +170,8 @@ void EngineCore::Dispatch(const Event& e) {
     case EventType::kLaunchArrives:
       if (e.c == kShuffleEndTag) {
         EndShuffle(e);
+      } else if (e.c == kRetryGrowthTag) {
+        RetryParked(e);
       } else if (e.c == kRemoteReadEndTag) {
         EndRemoteRead(e);
       } else if (!attempts_[e.a].free && attempts_[e.a].generation == e.b) {

@@ -40,6 +40,9 @@ inline constexpr uint32_t kShuffleEndTag = 1;
 // A kLaunchArrives event whose `c` is kRemoteReadEndTag ends the remote read
 // of attempt (a, generation b) (sim/locality.cc).
 inline constexpr uint32_t kRemoteReadEndTag = 2;
+// A kLaunchArrives event whose `c` is kRetryGrowthTag retries, on machine a,
+// the profiled phases parked until their demand fits (sim/profiled_phases.cc).
+inline constexpr uint32_t kRetryGrowthTag = 3;
 
 // SimContext: a role's window on the engine (policy/context.h).
 class SimContext final : public policy::Context {
@@ -115,6 +118,15 @@ struct Attempt {
   uint64_t launch_order = 0;
   Resources demand;         // reserved at launch
   Resources usage;          // the stage's average use
+  // Profiled phases (sim/profiled_phases.cc): what the attempt reserves now
+  // (its current phase's demand; `demand` otherwise), whether its next phase
+  // waits for room, and the shuffle phase whose end waits for the edge's.
+  Resources reserved;
+  bool parked = false;
+  bool phase_waits_shuffle = false;  // a "shuffle" phase did its work; the edge's shuffle goes on
+  bool phase_deferred = false;       // that phase's record waits for the shuffle's end
+  TimeUs deferred_start_us = 0;
+  double deferred_held = 0;
 };
 
 class EngineCore final : public ExecutionHost, public MailRecipients {
@@ -203,6 +215,21 @@ class EngineCore final : public ExecutionHost, public MailRecipients {
   void ScheduleShuffleEnd(uint32_t slot);
   void EndShuffle(const Event& e);
 
+  // profiled_phases.cc: a task with profiled phases reserves its current
+  // phase's demand. RunCurrentSegment runs the attempt's current segment once
+  // its reservation has moved to that segment's demand; a phase whose demand
+  // grows beyond what is free (outside the policy's overbooked resources)
+  // is parked until something on its machine releases room.
+  void RunCurrentSegment(uint32_t slot);
+  bool MoveReservation(uint32_t slot);
+  void RetryParked(const Event& e);
+  void WakeParked(MachineId m);
+  // ShufflePhaseFirst: the attempt's task is behind a shuffle edge and its
+  // first profiled phase is named "shuffle": that phase runs from launch
+  // alongside the edge's shuffle and ends at the later of the two.
+  bool ShufflePhaseFirst(const Attempt& a) const;
+  void EmitDeferredPhase(uint32_t slot, bool completed);
+
   // locality.cc: the locality cost (model/locality.h). A task placed off the
   // machines holding its input first waits out its remote read, holding what
   // it reserved and running nothing; then its shuffle (if any) and its work.
@@ -236,6 +263,10 @@ class EngineCore final : public ExecutionHost, public MailRecipients {
   std::vector<Attempt> attempts_;
   std::vector<uint32_t> free_attempts_;
   std::vector<std::vector<uint32_t>> machine_attempts_;  // started or launched, per machine
+  // Per machine: attempts (slot, generation) whose next profiled phase waits
+  // for room, in the order they parked; and whether a retry is queued.
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> parked_;
+  std::vector<uint8_t> retry_queued_;
   uint64_t start_counter_ = 0;
   uint64_t launch_counter_ = 0;
   std::unique_ptr<Execution> execution_;  // chosen once per run

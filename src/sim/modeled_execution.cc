@@ -31,6 +31,7 @@ ModeledExecution::ModeledExecution(const Workload& workload, const policy::Clust
 double ModeledExecution::NominalSegmentUs(const Work& w, const Stage& st, uint32_t index) const {
   if (!w.phased) return static_cast<double>(st.TaskDuration(index));
   const Phase& p = st.phases[w.phase];
+  if (p.profiled) return static_cast<double>(p.duration_us);
   // cpu work is core-seconds on one core; disk and net work are MB at the
   // machine's full bandwidth. A task's `durations` entry scales its phases.
   const double alone_us = p.resource == kCpu ? p.work * 1e6 : p.work / cluster_.capacity(w.machine).units(p.resource) * 1e6;
@@ -58,6 +59,7 @@ void ModeledExecution::Begin(uint32_t slot, const ExecutionAttempt& attempt) {
   w.peak = Resources();
   w.segment_held_area = 0;
   w.phased = !st.phases.empty();
+  w.profiled = st.HasProfiledPhases();
   w.generation = attempt.generation;
   w.machine = attempt.machine;
   w.launch_order = attempt.launch_order;
@@ -76,7 +78,17 @@ void ModeledExecution::Begin(uint32_t slot, const ExecutionAttempt& attempt) {
   auto pos = std::upper_bound(list.begin(), list.end(), w.launch_order,
                               [&](uint64_t order, uint32_t s) { return order < work_[s].launch_order; });
   list.insert(pos, slot);
-  if (w.phased) {
+  if (w.profiled) {
+    // It holds phase 0's demand and uses its memory until the phase runs
+    // (at once, or after the edge's shuffle); it may reserve more
+    // (model/shuffle.h, PhaseReservation).
+    w.demand = st.phases.front().demand;
+    w.usage = st.phases.front().usage;
+    Resources use;
+    use.set_micro(kMem, w.usage.micro(kMem));
+    SetUse(slot, w, use, w.demand);
+    w.changed = false;
+  } else if (w.phased) {
     // From its start a task with phases holds and uses its memory; its
     // phases' resources come and go with the phases.
     Resources hold;
@@ -107,7 +119,11 @@ void ModeledExecution::RunSegment(uint32_t slot, const ExecutionAttempt& attempt
   w.remaining_us = NominalSegmentUs(w, st, attempt.task.index);
   if (w.doomed && !w.phased) w.remaining_us = std::max(1.0, std::floor(w.remaining_us * failure_rng_.Uniform()));
   w.want = Resources();
-  if (!w.phased) {
+  if (w.profiled) {
+    w.demand = st.phases[w.phase].demand;
+    w.usage = st.phases[w.phase].usage;
+  }
+  if (!w.phased || w.profiled) {
     for (Resource r : kSharedResources) w.want.set_micro(r, w.usage.micro(r));
   } else {
     const Resource r = st.phases[w.phase].resource;
@@ -138,6 +154,9 @@ void ModeledExecution::RunSegment(uint32_t slot, const ExecutionAttempt& attempt
   // A whole task's use is constant from here unless its machine's shares
   // move: its account then needs no integration.
   if (!work_[slot].phased) work_[slot].changed = false;
+  // A profiled phase may use more memory than the last: charged under
+  // contention only, as at Begin.
+  if (w.profiled && Contended() && w.active && w.generation == attempt.generation) EnforceMemory(m);
 }
 
 void ModeledExecution::OnSegmentEvent(const Event& e) {
@@ -214,7 +233,9 @@ void ModeledExecution::Integrate(Work& w, TimeUs now) {
     w.used_area[k] += static_cast<double>(w.use.micro(static_cast<Resource>(k))) * span;
     w.held_area[k] += static_cast<double>(w.hold.micro(static_cast<Resource>(k))) * span;
   }
-  if (w.running && w.phased) {
+  if (w.running && w.profiled) {
+    w.segment_held_area += static_cast<double>(w.hold.micro(kCpu)) * span;  // phases.csv: cores held
+  } else if (w.running && w.phased) {
     for (Resource r : kSharedResources) {
       if (w.want.micro(r) > 0) w.segment_held_area += static_cast<double>(w.hold.micro(r)) * span;
     }
@@ -283,13 +304,13 @@ void ModeledExecution::Update(uint32_t slot, TimeUs now, const std::array<double
   }
   Resources use;
   use.set_micro(kMem, w.usage.micro(kMem));
-  Resources hold = w.phased ? Resources() : w.demand;
+  Resources hold = w.phased && !w.profiled ? Resources() : w.demand;
   hold.set_micro(kMem, w.demand.micro(kMem));
   if (w.running) {
     for (Resource r : kSharedResources) {
       if (w.want.micro(r) == 0) continue;
       use.set_micro(r, Scaled(w.want.micro(r), contended ? w.rate : share[r]));
-      if (w.phased) hold.set_micro(r, Scaled(w.want.micro(r), share[r]));
+      if (w.phased && !w.profiled) hold.set_micro(r, Scaled(w.want.micro(r), share[r]));
     }
   }
   SetUse(slot, w, use, hold);
@@ -337,6 +358,8 @@ void ModeledExecution::ReportPhase(uint32_t slot, Work& w, bool completed) {
   double held = 0;
   if (span > 0) {
     held = w.segment_held_area / static_cast<double>(span) / static_cast<double>(kMicroUnits);
+  } else if (w.profiled) {
+    held = static_cast<double>(w.hold.micro(kCpu)) / kMicroUnits;
   } else {
     for (Resource r : kSharedResources) held += static_cast<double>(w.hold.micro(r)) / kMicroUnits;
   }

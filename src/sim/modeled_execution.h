@@ -12,6 +12,11 @@
 //     (a segment uses and holds want x share), never delivered twice;
 //   - ContentionExecution: a segment progresses at the share of its most
 //     oversubscribed resource and uses want x rate of every resource.
+// A profiled phase (RAS Table 2) is a segment like a whole task: it lasts its
+// duration alone, wants its usage's cpu, disk and network and holds its
+// demand, memory included; between segments the attempt keeps holding its
+// last phase's demand (the engine moves the reservation; a phase that grows
+// may wait for room: sim/profiled_phases.cc).
 // Under contention, memory used beyond a machine's capacity kills the newest
 // attempts (outcome failed, retried), as an out-of-memory killer would. In
 // both, failures are injected partway with the run's task_failure_prob.
@@ -54,6 +59,7 @@ class ModeledExecution : public Execution {
     bool active = false;
     bool running = false;   // a segment progresses
     bool phased = false;
+    bool profiled = false;  // its phases are profiled: each holds and wants its own demand and usage
     bool doomed = false;    // fails partway (task_failure_prob)
     bool changed = false;   // use or holding ever changed since Begin
     uint16_t fail_phase = 0;

@@ -80,7 +80,13 @@ void EngineCore::EndShuffle(const Event& e) {
   Attempt& a = attempts_[e.a];
   if (a.free || a.generation != e.b || !a.shuffling) return;  // the attempt ended meanwhile
   a.shuffling = false;
-  BeginSegments(e.a);
+  if (!ShufflePhaseFirst(a)) return BeginSegments(e.a);
+  // The "shuffle" phase ran alongside; it ends now if its work is done, else
+  // when its work is (sim/profiled_phases.cc).
+  if (!a.phase_waits_shuffle) return;
+  a.phase_waits_shuffle = false;
+  EmitDeferredPhase(e.a, /*completed=*/true);
+  SegmentDone(e.a);
 }
 
 }  // namespace weft::sim

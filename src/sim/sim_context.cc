@@ -5,6 +5,7 @@
 
 #include "core/status.h"
 #include "fmt/format.h"
+#include "model/shuffle.h"
 #include "sim/engine_impl.h"
 
 namespace weft::sim {
@@ -110,7 +111,7 @@ absl::Status EngineCore::DoLaunch(const Address& by, const TaskRef& t, MachineId
   }
   const Stage& st = w_.jobs[t.job.value()].stages[t.stage];
   for (const Phase& p : st.phases) {
-    if (cluster_.capacity(m).micro(p.resource) == 0) {
+    if (!p.profiled && cluster_.capacity(m).micro(p.resource) == 0) {
       return Refuse(fmt::format("machine {} has no {} for a phase of the task", w_.cluster.machine(m).name,
                                 kResourceNames[p.resource]));
     }
@@ -119,7 +120,11 @@ absl::Status EngineCore::DoLaunch(const Address& by, const TaskRef& t, MachineId
   // each phase holds its resource while it runs (sim/execution.h).
   const Resources& demand = st.TaskDemand(t.index);  // the task's own, when the stage overrides it
   Resources reserve = demand;
-  if (!st.phases.empty() && AgentControlsPhases(m)) {
+  if (st.HasProfiledPhases()) {
+    // A task with profiled phases reserves its current phase's demand, from
+    // phase 0's at launch (sim/profiled_phases.cc).
+    reserve = PhaseReservation(st, 0);
+  } else if (!st.phases.empty() && AgentControlsPhases(m)) {
     reserve = Resources();
     reserve.set_micro(kMem, demand.micro(kMem));
   }
@@ -151,6 +156,7 @@ absl::Status EngineCore::DoLaunch(const Address& by, const TaskRef& t, MachineId
   if (jr.attempts[k] < 255) ++jr.attempts[k];
   a.ready_us = jr.task_ready_us.empty() ? jr.stage_ready_us[t.stage] : jr.task_ready_us[k];
   a.demand = reserve;
+  a.reserved = reserve;
   a.usage = st.TaskUsage(t.index);
   a.launch_order = launch_counter_++;
   jr.slot[k] = slot;
@@ -222,9 +228,8 @@ absl::Status EngineCore::DoStartPhase(const Address& by, const TaskRef& t) {
   const uint32_t slot = jr.slot[jr.progress->stage_offset[t.stage] + t.index];
   Attempt& a = attempts_[slot];
   if (a.machine.value() != by.index) return Refuse("the task runs on another machine");
-  if (a.segment_running) return Refuse("the task's current phase is already running");
-  a.segment_running = true;
-  execution_->RunSegment(slot, ExecutionView(a));
+  if (a.segment_running || a.parked) return Refuse("the task's current phase is already running");
+  RunCurrentSegment(slot);
   return absl::OkStatus();
 }
 

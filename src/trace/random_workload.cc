@@ -133,10 +133,36 @@ json DrawDemand(Rng& rng, const MachineGroup& target, std::array<int64_t, kNumRe
   return demand;
 }
 
+// DrawProfiledPhases: 1-3 profiled phases whose demands all fit `target`
+// (so does the stage's demand, their maximum).
+json DrawProfiledPhases(Rng& rng, const MachineGroup& target, double max_duration) {
+  json phases = json::array();
+  const uint32_t n = Between(rng, 1, 3);
+  for (uint32_t p = 0; p < n; ++p) {
+    std::array<int64_t, kNumResources> micro{};
+    json phase = {{"duration", std::max(0.001, Millis(rng.Uniform() * max_duration))}};
+    phase["demand"] = DrawDemand(rng, target, micro);
+    if (rng.Bernoulli(0.5)) {
+      json usage = json::object();
+      for (int r = 0; r < kNumResources; ++r) {
+        if (micro[r] > 0) usage[std::string(kResourceNames[r])] = static_cast<double>(micro[r] / 2) / 1e6;
+      }
+      phase["usage"] = usage;
+    }
+    phases.push_back(std::move(phase));
+  }
+  return phases;
+}
+
 json DrawStage(Rng& rng, const RandomWorkloadOptions& o, const std::vector<MachineGroup>& groups,
                const std::vector<std::string>& machine_names, uint32_t index, uint32_t tasks) {
   json stage = {{"name", fmt::format("s{}", index)}, {"tasks", tasks}};
   const double max_duration = std::max(0.001, o.max_duration_s);
+  if (o.profiled_prob > 0 && rng.Bernoulli(o.profiled_prob)) {
+    // Drawn only with the option on, so other workloads do not change.
+    stage["phases"] = DrawProfiledPhases(rng, groups[rng.UniformInt(groups.size())], max_duration);
+    return stage;
+  }
   if (rng.Bernoulli(o.phases_prob)) {
     constexpr std::array<const char*, 3> kPhaseResources = {"cpu", "net", "disk"};
     const uint32_t n = Between(rng, 1, 3);
@@ -212,6 +238,13 @@ json DrawJob(Rng& rng, const RandomWorkloadOptions& o, const std::vector<Machine
       } else {
         stage["after"].push_back(parent);
       }
+    }
+    bool shuffle_parent = false;
+    if (stage.contains("after")) {
+      for (const json& e : stage["after"]) shuffle_parent |= e.is_object() && e["kind"] == "shuffle";
+    }
+    if (shuffle_parent && stage.contains("phases") && stage["phases"][0].contains("duration") && rng.Bernoulli(0.5)) {
+      stage["phases"][0]["name"] = "shuffle";  // runs alongside the edge's shuffle
     }
     stages.push_back(std::move(stage));
   }

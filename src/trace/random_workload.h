@@ -18,7 +18,8 @@
 //   - per stage a task count, a duration (sometimes per-task durations), a
 //     demand that fits at least one machine, sometimes a usage below the
 //     demand, a locality list for some tasks, and sometimes phases (monotasks)
-//     instead of a duration;
+//     instead of a duration; with the options below, shuffle edges, per-task
+//     demands and profiled phases;
 //   - with `locality_cost`, a locality cost on the cluster and an input size
 //     on every stage that lists preferred machines.
 // The generator writes the workload as FORMATS.md section 1 JSON and reads it
@@ -58,6 +59,10 @@ struct RandomWorkloadOptions {
   // waiting reducers and starve their own maps (Hadoop's slow-start deadlock).
   double slowstart = 0;
   double task_demands_prob = 0;   // a stage gives one demand per task (and sometimes usages)
+  // A stage's tasks are made of 1-3 profiled phases (each its own duration,
+  // demand and sometimes usage); behind a shuffle edge the first is named
+  // "shuffle" half of the time.
+  double profiled_prob = 0;
   // The cluster charges a locality cost (bandwidths or factors, drawn), and
   // stages with locality lists get an input_mb to read.
   bool locality_cost = false;

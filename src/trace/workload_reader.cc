@@ -364,6 +364,11 @@ absl::Status ReadStage(const FieldReader& r, const json& s, const Cluster& clust
     for (const char* key : {"duration", "durations"}) {
       if (s.contains(key)) return r.Error(key, "cannot be given with profiled phases (their durations are the task's)");
     }
+    // Each phase's demand and usage are the task's while it runs: a
+    // per-task or a stage usage could only disagree with them.
+    for (const char* key : {"demands", "usages", "usage"}) {
+      if (s.contains(key)) return r.Error(key, "cannot be given with profiled phases (each phase has its own)");
+    }
   }
   if (s.contains("duration")) {
     ASSIGN_OR_RETURN(stage.duration_us, r.PositiveDuration(s, "duration"));
@@ -406,6 +411,16 @@ absl::Status ReadStage(const FieldReader& r, const json& s, const Cluster& clust
     // The stage then shows the largest of its tasks' demands: an upper bound
     // for policies that look only at the stage.
     stage.demand = ElementwiseMax(stage.demands);
+  }
+  if (stage.HasProfiledPhases() && s.contains("demand")) {
+    // Policies that place by the stage's demand rely on it covering every
+    // phase's.
+    for (size_t i = 0; i < stage.phases.size(); ++i) {
+      if (!stage.phases[i].demand.FitsIn(stage.demand)) {
+        return r.Error("demand", fmt::format("({}) is less than phase {}'s demand ({}); it must cover every phase's",
+                                             stage.demand.ToString(), i, stage.phases[i].demand.ToString()));
+      }
+    }
   } else if (stage.HasProfiledPhases()) {
     // A profiled task's peak reservation is its largest phase's.
     std::vector<Resources> phase_demands;
@@ -526,17 +541,6 @@ absl::Status CheckShuffleNetwork(const Job& job, const Cluster& cluster) {
   return absl::OkStatus();
 }
 
-// RefuseUnsupported: fields the reader understands but the engine does not
-// run yet are refused, not silently ignored, so no result pretends to model
-// them. Each goes when the engine learns it.
-absl::Status RefuseUnsupported(const Job& job) {
-  for (const Stage& stage : job.stages) {
-    const FieldReader r(fmt::format("job \"{}\" stage \"{}\"", job.name, stage.name));
-    if (stage.HasProfiledPhases()) return r.Error("phases", "profiled phases (with \"duration\") are not supported yet");
-  }
-  return absl::OkStatus();
-}
-
 // TopologicalOrder fills job.topo_order (Kahn's algorithm, lowest index first
 // so the order is deterministic) or reports a stage on a cycle.
 absl::Status TopologicalOrder(const FieldReader& jr, Job& job) {
@@ -649,7 +653,7 @@ absl::Status ReadJob(const json& j, Workload& w, absl::flat_hash_map<std::string
   }
   RETURN_IF_ERROR(TopologicalOrder(jr, job));
   RETURN_IF_ERROR(CheckShuffleNetwork(job, w.cluster));
-  return RefuseUnsupported(job);
+  return absl::OkStatus();
 }
 
 }  // namespace

@@ -297,6 +297,20 @@ TEST_P(PolicyModelAdditionsTest, CompleteValidAndDeterministicWithShufflesAndPer
   });
 }
 
+// Profiled phases (their reservation follows the phase; a growing phase may
+// wait for room) together with shuffle edges, whose first phase is sometimes
+// a "shuffle" phase run alongside the edge's shuffle.
+TEST_P(PolicyModelAdditionsTest, CompleteValidAndDeterministicWithProfiledPhases) {
+  // Known gap: ursa-yarn reads a task's phases as monotasks (resource, work)
+  // and a profiled phase has no work: it stalls (seed 0). Not fixed yet.
+  if (GetParam() == "ursa-yarn") GTEST_SKIP() << "ursa-yarn does not run profiled phases yet";
+  RunTwiceOnRandomWorkloads(GetParam(), 6, [](RandomWorkloadOptions& o) {
+    o.profiled_prob = 0.6;
+    o.shuffle_prob = 0.7;
+    o.slowstart = 1;
+  });
+}
+
 INSTANTIATE_TEST_SUITE_P(AllPolicies, PolicyModelAdditionsTest, ::testing::ValuesIn(PolicyNames()), PolicyTestName);
 
 // Every policy on random workloads with the locality cost on (model/locality.h:

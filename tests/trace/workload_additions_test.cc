@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gmock/gmock.h"
+#include "fmt/format.h"
 #include "gtest/gtest.h"
 #include "model/shuffle.h"
 #include "trace/workload_reader.h"
@@ -233,12 +234,42 @@ TEST(WorkloadAdditionsTest, RejectsDurationWithProfiledPhases) {
             "task's)");
 }
 
-TEST(WorkloadAdditionsTest, RefusesProfiledPhasesUntilTheEngineRunsThem) {
+// ProfiledStage: SmallWorkload with stage "a" made of a shuffle and a reduce
+// profile (its "demand" of cpu 1, mem 2 covers both).
+Json ProfiledStage() {
   Json doc = SmallWorkload();
   StageAt(doc, 0).erase("duration");
   StageAt(doc, 0)["phases"] = Json::parse(
-      R"([{"name": "shuffle", "duration": 2, "demand": {"net": 0}}, {"duration": 3, "demand": {"cpu": 1}}])");
-  EXPECT_EQ(ErrorOf(doc), "job \"j\" stage \"a\": \"phases\" profiled phases (with \"duration\") are not supported yet");
+      R"([{"name": "shuffle", "duration": 2, "demand": {"mem": 1}}, {"duration": 3, "demand": {"cpu": 1, "mem": 2}}])");
+  return doc;
+}
+
+TEST(WorkloadAdditionsTest, AcceptsProfiledPhasesWithTheirDurationsAsTheTasks) {
+  Json doc = ProfiledStage();
+  StageAt(doc, 0).erase("demand");
+  const Stage st = Parse(doc).jobs[0].stages[0];
+  ASSERT_TRUE(st.HasProfiledPhases());
+  EXPECT_EQ(st.duration_us, 5'000'000);
+  EXPECT_EQ(st.phases[0].name, "shuffle");
+  EXPECT_EQ(st.demand.ToString(), "cpu=1 mem=2");  // the phases' maximum
+}
+
+TEST(WorkloadAdditionsTest, RejectsStageDemandBelowAProfiledPhase) {
+  Json doc = ProfiledStage();
+  StageAt(doc, 0)["demand"] = Json::parse(R"({"cpu": 1, "mem": 1})");
+  EXPECT_EQ(ErrorOf(doc), "job \"j\" stage \"a\": \"demand\" (cpu=1 mem=1) is less than phase 1's demand "
+                          "(cpu=1 mem=2); it must cover every phase's");
+}
+
+TEST(WorkloadAdditionsTest, RejectsStageUsageAndPerTaskOverridesWithProfiledPhases) {
+  for (const char* key : {"usage", "demands", "usages"}) {
+    Json doc = ProfiledStage();
+    StageAt(doc, 0)[key] = std::string(key) == "usage" ? Json::parse(R"({"cpu": 1})")
+                                                       : Json::parse(R"([{"cpu": 1}, {"cpu": 1}])");
+    EXPECT_EQ(ErrorOf(doc), fmt::format("job \"j\" stage \"a\": \"{}\" cannot be given with profiled phases "
+                                        "(each phase has its own)",
+                                        key));
+  }
 }
 
 // --- Per-task demand and usage overrides ----------------------------------------

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <numeric>
+#include <span>
 
 #include "policy/ras/utility.h"
 
@@ -10,6 +12,39 @@ namespace weft::policy::ras {
 namespace {
 
 constexpr uint64_t kCycleTag = 1;
+
+// ReduceProfiles: a reducer stage's shuffle and reduce profiles (§3.6). With
+// profiled phases whose first is a "shuffle" phase behind a shuffle edge,
+// the engine reserves that phase's demand from launch and the most the later
+// phases need from the shuffle's end (model/shuffle.h, PhaseReservation);
+// otherwise the task holds one reservation and both are it.
+struct ReduceProfiles {
+  Resources shuffle;
+  Resources reduce;
+};
+ReduceProfiles ProfilesOf(const JobView& view, uint32_t s) {
+  const std::span<const Phase> phases = view.Phases(s);
+  bool shuffle_edge = false;
+  for (const Edge& e : view.parents(s)) shuffle_edge |= e.kind == EdgeKind::kShuffle;
+  if (phases.empty() || !phases.front().profiled || phases.front().name != "shuffle" || !shuffle_edge) {
+    return {view.demand(s), view.demand(s)};
+  }
+  ReduceProfiles p{phases.front().demand, Resources()};
+  for (size_t k = 1; k < phases.size(); ++k) {
+    for (int i = 0; i < kNumResources; ++i) {
+      const auto r = static_cast<Resource>(i);
+      p.reduce.set_micro(r, std::max(p.reduce.micro(r), phases[k].demand.micro(r)));
+    }
+  }
+  return p;
+}
+
+// LaunchDemand: what the engine reserves when `task` launches.
+Resources LaunchDemand(const JobView& view, const TaskRef& task) {
+  const std::span<const Phase> phases = view.Phases(task.stage);
+  if (phases.empty() || !phases.front().profiled) return view.task_demand(task);
+  return ProfilesOf(view, task.stage).shuffle;
+}
 
 }  // namespace
 
@@ -81,11 +116,14 @@ PlacementJob RasScheduler::Describe(JobId job) const {
   // run their stages of one kind one profile at a time.
   std::array<int, kNumSlotKinds> rank = {3, 3};
   bool reduce_left = false;
+  uint32_t reduce_stage = UINT32_MAX;
+  uint32_t maps_ready = 0;
   auto consider = [&](SlotKind kind, int r, uint32_t s) {
     const int k = static_cast<int>(kind);
     if (r >= rank[k]) return;
     rank[k] = r;
     (kind == SlotKind::kMap ? d.map_profile : d.reduce_profile) = view.demand(s);
+    if (kind == SlotKind::kReduce) reduce_stage = s;
   };
   for (uint32_t s = 0; s < view.num_stages(); ++s) {
     const StageProgress& sp = view.stage_progress(s);
@@ -94,6 +132,7 @@ PlacementJob RasScheduler::Describe(JobId job) const {
     const SlotKind kind = StageSlotKind(view, s);
     if (kind == SlotKind::kMap) {
       d.s_pend += unfinished;
+      maps_ready += sp.ready;
     } else {
       // "Reduce tasks pending execution" (§3.2) are those that could run:
       // ready or running. Reducers still blocked behind a barrier are not
@@ -104,11 +143,25 @@ PlacementJob RasScheduler::Describe(JobId job) const {
     }
     consider(kind, sp.ready > 0 ? 0 : sp.running > 0 ? 1 : 2, s);
   }
-  // Without profiled phases a reducer holds its whole demand from launch to
-  // end, so its shuffle and reduce profiles are both that demand.
-  // TODO(model #13): the shuffle phase's profile, I/O scaled by
-  // min(maps placed, parallel_copies) / parallel_copies, until line 26.
   const double map_us = MeanLength(job, SlotKind::kMap).value_or(0);
+  if (reduce_stage != UINT32_MAX) {
+    // A reducer's slot follows its phase (§3.1, §3.6): the shuffle profile,
+    // whose I/O is per map placed up to parallel_copies copies at once, until
+    // line 26 (every remaining map placed and the maps end within the cycle);
+    // then the reduce profile. Without a shuffle phase both are its demand.
+    const ReduceProfiles p = ProfilesOf(view, reduce_stage);
+    const bool switching = maps_ready == 0 && map_us <= static_cast<double>(config_.period_us);
+    if (switching) {
+      d.reduce_profile = p.reduce;
+    } else {
+      d.reduce_profile = p.shuffle;
+      const uint32_t copies = std::max<uint32_t>(1, config_.parallel_copies);
+      const double scale = static_cast<double>(std::min(slots_.of_job(job, SlotKind::kMap), copies)) / copies;
+      for (Resource r : {kDisk, kNet}) {
+        d.reduce_profile.set_micro(r, std::llround(static_cast<double>(p.shuffle.micro(r)) * scale));
+      }
+    }
+  }
   const double reduce_us = MeanLength(job, SlotKind::kReduce).value_or(0);
   const std::optional<TimeUs> deadline = view.deadline();
   const double left_us =
@@ -180,7 +233,7 @@ void RasScheduler::Serve(MachineId m) {
       while (pool_.count(group) > 0 && matrix[w.job][m.value()] > slots_.of_job_on(job, m, w.kind)) {
         // Never beyond the machine's capacity: wait for running tasks to end.
         const TaskRef task = pool_.Front(group);
-        if (!ctx_.cluster().Fits(m, view.task_demand(task))) break;
+        if (!ctx_.cluster().Fits(m, LaunchDemand(view, task))) break;
         if (!Launch(task, m)) break;
       }
     }
