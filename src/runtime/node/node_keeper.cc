@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "runtime/node/task_runner.h"
 
@@ -35,7 +36,8 @@ char StateOf(int stat_fd) {
 
 // KeeperMain is the keeper's whole life (fds: 0 the daemon's pidfd, 1 its
 // /proc stat, 2 the node group's freezer file or /dev/null).
-[[noreturn]] void KeeperMain(pid_t daemon, const std::filesystem::path& work_dir, const std::string& freeze,
+[[noreturn]] void KeeperMain(pid_t daemon, const std::filesystem::path& work_dir,
+                             const std::vector<std::filesystem::path>& node_dirs, const std::string& freeze,
                              bool can_freeze, std::atomic<int>* flag) {
   prctl(PR_SET_NAME, "weftd-keeper");
   // A Ctrl-C at a terminal reaches the whole foreground group: the daemon
@@ -47,6 +49,9 @@ char StateOf(int stat_fd) {
     pollfd p{.fd = 0, .events = POLLIN, .revents = 0};
     const int ready = poll(&p, 1, kPollMs);
     if ((ready > 0 && (p.revents & POLLIN) != 0) || getppid() != daemon) {
+      // The node's groups are known here, so they go even if the work dir
+      // (and its record of them) went with the daemon.
+      TaskCgroups::KillAndRemove(node_dirs, /*wait_ms=*/2000);
       TaskRunner::KillLeftovers(work_dir);
       _exit(0);
     }
@@ -90,7 +95,7 @@ std::unique_ptr<NodeKeeper> NodeKeeper::Start(const std::filesystem::path& work_
     for (int i = 0; i < 3; ++i) moved[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 10);
     for (int i = 0; i < 3; ++i) dup2(moved[i], i);
     close_range(3, ~0U, 0);
-    KeeperMain(daemon, work_dir, control.freeze, can_freeze, flag);
+    KeeperMain(daemon, work_dir, cgroups.NodeDirs(), control.freeze, can_freeze, flag);
   }
   close_all();
   if (pid < 0) {
