@@ -9,9 +9,18 @@ without limit into a container). Arrivals, durations and the job/stage structure
 Usage: cobra_workload.py IN.json OUT.json
 """
 import json
+import os
 import sys
 
 CORES, MEM_GB = 8, 16
+
+
+def write_json(path, doc):
+    """Writes `doc` to `path` through a temporary file renamed into place (never half-written)."""
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(doc, f)
+    os.replace(tmp, path)
 
 
 def main():
@@ -32,11 +41,7 @@ def main():
                                "mem": round(max(0.1, d.get("mem", 0) * MEM_GB), 4)}
     w["cluster"] = {"machines": [{"name": "m", "count": 100, "rack_size": 20,
                                   "capacity": {"cpu": CORES, "mem": MEM_GB, "disk": 50, "net": 125}}]}
-    tmp = sys.argv[2] + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(w, f)
-    import os
-    os.replace(tmp, sys.argv[2])
+    write_json(sys.argv[2], w)
     return 0
 
 

@@ -8,15 +8,16 @@ packages=(
   g++ cmake ninja-build pkg-config git python3
   libabsl-dev libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libsqlite3-dev libcsv-dev zlib1g-dev
+  libsqlite3-dev libcsv-dev zlib1g-dev libzstd-dev
   libjs-chart.js  # Chart.js, compiled into `weft report` pages
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   libcpp-httplib-dev prometheus-cpp-dev  # the scheduler's dashboard and /metrics
 )
 # --test: what only the test suite needs besides: a one-machine Slurm cluster
-# for `weft sweep --slurm` (scripts/slurm-local.sh).
+# for `weft sweep --slurm` (scripts/slurm-local.sh), and clang with its
+# libFuzzer runtime (libclang_rt.fuzzer) for the fuzz targets (scripts/fuzz.sh).
 if [ "${1:-}" = --test ]; then
-  packages+=(slurm-wlm munge)
+  packages+=(slurm-wlm munge clang libclang-rt-14-dev)
 fi
 
 missing=()

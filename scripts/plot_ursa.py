@@ -3,7 +3,8 @@
 directories scripts/ursa_repro.sh leaves in RUNS.
 
 Writes to OUT: ursa_setting1_jct.svg (Fig. 9a: each job's JCT against the ideal), ursa_setting1_util.svg
-(Fig. 9b: cpu and network utilization over time), ursa_setting2_jct.svg (Fig. 10: JCTs under EJF and
+(Fig. 9b: cpu and network utilization over time; ursa_setting1_util_ys.svg the same under Y+S,
+ursa_setting2_util.svg setting 2 under ursa), ursa_setting2_jct.svg (Fig. 10: JCTs under EJF and
 SRJF), and ursa_setting1.csv / ursa_setting2.csv (each job's JCT per run, and the ideal).
 Run with /usr/bin/python3 (Debian's matplotlib).
 
@@ -34,6 +35,21 @@ def timeline(run_dir):
             [float(r["net_used"]) for r in rows])
 
 
+def utilization(plt, run_dir, title, path):
+    """cpu and network utilization (measured use over capacity) over the first 200 s of a run."""
+    t, cpu, net = timeline(run_dir)
+    fig, ax = plt.subplots(figsize=(7, 3))
+    keep = [i for i, x in enumerate(t) if x <= 200]
+    ax.plot([t[i] for i in keep], [100 * cpu[i] for i in keep], label="cpu")
+    ax.plot([t[i] for i in keep], [100 * net[i] for i in keep], label="network")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("utilization (%)")
+    ax.set_ylim(0, 105)
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    plot_style.save(fig, path)
+
+
 def paper_ideal(i):  # i from 0
     return 40 * (i // 2 + 1) + (8 if i % 2 else 0)
 
@@ -56,7 +72,7 @@ def main():
 
     s1 = {name: jobs(os.path.join(runs, d)) for name, d in
           [("ursa", "s1-ursa"), ("ursa (4 s / 4 s split, ept_factor=2)", "s1even-ursa"),
-           ("ursa-yarn (Y+U)", "s1-ursa-yarn"), ("executor (Y+S)", "s1-executor"), ("fifo", "s1-fifo")]}
+           ("ursa-yarn (Y+U)", "s1-ursa-yarn"), ("spark-dynamic (Y+S)", "s1-spark-dynamic"), ("fifo", "s1-fifo")]}
     n = len(s1["ursa"])
     idx = list(range(1, n + 1))
     write_csv(os.path.join(out, "ursa_setting1.csv"),
@@ -67,7 +83,7 @@ def main():
     fig, ax = plt.subplots(figsize=(7, 4))
     ax.plot(idx, [paper_ideal(i) for i in range(n)], "k--", label="ideal (paper)")
     ax.plot(idx, [split_ideal(i) for i in range(n)], "k:", label="ideal (57% cpu split)")
-    for k, style in zip(list(s1)[:3], ["o-", "s-", "^-"]):
+    for k, style in zip(list(s1)[:4], ["o-", "s-", "^-", "v-"]):
         ax.plot(idx, [v for _, v in s1[k]], style, markersize=3, label=k)
     ax.set_xlabel("job (submission order)")
     ax.set_ylabel("JCT (s)")
@@ -75,21 +91,17 @@ def main():
     ax.legend(fontsize=8)
     plot_style.save(fig, os.path.join(out, "ursa_setting1_jct.svg"))
 
-    t, cpu, net = timeline(os.path.join(runs, "s1-ursa"))
-    fig, ax = plt.subplots(figsize=(7, 3))
-    keep = [i for i, x in enumerate(t) if x <= 200]
-    ax.plot([t[i] for i in keep], [100 * cpu[i] for i in keep], label="cpu")
-    ax.plot([t[i] for i in keep], [100 * net[i] for i in keep], label="network")
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel("utilization (%)")
-    ax.set_ylim(0, 105)
-    ax.set_title("Setting 1 under ursa (first 200 s; 1 s bins)")
-    ax.legend(fontsize=8)
-    plot_style.save(fig, os.path.join(out, "ursa_setting1_util.svg"))
+    utilization(plt, os.path.join(runs, "s1-ursa"), "Setting 1 under ursa (first 200 s; 1 s bins)",
+                os.path.join(out, "ursa_setting1_util.svg"))
+    utilization(plt, os.path.join(runs, "s1-spark-dynamic"),
+                "Setting 1 under spark-dynamic (Y+S) (first 200 s; 1 s bins)",
+                os.path.join(out, "ursa_setting1_util_ys.svg"))
+    utilization(plt, os.path.join(runs, "s2-ursa-ejf"), "Setting 2 under ursa, EJF (first 200 s; 1 s bins)",
+                os.path.join(out, "ursa_setting2_util.svg"))
 
     s2 = {name: jobs(os.path.join(runs, d)) for name, d in
-          [("ursa EJF", "s2-ursa-ejf"), ("ursa SRJF", "s2-ursa-srjf"), ("executor (Y+S)", "s2-executor")]}
-    write_csv(os.path.join(out, "ursa_setting2.csv"), ["job", "ursa_ejf", "ursa_srjf", "executor"],
+          [("ursa EJF", "s2-ursa-ejf"), ("ursa SRJF", "s2-ursa-srjf"), ("spark-dynamic (Y+S)", "s2-spark-dynamic")]}
+    write_csv(os.path.join(out, "ursa_setting2.csv"), ["job", "ursa_ejf", "ursa_srjf", "spark_dynamic"],
               [[j for j, _ in s2["ursa EJF"]]] + [[v for _, v in s2[k]] for k in s2])
     fig, ax = plt.subplots(figsize=(7, 4))
     for k, style in zip(s2, ["o-", "s-", "^-"]):

@@ -21,10 +21,15 @@ run() {  # run NAME WORKLOAD POLICY [PARAM...]
 }
 run s1-ursa setting1 ursa
 run s1-ursa-yarn setting1 ursa-yarn executors=150
-run s1-executor setting1 executor executors=150
+# Y+S: Spark on YARN with dynamic allocation at the paper's settings (section 5.1.2: 4 cores / 8 GB
+# executors, idle timeout 2 s), the COBRA reproduction's spark-dynamic.
+YS="container_cpu=4 container_mem=8 idle_timeout=2"
+# shellcheck disable=SC2086
+run s1-spark-dynamic setting1 spark-dynamic $YS
 run s1-fifo setting1 fifo
 run s1even-ursa setting1-even ursa ept_factor=2
 run s1even-ursa-default setting1-even ursa
 run s2-ursa-ejf setting2 ursa
 run s2-ursa-srjf setting2 ursa order=srjf
-run s2-executor setting2 executor executors=150
+# shellcheck disable=SC2086
+run s2-spark-dynamic setting2 spark-dynamic $YS

@@ -13,6 +13,10 @@
 //     killed node left behind, so no process outlives the cluster.
 // Each daemon's pid is kept in DIR/NAME.pid; a pid is signalled only while
 // /proc says it is still a weftd (pids get reused).
+// Every daemon takes the cluster's token, DIR/token (mode 0600, made by the
+// first `up`), and `up` records its addresses in the user's token index so
+// that `weft submit|status|wait|cancel --scheduler ADDR` find it with no
+// flag (runtime/local_tokens.h; docs/runtime.md, "Security model").
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -28,6 +32,7 @@
 #include "cli/commands.h"
 #include "fmt/format.h"
 #include "runtime/client/scheduler_client.h"
+#include "runtime/local_tokens.h"
 #include "runtime/node/task_runner.h"
 
 namespace weft::cli {
@@ -153,6 +158,8 @@ struct UpOptions {
   uint32_t rack_size = 0;  // 0: every node in rack 0
 };
 
+fs::path TokenPath(const fs::path& dir) { return dir / "token"; }
+
 std::string SchedulerName(const UpOptions& o, uint32_t replica) {
   return o.replicas == 1 ? "scheduler" : fmt::format("scheduler-{}", replica);
 }
@@ -172,7 +179,8 @@ std::variant<std::string, int> StartScheduler(const UpOptions& o, const fs::path
   std::vector<std::string> args = {WeftdPath().string(), "scheduler", "--listen",
                                    previous.empty() ? "127.0.0.1:0" : previous, "--state", (dir / name).string(),
                                    "--nodes", std::to_string(o.nodes), "--http",
-                                   previous_http.empty() ? "127.0.0.1:0" : previous_http};
+                                   previous_http.empty() ? "127.0.0.1:0" : previous_http, "--token-file",
+                                   TokenPath(dir).string()};
   if (o.replicas > 1) {
     args.insert(args.end(), {"--replica", std::to_string(replica), "--replicas", std::to_string(o.replicas)});
   }
@@ -199,6 +207,12 @@ int Up(const UpOptions& o) {
   fs::create_directories(dir, ec);
   if (ec) {
     std::cerr << fmt::format("error: cannot create {}: {}\n", dir.string(), ec.message());
+    return kExitBadInput;
+  }
+  // The token is made once and kept: daemons still alive from an earlier up hold it.
+  const absl::StatusOr<std::string> token = runtime::EnsureTokenFile(TokenPath(dir));
+  if (!token.ok()) {
+    std::cerr << "error: " << token.status().message() << "\n";
     return kExitBadInput;
   }
   // An up on a dir whose daemons are partly alive starts only what is
@@ -238,13 +252,13 @@ int Up(const UpOptions& o) {
     const std::string name = fmt::format("node-{}", i);
     if (alive(name)) continue;
     std::vector<std::string> node = {weftd, "node", "--scheduler", address, "--name", name, "--work-dir",
-                                     (dir / name).string()};
+                                     (dir / name).string(), "--token-file", TokenPath(dir).string()};
     if (o.cpu > 0) node.insert(node.end(), {"--cpu", fmt::format("{}", o.cpu)});
     if (o.mem > 0) node.insert(node.end(), {"--mem", fmt::format("{}", o.mem)});
     if (o.rack_size > 0) node.insert(node.end(), {"--rack", std::to_string(i / o.rack_size)});
     WritePid(dir / (name + ".pid"), Spawn(node, dir / (name + ".out")));
   }
-  runtime::SchedulerClient client(address, "");
+  runtime::SchedulerClient client(address, *token);
   while (true) {
     absl::StatusOr<std::vector<v1::StatusReply>> replies = client.StatusAll();
     const bool ready = replies.ok() && replies->size() == o.replicas &&
@@ -260,11 +274,20 @@ int Up(const UpOptions& o) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+  for (const std::string& a : addresses) {
+    if (absl::Status s = runtime::RememberToken(a, TokenPath(dir)); !s.ok()) {
+      std::cerr << fmt::format("warning: {}: clients need --token-file {}\n", std::string(s.message()),
+                               TokenPath(dir).string());
+    }
+  }
   std::cout << fmt::format("cluster of {} nodes running in {}; stop it with: weft cluster down --dir {}\n", o.nodes,
                            dir.string(), o.dir);
   for (uint32_t r = 0; r < o.replicas; ++r) {
     const std::string http = LastLine(dir / SchedulerName(o, r) / "http-address");
-    if (!http.empty()) std::cout << fmt::format("dashboard: http://{}/ (Prometheus metrics: /metrics)\n", http);
+    // With the token, as a browser can send it: the page works as printed (only its reader sees it).
+    if (!http.empty()) {
+      std::cout << fmt::format("dashboard: http://{}/?token={} (Prometheus metrics: /metrics)\n", http, *token);
+    }
   }
   std::cout << address << "\n";  // last: scripts take it with tail -1 (FORMATS.md section 4)
   return kExitOk;
@@ -277,6 +300,7 @@ int Down(const std::string& dir_flag) {
     return kExitBadInput;
   }
   StopAll(dir);
+  runtime::ForgetTokens(TokenPath(dir));
   std::cout << fmt::format("cluster in {} stopped\n", dir.string());
   return kExitOk;
 }

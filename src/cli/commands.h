@@ -30,6 +30,11 @@ void AddJobCommands(CLI::App& app, CommandRun& run);     // submit, status, wait
 void AddClusterCommand(CLI::App& app, CommandRun& run);  // cluster up, cluster down
 void AddReportCommand(CLI::App& app, CommandRun& run);
 void AddSweepCommand(CLI::App& app, CommandRun& run);    // policies x params x seeds x workloads
+void AddGenCommand(CLI::App& app, CommandRun& run);      // gen mapreduce
+
+// WriteAtomically writes `text` to `path` through `path`.tmp renamed into
+// place, so no half-written file ever has the final name; false on failure.
+bool WriteAtomically(const std::string& path, const std::string& text);
 
 // Exit codes shared by every command (FORMATS.md section 3).
 // ReadWorkloadOrReport reads and validates a workload file; on error it

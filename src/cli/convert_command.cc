@@ -25,24 +25,6 @@ struct ConvertFlags {
   AlibabaOptions alibaba;
 };
 
-// WriteAtomically writes `text` to `path` through `path`.tmp.
-bool WriteAtomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
-    file << text;
-    if (!file.flush()) {
-      std::error_code ignored;
-      std::filesystem::remove(tmp, ignored);
-      return false;
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) std::filesystem::remove(tmp, ec);
-  return !ec;
-}
-
 int RunConvert(const ConvertFlags& f) {
   // One source format so far; the flag names it so that others can follow.
   if (f.from != "alibaba-2018") {
@@ -64,6 +46,23 @@ int RunConvert(const ConvertFlags& f) {
 }
 
 }  // namespace
+
+bool WriteAtomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
+    file << text;
+    if (!file.flush()) {
+      std::error_code ignored;
+      std::filesystem::remove(tmp, ignored);
+      return false;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) std::filesystem::remove(tmp, ec);
+  return !ec;
+}
 
 void AddConvertCommand(CLI::App& app, CommandRun& run) {
   auto f = std::make_shared<ConvertFlags>();

@@ -27,6 +27,7 @@ int Main(int argc, char** argv) {
   AddSweepCommand(app, run);
   AddBoundsCommand(app, run);
   AddConvertCommand(app, run);
+  AddGenCommand(app, run);
   AddTraceCommand(app, run);
   AddJobCommands(app, run);
   AddClusterCommand(app, run);

@@ -2,7 +2,8 @@
 //
 // What the commands that talk to a running scheduler share: the
 // --scheduler and --token-file flags (the token file may also come from
-// $WEFT_TOKEN_FILE), building a client, and the mapping of a client error
+// $WEFT_TOKEN_FILE, else from the index `weft cluster up` keeps of its
+// addresses: runtime/local_tokens.h), building a client, and the mapping of a client error
 // to an exit code (2 for a request the scheduler refused as bad input, 1
 // when it cannot be reached or failed).
 #pragma once

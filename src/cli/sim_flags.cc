@@ -48,6 +48,7 @@ void SimFlags::Register(CLI::App& cmd) {
   cmd.add_option("--timeline-step", timeline_step_s, "Step of timeline.csv in the --out directory, in seconds")
       ->check(CLI::Range(1e-6, 86400.0))
       ->capture_default_str();
+  cmd.add_flag("--compress", compress, "Write the --out directory's CSV files compressed, as NAME.csv.zst (zstd)");
 }
 
 absl::StatusOr<Workload> SimFlags::Load() const {
@@ -161,6 +162,7 @@ sim::SimulationRequest Request(const SimFlags& flags, const sim::SimOptions& opt
                                 .params = std::move(params),
                                 .options = options,
                                 .timeline_step_us = std::max<TimeUs>(1, std::llround(flags.timeline_step_s * 1e6)),
+                                .compress = flags.compress,
                                 .check = !flags.no_check,
                                 .progress = !flags.no_progress && isatty(STDERR_FILENO)};
 }

@@ -31,6 +31,7 @@ struct SimFlags {
   bool no_check = false;
   bool no_progress = false;
   double timeline_step_s = 1;  // the step of timeline.csv (docs/report.md)
+  bool compress = false;       // --compress: NAME.csv.zst in --out
 
   void Register(CLI::App& cmd);
   // Load reads the workload (or the default, or --trace, printing the trace's

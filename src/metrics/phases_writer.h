@@ -16,28 +16,27 @@
 #include "absl/status/statusor.h"
 #include "fmt/format.h"
 #include "metrics/records.h"
+#include "metrics/result_file.h"
 #include "model/workload.h"
 
 namespace weft {
 
 class PhasesWriter final : public RunObserver {
  public:
-  // Open creates DIR/phases.csv.tmp (`dir` must exist).
-  static absl::StatusOr<std::unique_ptr<PhasesWriter>> Open(const std::string& dir, const Workload& workload);
-  ~PhasesWriter() override;
+  // Open creates DIR/phases.csv.tmp (`dir` must exist); with `compress`,
+  // phases.csv.zst (metrics/result_file.h).
+  static absl::StatusOr<std::unique_ptr<PhasesWriter>> Open(const std::string& dir, const Workload& workload,
+                                                            bool compress = false);
 
   void OnPhaseEnd(const PhaseRecord& record) override;
   // Finish flushes, closes and renames the file into place.
   absl::Status Finish();
 
  private:
-  PhasesWriter(std::string dir, const Workload& workload) : dir_(std::move(dir)), workload_(workload) {}
-  void Flush(bool force);
+  explicit PhasesWriter(const Workload& workload) : workload_(workload) {}
 
-  std::string dir_;
   const Workload& workload_;
-  std::FILE* file_ = nullptr;
-  fmt::memory_buffer buffer_;
+  std::unique_ptr<ResultFile> file_;
 };
 
 }  // namespace weft

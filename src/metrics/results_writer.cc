@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "core/status.h"
 #include "core/time.h"
 #include "fmt/compile.h"
 
@@ -12,7 +13,6 @@ namespace weft {
 namespace {
 constexpr char kTasksHeader[] = "job,stage,task,attempt,machine,ready,start,end,outcome,cpu,mem,disk,net,locality\n";
 constexpr char kJobsHeader[] = "job,user,arrival,start,end,jct,outcome,newlb,newlb_ratio\n";
-constexpr size_t kFlushBytes = 1 << 20;
 
 // The task rows are most of a run's output (one per attempt, millions in big
 // runs), so they are built by appending to the buffer directly: no format
@@ -63,36 +63,28 @@ std::string CsvField(const std::string& text) {
 }
 
 absl::StatusOr<std::unique_ptr<ResultsWriter>> ResultsWriter::Open(const std::string& dir,
-                                                                   const Workload& workload) {
+                                                                   const Workload& workload, bool compress) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec || !std::filesystem::is_directory(dir)) {
     return absl::InvalidArgumentError(fmt::format("--out {}: cannot create the directory", dir));
   }
   std::unique_ptr<ResultsWriter> w(new ResultsWriter(dir, workload));
-  w->tasks_ = std::fopen((dir + "/tasks.csv.tmp").c_str(), "wb");
-  w->jobs_ = std::fopen((dir + "/jobs.csv.tmp").c_str(), "wb");
-  if (w->tasks_ == nullptr || w->jobs_ == nullptr) {
-    return absl::InvalidArgumentError(fmt::format("--out {}: cannot write there", dir));
-  }
+  ASSIGN_OR_RETURN(w->tasks_, ResultFile::Open(dir, "tasks.csv", compress));
+  ASSIGN_OR_RETURN(w->jobs_, ResultFile::Open(dir, "jobs.csv", compress));
   // Every row names a machine: quote each name once, not once per row.
   w->machine_text_.reserve(workload.cluster.size());
   for (size_t m = 0; m < workload.cluster.size(); ++m) {
     w->machine_text_.push_back(CsvField(workload.cluster.machine(MachineId(static_cast<uint32_t>(m))).name));
   }
-  w->task_buffer_.append(std::string_view(kTasksHeader));
-  w->job_buffer_.append(std::string_view(kJobsHeader));
+  w->tasks_->buffer().append(std::string_view(kTasksHeader));
+  w->jobs_->buffer().append(std::string_view(kJobsHeader));
   return w;
-}
-
-ResultsWriter::~ResultsWriter() {
-  if (tasks_) std::fclose(tasks_);
-  if (jobs_) std::fclose(jobs_);
 }
 
 void ResultsWriter::OnAttemptEnd(const AttemptRecord& r) {
   const Job& job = workload_.jobs[r.task.job.value()];
-  fmt::memory_buffer& b = task_buffer_;
+  fmt::memory_buffer& b = tasks_->buffer();
   AppendCsvField(b, job.name);
   b.push_back(',');
   AppendCsvField(b, job.stages[r.task.stage].name);
@@ -122,43 +114,23 @@ void ResultsWriter::OnAttemptEnd(const AttemptRecord& r) {
   b.push_back(',');
   Append(b, LocalityName(r.locality));
   b.push_back('\n');
-  Flush(false);
+  tasks_->Flush();
 }
 
 void ResultsWriter::OnJobEnd(const JobRecord& r) {
   const Job& job = workload_.jobs[r.job.value()];
   const TimeUs newlb = ComputeJobBounds(job, bound_capacity_).newlb_us;
   const TimeUs jct = r.end_us - r.arrival_us;
-  fmt::format_to(std::back_inserter(job_buffer_), "{},{},{},{},{},{},{},{},{:.6f}\n", CsvField(job.name),
+  fmt::format_to(std::back_inserter(jobs_->buffer()), "{},{},{},{},{},{},{},{},{:.6f}\n", CsvField(job.name),
                  CsvField(workload_.users[job.user.value()]), FormatSeconds(r.arrival_us), FormatSeconds(r.start_us),
                  FormatSeconds(r.end_us), FormatSeconds(jct), r.succeeded ? "ok" : "failed", FormatSeconds(newlb),
                  newlb > 0 ? static_cast<double>(jct) / static_cast<double>(newlb) : 0.0);
-  Flush(false);
-}
-
-void ResultsWriter::Flush(bool force) {
-  if (force || task_buffer_.size() > kFlushBytes) {
-    std::fwrite(task_buffer_.data(), 1, task_buffer_.size(), tasks_);
-    task_buffer_.clear();
-  }
-  if (force || job_buffer_.size() > kFlushBytes) {
-    std::fwrite(job_buffer_.data(), 1, job_buffer_.size(), jobs_);
-    job_buffer_.clear();
-  }
+  jobs_->Flush();
 }
 
 absl::Status ResultsWriter::Finish() {
-  Flush(true);
-  const bool ok = std::fflush(tasks_) == 0 && std::fflush(jobs_) == 0;
-  std::fclose(tasks_);
-  std::fclose(jobs_);
-  tasks_ = jobs_ = nullptr;
-  if (!ok) return absl::InternalError(fmt::format("writing results to {} failed (disk full?)", dir_));
-  std::error_code ec;
-  std::filesystem::rename(dir_ + "/tasks.csv.tmp", dir_ + "/tasks.csv", ec);
-  if (!ec) std::filesystem::rename(dir_ + "/jobs.csv.tmp", dir_ + "/jobs.csv", ec);
-  if (ec) return absl::InternalError(fmt::format("cannot move results into place in {}: {}", dir_, ec.message()));
-  return absl::OkStatus();
+  RETURN_IF_ERROR(tasks_->Finish());
+  return jobs_->Finish();
 }
 
 }  // namespace weft

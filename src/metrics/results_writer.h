@@ -20,6 +20,7 @@
 #include "fmt/format.h"
 #include "metrics/lower_bounds.h"
 #include "metrics/records.h"
+#include "metrics/result_file.h"
 #include "model/workload.h"
 
 namespace weft {
@@ -27,8 +28,9 @@ namespace weft {
 class ResultsWriter final : public RunObserver {
  public:
   // Open creates `dir` if needed and opens the temporary files.
-  static absl::StatusOr<std::unique_ptr<ResultsWriter>> Open(const std::string& dir, const Workload& workload);
-  ~ResultsWriter() override;
+  // With `compress`, the files are tasks.csv.zst and jobs.csv.zst (metrics/result_file.h).
+  static absl::StatusOr<std::unique_ptr<ResultsWriter>> Open(const std::string& dir, const Workload& workload,
+                                                             bool compress = false);
 
   void OnAttemptEnd(const AttemptRecord& record) override;
   void OnJobEnd(const JobRecord& record) override;
@@ -39,15 +41,12 @@ class ResultsWriter final : public RunObserver {
  private:
   ResultsWriter(std::string dir, const Workload& workload)
       : dir_(std::move(dir)), workload_(workload), bound_capacity_(BoundCapacity::Of(workload.cluster)) {}
-  void Flush(bool force);
 
   std::string dir_;
   const Workload& workload_;
   BoundCapacity bound_capacity_;
-  std::FILE* tasks_ = nullptr;
-  std::FILE* jobs_ = nullptr;
-  fmt::memory_buffer task_buffer_;
-  fmt::memory_buffer job_buffer_;
+  std::unique_ptr<ResultFile> tasks_;
+  std::unique_ptr<ResultFile> jobs_;
   std::vector<std::string> machine_text_;  // each machine's name as a CSV field
   Resources last_demand_;          // the demand demand_text_ renders
   fmt::memory_buffer demand_text_;  // ",cpu,mem,disk,net" of last_demand_; empty before the first row

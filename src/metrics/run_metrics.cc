@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "metrics/critical_path.h"
+#include "model/locality.h"
 
 namespace weft {
 namespace {
@@ -52,6 +53,13 @@ void RunMetrics::OnAttemptEnd(const AttemptRecord& r) {
   if (r.outcome == Outcome::kOk) {
     ++summary_.tasks;
     ++locality_[static_cast<size_t>(r.locality)];
+    if (r.locality == Locality::kRack || r.locality == Locality::kRemote) {
+      const Stage& st = workload_.jobs[r.task.job.value()].stages[r.task.stage];
+      const TimeUs read_us =
+          RemoteReadUs(workload_.cluster, st, r.task.index, r.machine, r.locality == Locality::kRack);
+      remote_read_us_ += read_us;
+      remote_read_tasks_ += read_us > 0 ? 1 : 0;
+    }
   }
   if (r.start_us > r.ready_us || r.outcome != Outcome::kKilled) delay_us_.Add(r.start_us - r.ready_us);
   last_end_us_ = std::max(last_end_us_, r.end_us);
@@ -126,6 +134,9 @@ void RunMetrics::OnRunEnd(TimeUs end_us) {
   s.delay_p95 = UsToSeconds(delay_us_.Quantile(0.95));
   const uint64_t ok = s.tasks;
   for (size_t i = 0; i < 4; ++i) s.locality[i] = ok > 0 ? static_cast<double>(locality_[i]) / ok : 0;
+  s.locality_cost = workload_.cluster.locality_cost().enabled;
+  s.remote_read_s = UsToSeconds(remote_read_us_);
+  s.remote_read_tasks = remote_read_tasks_;
 
   // Jain's index over users' mean slowdown: 1 when every user is slowed
   // down equally, 1/n when one user bears it all.
@@ -176,6 +187,10 @@ nlohmann::ordered_json RunSummary::ToJson() const {
   j["ue"] = per_resource(ue);
   j["scheduling_delay"] = {{"mean", delay_mean}, {"p95", delay_p95}};
   j["locality"] = {{"node", locality[1]}, {"rack", locality[2]}, {"remote", locality[3]}, {"none", locality[0]}};
+  if (locality_cost) {
+    j["locality"]["remote_read_s"] = remote_read_s;
+    j["locality"]["remote_read_tasks"] = remote_read_tasks;
+  }
   j["jain_fairness"] = jain_fairness;
   j["bounds"] = {{"makespan_lb", makespan_lb},         {"makespan_ratio", makespan_ratio},
                  {"median_job_ratio", median_job_ratio}, {"p95_job_ratio", p95_job_ratio},

@@ -9,7 +9,9 @@
 //     and UE = used / allocated (Ursa section 5: X allocated, Y capacity x
 //     makespan, Z used; SE = X/Y, UE = Z/X);
 //   - scheduling delay (start - ready, every attempt): mean and p95;
-//   - locality of successful attempts (node, rack, remote, none);
+//   - locality of successful attempts (node, rack, remote, none) and, only
+//     when the workload's locality cost is on, the time they spent reading
+//     their input remotely (model/locality.h);
 //   - Jain's fairness index across users of their mean slowdown;
 //   - how far the run is from the lower bounds of DAGPS section 6
 //     (metrics/lower_bounds.h): per job JCT / NewLB of the job alone on the
@@ -58,6 +60,11 @@ struct RunSummary {
   double delay_mean = 0;  // seconds
   double delay_p95 = 0;
   std::array<double, 4> locality{};  // fractions of ok attempts: none, node, rack, remote
+  // Only with the locality cost on (written only then, so outputs without it
+  // do not move): seconds ok attempts spent on remote reads, and how many paid.
+  bool locality_cost = false;
+  double remote_read_s = 0;
+  uint64_t remote_read_tasks = 0;
   double jain_fairness = 1;
   // Lower-bound ratios (see the file comment); 0 when undefined.
   double makespan_lb = 0;  // seconds
@@ -107,6 +114,8 @@ class RunMetrics final : public RunObserver {
   std::array<long double, kNumResources> used_{};
   LogHistogram delay_us_;
   std::array<uint64_t, 4> locality_{};
+  TimeUs remote_read_us_ = 0;
+  uint64_t remote_read_tasks_ = 0;
   TimeUs last_end_us_ = 0;
   RunSummary summary_;
 };

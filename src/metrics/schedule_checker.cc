@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "fmt/format.h"
+#include "model/locality.h"
 #include "model/shuffle.h"
 
 namespace weft {
@@ -212,6 +213,19 @@ void ScheduleChecker::CheckShuffleEnd(const JobState& state, const AttemptRecord
   }
 }
 
+void ScheduleChecker::CheckRemoteRead(const AttemptRecord& record) {
+  if (record.locality != Locality::kRack && record.locality != Locality::kRemote) return;
+  const Stage& stage = workload_.jobs[record.task.job.value()].stages[record.task.stage];
+  const TimeUs read_us =
+      RemoteReadUs(workload_.cluster, stage, record.task.index, record.machine, record.locality == Locality::kRack);
+  if (record.end_us - record.start_us < read_us) {
+    Report(fmt::format("{} ended ok at {} s on {} ({}) {} s after its start, before its remote read of {} s was done",
+                       Describe(record.task), FormatSeconds(record.end_us), MachineName(record.machine),
+                       LocalityName(record.locality), FormatSeconds(record.end_us - record.start_us),
+                       FormatSeconds(read_us)));
+  }
+}
+
 void ScheduleChecker::CheckStart(const AttemptStart& start) {
   const TimeUs t = start.time_us;
   CheckOrder(t, "attempt start");
@@ -322,6 +336,7 @@ void ScheduleChecker::CheckEnd(const AttemptRecord& record) {
   if (started && ts.running > 0) --ts.running;
   if (record.outcome == Outcome::kOk) {
     CheckShuffleEnd(*state, record);
+    CheckRemoteRead(record);
     if (ts.ok_ends > 0) {
       Report(fmt::format("{} ended ok {} but the task had already ended ok", task(), at()));
     } else {

@@ -152,6 +152,10 @@ class ScheduleChecker : public RunObserver {
   // CheckShuffleEnd reports an ok end of a task behind a shuffle edge before
   // every task of that parent stage ended ok.
   void CheckShuffleEnd(const JobState& state, const AttemptRecord& record);
+  // CheckRemoteRead reports an ok end of a task placed off its input's
+  // machines sooner after its start than its remote read (the locality cost,
+  // model/locality.h): with the cost on, such a task waits that long first.
+  void CheckRemoteRead(const AttemptRecord& record);
   // Describe renders `job "q1" stage "agg" task 3`.
   std::string Describe(const TaskRef& task) const;
   std::string MachineName(MachineId machine) const;

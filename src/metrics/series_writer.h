@@ -10,22 +10,23 @@
 // thread-safe.
 #pragma once
 
-#include <cstdio>
 #include <memory>
 #include <string>
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
 #include "metrics/records.h"
+#include "metrics/result_file.h"
 #include "model/workload.h"
 
 namespace weft {
 
 class SeriesWriter final : public RunObserver {
  public:
-  // `dir` must exist; nothing is created until the first value.
-  SeriesWriter(std::string dir, const Workload& workload) : dir_(std::move(dir)), workload_(workload) {}
-  ~SeriesWriter() override;
+  // `dir` must exist; nothing is created until the first value. With
+  // `compress`, the file is series.csv.zst (metrics/result_file.h).
+  SeriesWriter(std::string dir, const Workload& workload, bool compress = false)
+      : dir_(std::move(dir)), workload_(workload), compress_(compress) {}
 
   void OnSeries(const SeriesPoint& point) override;
   // Finish flushes, closes and renames the file into place (if there is one);
@@ -33,13 +34,11 @@ class SeriesWriter final : public RunObserver {
   absl::Status Finish();
 
  private:
-  void Flush(bool force);
-
   std::string dir_;
   const Workload& workload_;
-  std::FILE* file_ = nullptr;
+  bool compress_;
+  std::unique_ptr<ResultFile> file_;
   bool open_failed_ = false;
-  fmt::memory_buffer buffer_;
 };
 
 }  // namespace weft

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/status.h"
 #include "fmt/format.h"
+#include "metrics/result_file.h"
 
 namespace weft {
 
@@ -94,12 +96,14 @@ TimeUs FirstArrivalUs(const Workload& workload) {
 }
 
 absl::StatusOr<std::unique_ptr<TimelineWriter>> TimelineWriter::Open(const std::string& dir, const Workload& workload,
-                                                                     TimeUs step_us) {
+                                                                     TimeUs step_us, bool compress) {
   if (step_us <= 0) return absl::InvalidArgumentError("--timeline-step must be > 0");
   if (!std::filesystem::is_directory(dir)) {
     return absl::InvalidArgumentError(fmt::format("--out {}: not a directory", dir));
   }
-  return std::unique_ptr<TimelineWriter>(new TimelineWriter(dir, workload, FirstArrivalUs(workload), step_us));
+  std::unique_ptr<TimelineWriter> w(new TimelineWriter(dir, workload, FirstArrivalUs(workload), step_us));
+  w->compress_ = compress;
+  return w;
 }
 
 TimelineWriter::TimelineWriter(std::string dir, const Workload& workload, TimeUs origin_us, TimeUs step_us)
@@ -149,7 +153,8 @@ absl::Status TimelineWriter::Finish() {
     const double cap = capacity.units(static_cast<Resource>(k));
     scale[k] = cap > 0 ? 1.0 / cap : 0.0;
   }
-  fmt::memory_buffer out;
+  ASSIGN_OR_RETURN(std::unique_ptr<ResultFile> file, ResultFile::Open(dir_, "timeline.csv", compress_));
+  fmt::memory_buffer& out = file->buffer();
   fmt::format_to(std::back_inserter(out), "time,running,waiting");
   for (const char* kind : {"alloc", "used"}) {
     for (std::string_view name : kResourceNames) fmt::format_to(std::back_inserter(out), ",{}_{}", name, kind);
@@ -162,16 +167,9 @@ absl::Status TimelineWriter::Finish() {
       fmt::format_to(std::back_inserter(out), ",{:.6g}", bin.mean[q] * scale[(q - Timeline::kAlloc) % kNumResources]);
     }
     out.push_back('\n');
+    file->Flush();
   }
-  const std::string tmp = dir_ + "/timeline.csv.tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (f == nullptr) return absl::InternalError(fmt::format("cannot write {}", tmp));
-  const bool ok = std::fwrite(out.data(), 1, out.size(), f) == out.size();
-  if (std::fclose(f) != 0 || !ok) return absl::InternalError(fmt::format("writing {} failed (disk full?)", tmp));
-  std::error_code ec;
-  std::filesystem::rename(tmp, dir_ + "/timeline.csv", ec);
-  if (ec) return absl::InternalError(fmt::format("cannot move timeline.csv into place in {}: {}", dir_, ec.message()));
-  return absl::OkStatus();
+  return file->Finish();
 }
 
 }  // namespace weft

@@ -97,8 +97,9 @@ class TimelineWriter final : public RunObserver {
   static constexpr TimeUs kDefaultStepUs = kUsPerSecond;
 
   // Open checks that `dir` is writable (it must exist) and that step_us > 0.
+  // With `compress`, the file is timeline.csv.zst (metrics/result_file.h).
   static absl::StatusOr<std::unique_ptr<TimelineWriter>> Open(const std::string& dir, const Workload& workload,
-                                                              TimeUs step_us = kDefaultStepUs);
+                                                              TimeUs step_us = kDefaultStepUs, bool compress = false);
 
   void OnAttemptEnd(const AttemptRecord& record) override;
   void OnPhaseEnd(const PhaseRecord& record) override;
@@ -116,6 +117,7 @@ class TimelineWriter final : public RunObserver {
 
   std::string dir_;
   const Workload& workload_;
+  bool compress_ = false;
   Timeline timeline_;
   TimeUs last_end_us_ = 0;
   TimeUs run_end_us_ = 0;

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "fmt/format.h"
+#include "metrics/result_file.h"
 
 namespace weft::report {
 
@@ -89,19 +90,20 @@ class CsvReaderState {
 
 absl::Status ReadCsvRows(const std::string& path, const std::vector<std::string>& required,
                          const std::vector<std::string>& optional, const std::function<void(const CsvRow&)>& on_row) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) return absl::InvalidArgumentError(fmt::format("{}: cannot read", path));
   csv_parser parser;
   if (csv_init(&parser, CSV_APPEND_NULL) != 0) return absl::InternalError("libcsv: out of memory");
   CsvReaderState state(path, required, optional, on_row);
-  std::vector<char> buffer(1 << 20);
   bool ok = true;
-  while (size_t n = std::fread(buffer.data(), 1, buffer.size(), file.get())) {
-    if (csv_parse(&parser, buffer.data(), n, &CsvReaderState::OnField, &CsvReaderState::OnRowEnd, &state) != n) {
+  const absl::Status read = ReadResultFile(path, [&](const char* data, size_t n) {
+    if (csv_parse(&parser, data, n, &CsvReaderState::OnField, &CsvReaderState::OnRowEnd, &state) != n) {
       ok = false;
-      break;
+      return absl::CancelledError();
     }
-    if (!state.error().empty()) break;
+    return state.error().empty() ? absl::OkStatus() : absl::CancelledError();
+  });
+  if (!read.ok() && !absl::IsCancelled(read)) {
+    csv_free(&parser);
+    return read;
   }
   if (ok) csv_fini(&parser, &CsvReaderState::OnField, &CsvReaderState::OnRowEnd, &state);
   const std::string parse_error = ok ? "" : csv_strerror(csv_error(&parser));

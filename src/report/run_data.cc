@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "core/status.h"
 #include "fmt/format.h"
+#include "metrics/result_file.h"
 #include "report/csv_rows.h"
 
 namespace weft::report {
@@ -120,7 +121,7 @@ absl::StatusOr<RunData> LoadRun(const std::string& dir) {
   RETURN_IF_ERROR(ReadSummary(dir + "/summary.json", run.summary));
   RETURN_IF_ERROR(ReadJobs(dir + "/jobs.csv", run));
   RETURN_IF_ERROR(ReadTasks(dir + "/tasks.csv", run));
-  if (std::filesystem::exists(dir + "/timeline.csv")) {
+  if (ResultFileExists(dir + "/timeline.csv")) {
     run.has_timeline = true;
     RETURN_IF_ERROR(ReadTimeline(dir + "/timeline.csv", run));
   }

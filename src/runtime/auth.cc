@@ -86,7 +86,9 @@ grpc::Status CheckToken(const grpc::ServerContext& context, const std::string& t
     const std::string_view value(it->second.data(), it->second.size());
     if (value.starts_with(kBearer) && ConstantTimeEquals(value.substr(kBearer.size()), token)) return grpc::Status::OK;
   }
-  return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "missing or wrong token");
+  return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                      "unauthenticated: missing or wrong token (weft finds the token of a `weft cluster up` cluster "
+                      "for the user who started it; anyone else needs read access to DIR/token and --token-file)");
 }
 
 void AddToken(grpc::ClientContext& context, const std::string& token) {

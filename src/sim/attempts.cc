@@ -76,6 +76,10 @@ void EngineCore::StartAttempt(uint32_t slot) {
 void EngineCore::BeginSegments(uint32_t slot) {
   Attempt& a = attempts_[slot];
   const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
+  if (!a.input_read) {
+    a.input_read = true;  // at most one remote read per attempt, before anything else
+    if (StartRemoteRead(slot)) return;
+  }
   if (!a.shuffled) {
     a.shuffled = true;  // at most one shuffle phase per attempt
     if (HasShuffleParent(st) && StartShuffle(slot)) return;

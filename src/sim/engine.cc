@@ -67,7 +67,10 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
   }
 }
 
-void EngineCore::SetExecution(std::unique_ptr<Execution> execution) { execution_ = std::move(execution); }
+void EngineCore::SetExecution(std::unique_ptr<Execution> execution) {
+  execution_ = std::move(execution);
+  simulated_execution_ = false;
+}
 
 absl::Status ValidateSimOptions(const Workload& workload, const policy::Policy& policy, const SimOptions& options) {
   // Jobs are homed on job % replicas; failures name machines and replicas.
@@ -165,6 +168,8 @@ void EngineCore::Dispatch(const Event& e) {
     case EventType::kLaunchArrives:
       if (e.c == kShuffleEndTag) {
         EndShuffle(e);
+      } else if (e.c == kRemoteReadEndTag) {
+        EndRemoteRead(e);
       } else if (!attempts_[e.a].free && attempts_[e.a].generation == e.b) {
         StartAttempt(e.a);
       }

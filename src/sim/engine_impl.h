@@ -37,6 +37,9 @@ class EngineCore;
 // of attempt (a, generation b) instead (sim/shuffle.cc); other launch events
 // have c = 0.
 inline constexpr uint32_t kShuffleEndTag = 1;
+// A kLaunchArrives event whose `c` is kRemoteReadEndTag ends the remote read
+// of attempt (a, generation b) (sim/locality.cc).
+inline constexpr uint32_t kRemoteReadEndTag = 2;
 
 // SimContext: a role's window on the engine (policy/context.h).
 class SimContext final : public policy::Context {
@@ -105,6 +108,7 @@ struct Attempt {
   bool free = true;
   bool shuffling = false;   // in its shuffle phase (shuffle edges): its own work waits
   bool shuffled = false;    // its shuffle phase is over (or it had none)
+  bool input_read = false;  // its remote read (locality cost) is over, or it had none
   double copy_done_us = 0;  // when the parents' output available so far is copied
   TimeUs ready_us = 0;
   TimeUs start_us = 0;
@@ -199,6 +203,13 @@ class EngineCore final : public ExecutionHost, public MailRecipients {
   void ScheduleShuffleEnd(uint32_t slot);
   void EndShuffle(const Event& e);
 
+  // locality.cc: the locality cost (model/locality.h). A task placed off the
+  // machines holding its input first waits out its remote read, holding what
+  // it reserved and running nothing; then its shuffle (if any) and its work.
+  // StartRemoteRead: false when the attempt reads nothing remotely.
+  bool StartRemoteRead(uint32_t slot);
+  void EndRemoteRead(const Event& e);
+
   const Workload& w_;
   policy::Policy& policy_;
   SimOptions opt_;
@@ -228,6 +239,10 @@ class EngineCore final : public ExecutionHost, public MailRecipients {
   uint64_t start_counter_ = 0;
   uint64_t launch_counter_ = 0;
   std::unique_ptr<Execution> execution_;  // chosen once per run
+  // The run's execution is simulated (not replaced by SetExecution): only
+  // then does the engine charge the locality cost's remote reads, since a
+  // real task reads its input for real.
+  bool simulated_execution_ = true;
 
 
   absl::flat_hash_map<uint32_t, policy::ContainerInfo> containers_;

@@ -58,7 +58,7 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
 
   std::unique_ptr<ResultsWriter> writer;
   if (!request.out_dir.empty()) {
-    ASSIGN_OR_RETURN(writer, ResultsWriter::Open(request.out_dir, workload));
+    ASSIGN_OR_RETURN(writer, ResultsWriter::Open(request.out_dir, workload, request.compress));
   }
   // phases.csv: only for workloads with phases (docs/results.md).
   std::unique_ptr<PhasesWriter> phases;
@@ -66,14 +66,14 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
     return std::any_of(j.stages.begin(), j.stages.end(), [](const Stage& s) { return !s.phases.empty(); });
   });
   if (writer && has_phases) {
-    ASSIGN_OR_RETURN(phases, PhasesWriter::Open(request.out_dir, workload));
+    ASSIGN_OR_RETURN(phases, PhasesWriter::Open(request.out_dir, workload, request.compress));
   }
   // series.csv: only when the policy records something (docs/results.md).
   std::unique_ptr<SeriesWriter> series;
-  if (writer) series = std::make_unique<SeriesWriter>(request.out_dir, workload);
+  if (writer) series = std::make_unique<SeriesWriter>(request.out_dir, workload, request.compress);
   std::unique_ptr<TimelineWriter> timeline;
   if (!request.out_dir.empty()) {
-    ASSIGN_OR_RETURN(timeline, TimelineWriter::Open(request.out_dir, workload, request.timeline_step_us));
+    ASSIGN_OR_RETURN(timeline, TimelineWriter::Open(request.out_dir, workload, request.timeline_step_us, request.compress));
   }
   std::unique_ptr<EventLog> events;
   if (!request.events_path.empty()) {

@@ -24,6 +24,7 @@ struct SimulationRequest {
   SimOptions options;
   std::string out_dir;      // empty: no result files
   TimeUs timeline_step_us = kUsPerSecond;  // the step of out_dir/timeline.csv
+  bool compress = false;    // the CSV files as NAME.csv.zst (metrics/result_file.h)
   std::string events_path;  // empty: no event log
   bool check = true;        // run the schedule checker
   bool progress = false;    // draw a progress bar on stderr

@@ -186,6 +186,7 @@ json DrawStage(Rng& rng, const RandomWorkloadOptions& o, const std::vector<Machi
       }
       stage["locality"].push_back(prefs);
     }
+    if (o.locality_cost) stage["input_mb"] = 16.0 * Between(rng, 1, 8);
   }
   return stage;
 }
@@ -223,6 +224,11 @@ std::string RandomWorkloadJson(uint64_t seed, const RandomWorkloadOptions& o) {
   Rng rng(seed);
   json doc = {{"weft", 1}, {"cluster", {{"machines", json::array()}}}, {"jobs", json::array()}};
   const std::vector<MachineGroup> groups = DrawCluster(rng, o, doc);
+  if (o.locality_cost) {
+    doc["cluster"]["locality_cost"] =
+        rng.Bernoulli(0.5) ? json{{"rack_mbps", 25.0 * Between(rng, 2, 8)}, {"cross_rack_mbps", 25.0 * Between(rng, 1, 2)}}
+                           : json{{"rack_factor", 1.5}, {"remote_factor", static_cast<double>(Between(rng, 2, 4))}};
+  }
   const std::vector<std::string> machine_names = MachineNames(groups);
 
   struct User {

@@ -18,7 +18,9 @@
 //   - per stage a task count, a duration (sometimes per-task durations), a
 //     demand that fits at least one machine, sometimes a usage below the
 //     demand, a locality list for some tasks, and sometimes phases (monotasks)
-//     instead of a duration.
+//     instead of a duration;
+//   - with `locality_cost`, a locality cost on the cluster and an input size
+//     on every stage that lists preferred machines.
 // The generator writes the workload as FORMATS.md section 1 JSON and reads it
 // back with ParseWorkload, so every invariant the reader guarantees
 // (topo_order, parents/children, num_tasks, demands that fit) holds by
@@ -56,6 +58,9 @@ struct RandomWorkloadOptions {
   // waiting reducers and starve their own maps (Hadoop's slow-start deadlock).
   double slowstart = 0;
   double task_demands_prob = 0;   // a stage gives one demand per task (and sometimes usages)
+  // The cluster charges a locality cost (bandwidths or factors, drawn), and
+  // stages with locality lists get an input_mb to read.
+  bool locality_cost = false;
 };
 
 // RandomWorkloadJson returns the workload for `seed` as JSON text (useful to

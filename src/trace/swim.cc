@@ -18,6 +18,10 @@ constexpr double kSplitBytes = 128.0 * (1 << 20);
 constexpr double kReduceBytes = 1024.0 * (1 << 20);
 constexpr double kBytesPerSecond = 100.0 * (1 << 20);
 constexpr uint64_t kMachines = 600;
+// The most bytes a column may give: 10 PB keeps every derived task count
+// (75M maps at most) and duration (2e8 s) in range; found by fuzzing
+// (a 1e90-byte input made a task count no integer holds).
+constexpr double kMaxBytes = 1e16;
 
 // TaskSeconds: bytes at the model's bandwidth, in whole microseconds, >= 1 ms.
 double TaskSeconds(double bytes) {
@@ -57,6 +61,7 @@ absl::Status ReadFile(const std::string& file, const std::string& prefix, TraceE
     for (const auto& [column, name, value] : {std::tuple{3, "map_input_bytes", input}, {4, "shuffle_bytes", shuffle},
                                               {5, "reduce_output_bytes", output}}) {
       if (value < 0) return rows->ColumnError(column, name, "is negative");
+      if (value > kMaxBytes) return rows->ColumnError(column, name, "is over 10 PB (1e16 bytes), the model's limit");
     }
     const double maps = std::max(1.0, std::ceil(input / kSplitBytes));
     json stages = json::array();

@@ -215,8 +215,7 @@ absl::Status ReadCluster(const json& doc, Workload& w) {
   }
   if (cluster.contains("locality_cost")) {
     ASSIGN_OR_RETURN(const LocalityCost cost, ReadLocalityCost(cr, cluster["locality_cost"]));
-    (void)cost;  // read and checked; refused until the engine charges it
-    return cr.Error("locality_cost", "is not supported yet");
+    w.cluster.set_locality_cost(cost);
   }
   return absl::OkStatus();
 }

@@ -6,6 +6,7 @@
 
 #include "tests/cli/cli_test_util.h"
 #include "fmt/format.h"
+#include "metrics/result_file.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -71,6 +72,41 @@ TEST_F(SimCliTest, WritesResultFilesInTheContractFormat) {
   EXPECT_EQ(summary["tasks"], 11);
   EXPECT_TRUE(summary["utilization"].contains("cpu"));
   EXPECT_EQ(summary["check"]["ok"], true);
+}
+
+TEST_F(SimCliTest, CompressWritesTheSameBytesAsZstdFiles) {
+  const std::string w = Write("w.json", kWorkload);
+  for (const auto& [dir, extra] : {std::pair{"plain", ""}, std::pair{"packed", "--compress"}}) {
+    std::vector<std::string> args{"sim", "-w", w, "-p", "fifo", "--seed", "3", "--out", (dir_ / dir).string()};
+    if (*extra) args.push_back(extra);
+    const Result r = Run(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  for (const char* name : {"tasks.csv", "jobs.csv", "timeline.csv"}) {
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "packed" / name)) << name;
+    std::string unpacked;
+    const absl::Status read = ReadResultFile((dir_ / "packed" / name).string(), [&](const char* data, size_t n) {
+      unpacked.append(data, n);
+      return absl::OkStatus();
+    });
+    ASSERT_TRUE(read.ok()) << read;
+    EXPECT_EQ(unpacked, Slurp(dir_ / "plain" / name)) << name;
+    // Compressed for real: a zstd frame starts with its magic number.
+    EXPECT_THAT(Slurp(dir_ / "packed" / (std::string(name) + ".zst")), StartsWith("\x28\xb5\x2f\xfd")) << name;
+  }
+  // weft report reads a compressed run as it reads a plain one.
+  const Result report = Run({"report", (dir_ / "packed").string(), "-o", (dir_ / "r.html").string()});
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+  // A truncated file is bad input, named.
+  const std::string cut = Slurp(dir_ / "packed" / "tasks.csv.zst");
+  std::filesystem::create_directories(dir_ / "cut");
+  for (const char* name : {"summary.json", "jobs.csv.zst"}) {
+    std::filesystem::copy_file(dir_ / "packed" / name, dir_ / "cut" / name);
+  }
+  Write("cut/tasks.csv.zst", cut.substr(0, cut.size() / 2));
+  const Result bad = Run({"report", (dir_ / "cut").string(), "-o", (dir_ / "bad.html").string()});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("tasks.csv.zst"));
 }
 
 TEST_F(SimCliTest, SameSeedGivesIdenticalResults) {

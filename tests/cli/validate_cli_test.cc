@@ -54,6 +54,17 @@ TEST_F(ValidateCliTest, SummarisesShuffleEdgesAndOverrides) {
                                path));
 }
 
+TEST_F(ValidateCliTest, SaysWhenTheLocalityCostIsOn) {
+  std::string text = kGoodWorkload;
+  text.replace(text.find("]},"), 3, R"(], "locality_cost": {"remote_factor": 2}},)");
+  const std::string path = Write("local.json", text);
+  const Result r = Run({"validate", path});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, fmt::format("{}: ok: 1 jobs, 2 stages, 4 tasks, 4 machines, 4.0 cpu-seconds of work; 0 shuffle "
+                               "edges, 0 stages with profiled phases, 0 with per-task demands, locality cost on\n",
+                               path));
+}
+
 TEST_F(ValidateCliTest, RejectsBadJson) {
   const std::string path = Write("bad.json", "{\"weft\": 1,\n");
   const Result r = Run({"validate", path});

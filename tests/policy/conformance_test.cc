@@ -27,6 +27,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -256,18 +257,21 @@ std::string PolicyTestName(const ::testing::TestParamInfo<std::string>& info) {
 // deadlock; found by this test with drf, delay, random, tetris,
 // coffman-graham, dagps and two Sparrow variants); avoiding it is the
 // policy's job (reducer preemption or slots, as RAS does).
-class PolicyModelAdditionsTest : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(PolicyModelAdditionsTest, CompleteValidAndDeterministicWithShufflesAndPerTaskDemands) {
+// RunTwiceOnRandomWorkloads runs `policy` twice on each of `seeds` random
+// workloads (each seed's options changed by `adjust`), with latency in both
+// execution models: every run must complete and pass the checker, and the
+// two runs must write the same tasks.csv. `after` sees each first run's
+// output directory.
+void RunTwiceOnRandomWorkloads(const std::string& policy, uint64_t seeds,
+                               const std::function<void(RandomWorkloadOptions&)>& adjust,
+                               const std::function<void(const std::string&)>& after = {}) {
   TempDir tmp;
   ASSERT_TRUE(tmp.ok());
   for (const Variant& v : {kVariants[1], kVariants[3]}) {
-    const Case c{GetParam(), v};
-    for (uint64_t seed = 0; seed < 8; ++seed) {
+    const Case c{policy, v};
+    for (uint64_t seed = 0; seed < seeds; ++seed) {
       RandomWorkloadOptions o = testing::SeedWorkloadOptions(seed);
-      o.shuffle_prob = 0.7;
-      o.slowstart = 1;
-      o.task_demands_prob = 0.3;
+      adjust(o);
       auto w = RandomWorkload(seed, o);
       ASSERT_TRUE(w.ok()) << "seed " << seed << ": " << StatusMessage(w.status());
       for (const char* run : {"a", "b"}) {
@@ -278,11 +282,46 @@ TEST_P(PolicyModelAdditionsTest, CompleteValidAndDeterministicWithShufflesAndPer
       const std::string diff = FirstDifference(tmp.Sub(fmt::format("{}-a-{}/tasks.csv", v.name, seed)),
                                                tmp.Sub(fmt::format("{}-b-{}/tasks.csv", v.name, seed)));
       EXPECT_EQ(diff, "") << c.policy << " " << v.name << " seed " << seed << ": a rerun differs";
+      if (after) after(tmp.Sub(fmt::format("{}-a-{}", v.name, seed)));
     }
   }
 }
 
+class PolicyModelAdditionsTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PolicyModelAdditionsTest, CompleteValidAndDeterministicWithShufflesAndPerTaskDemands) {
+  RunTwiceOnRandomWorkloads(GetParam(), 8, [](RandomWorkloadOptions& o) {
+    o.shuffle_prob = 0.7;
+    o.slowstart = 1;
+    o.task_demands_prob = 0.3;
+  });
+}
+
 INSTANTIATE_TEST_SUITE_P(AllPolicies, PolicyModelAdditionsTest, ::testing::ValuesIn(PolicyNames()), PolicyTestName);
+
+// Every policy on random workloads with the locality cost on (model/locality.h:
+// tasks placed off their input's machines wait out a remote read): complete,
+// valid (the checker's remote-read rule included) and the same when run
+// twice, in both execution models, with latency.
+class PolicyLocalityCostTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PolicyLocalityCostTest, CompleteValidAndDeterministicWithLocalityCost) {
+  uint32_t paid = 0;  // runs where some task read remotely: the cost is exercised
+  RunTwiceOnRandomWorkloads(
+      GetParam(), 6,
+      [](RandomWorkloadOptions& o) {
+        o.locality_prob = 0.8;
+        o.locality_cost = true;
+      },
+      [&](const std::string& dir) {
+        const std::string summary = ReadFile(dir + "/summary.json");
+        paid += summary.find("\"remote_read_tasks\"") != std::string::npos &&
+                summary.find("\"remote_read_tasks\": 0") == std::string::npos;
+      });
+  EXPECT_GT(paid, 0u) << "no run charged a remote read";
+}
+
+INSTANTIATE_TEST_SUITE_P(AllPolicies, PolicyLocalityCostTest, ::testing::ValuesIn(PolicyNames()), PolicyTestName);
 
 
 TEST_P(PolicyFailureTest, CompletesDespiteTaskAndMachineFailures) {

@@ -1,12 +1,16 @@
 // File: tests/policy/ursa_test.cc
 //
 // Ursa (src/policy/ursa, common/resource_queues): Algorithm 1 on a
-// hand-checked placement, the memory estimate and admission rule, the
+// hand-checked placement and, on random snapshots, StageScore's shortcuts
+// against scoring every task on every worker; the memory estimate and admission rule, the
 // monotask queue order and concurrency limit, the SRJF score, the monotask
 // derivation rule, and whole runs: one job's network monotasks overlap
 // another's cpu monotasks on one worker, EJF finishes jobs in submission
-// order, and stages without phases run too (schedule checker attached).
+// order, and stages without phases run too (schedule checker attached);
+// cpu over-subscription of the container protocol (Y+U and Y+S, Table 5).
 #include <cmath>
+#include <optional>
+#include <random>
 #include <string>
 
 #include "fair_share_test_util.h"
@@ -97,6 +101,109 @@ TEST(UrsaPlacementTest, SkipsWorkersThatWouldMakeAMonotaskWaitOrCannotHoldItsMem
   TaskLoad heavy = OneTask();
   heavy.work[kNet] = 500;
   EXPECT_NEAR(*ursa::Score(heavy, w[1], 1.0), 1 * 0.5 + 0.2 * 0.2 + 0.5 * 0.1, 1e-12);
+}
+
+// The plain Algorithm 1 StageScore: every task scored on every worker.
+// StageScore skips tasks that cannot fit and re-scores only the worker that
+// changed; it must decide exactly as this does.
+StagePlan NaiveStageScore(const std::vector<TaskLoad>& tasks, std::vector<WorkerSnapshot> workers, double ept,
+                          double bonus) {
+  StagePlan out;
+  out.complete = true;
+  double sum = 0;
+  for (uint32_t i = 0; i < tasks.size(); ++i) {
+    std::optional<uint32_t> best;
+    double best_f = 0;
+    for (uint32_t w = 0; w < workers.size(); ++w) {
+      const std::optional<double> f = ursa::Score(tasks[i], workers[w], ept);
+      if (f && (!best || *f > best_f)) {
+        best = w;
+        best_f = *f;
+      }
+    }
+    if (!best) {
+      out.complete = false;
+      continue;
+    }
+    ursa::Assign(tasks[i], workers[*best]);
+    out.plan.emplace_back(i, *best);
+    sum += best_f;
+  }
+  if (!out.plan.empty()) out.score = sum / static_cast<double>(out.plan.size());
+  if (out.complete && !out.plan.empty()) out.score += bonus;
+  return out;
+}
+
+TEST(UrsaPlacementTest, StageScoreDecidesAsScoringEveryTaskOnEveryWorker) {
+  std::mt19937 rng(15);
+  const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint32_t>(n)); };
+  int partial = 0, complete = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<WorkerSnapshot> workers(1 + pick(6));
+    for (WorkerSnapshot& w : workers) {
+      w.up = pick(8) != 0;
+      w.rate[kCpu] = pick(4);
+      w.rate[kNet] = pick(3) * 100.0;
+      w.apt[kCpu] = pick(5) * 0.3;
+      w.apt[kNet] = pick(5) * 0.3;
+      w.idle_cores = static_cast<uint32_t>(pick(3));
+      w.mem_capacity_gb = 8;
+      w.capacity = Mem(8);
+      w.capacity.set_micro(kCpu, 4 * kMicroUnits);
+      w.free = Mem(pick(9));
+      w.free.set_micro(kCpu, pick(5) * kMicroUnits);
+    }
+    // A few kinds of task, repeated: whole ones alike but for their work,
+    // monotasks with and without each resource, larger and smaller.
+    std::vector<TaskLoad> kinds(1 + pick(4));
+    for (TaskLoad& k : kinds) {
+      k.whole = pick(2) == 0;
+      k.work[kCpu] = pick(3) * 0.5;
+      k.work[kNet] = pick(3) * 40.0;
+      k.mem_gb = 0.5 + pick(3);
+      k.reserve = Mem(pick(4));
+      if (k.whole) k.reserve.set_micro(kCpu, pick(3) * kMicroUnits);
+    }
+    std::vector<TaskLoad> tasks(1 + pick(25));
+    for (TaskLoad& t : tasks) {
+      t = kinds[pick(static_cast<int>(kinds.size()))];
+      if (t.whole) t.work[kCpu] += pick(3);  // per-task durations: F of a whole task ignores them
+    }
+    const StagePlan fast = ursa::StageScore(tasks, workers, 1.0, 1000);
+    const StagePlan naive = NaiveStageScore(tasks, workers, 1.0, 1000);
+    ASSERT_EQ(fast.plan, naive.plan) << "trial " << trial;
+    ASSERT_EQ(fast.complete, naive.complete) << "trial " << trial;
+    ASSERT_EQ(fast.score, naive.score) << "trial " << trial;  // the same sums in the same order
+    (naive.complete ? complete : partial) += 1;
+  }
+  // The trials exercise both outcomes.
+  EXPECT_GT(partial, 30);
+  EXPECT_GT(complete, 30);
+}
+
+TEST(UrsaPlacementTest, ATaskNeedingAtLeastWhatAnUnplaceableOneNeededHasNoRoomEither) {
+  TaskLoad a = OneTask();
+  TaskLoad b = a;
+  b.reserve = Mem(2);
+  EXPECT_TRUE(ursa::NoRoomEither(b, a));
+  EXPECT_FALSE(ursa::NoRoomEither(a, b));  // a needs less memory
+  b = a;
+  b.work[kNet] = 0;  // b needs no network slack
+  EXPECT_FALSE(ursa::NoRoomEither(b, a));
+  b.whole = true;
+  EXPECT_FALSE(ursa::NoRoomEither(b, a));
+  // Whole tasks: F reads the reservation and the memory estimate, not the work.
+  TaskLoad w1 = OneTask(), w2 = OneTask();
+  w1.whole = w2.whole = true;
+  w2.work[kCpu] = 7;
+  EXPECT_TRUE(ursa::ScoresAlike(w1, w2));
+  w2.mem_gb = 2;
+  EXPECT_FALSE(ursa::ScoresAlike(w1, w2));
+  EXPECT_FALSE(ursa::ScoresAlike(OneTask(), [] {
+    TaskLoad t = OneTask();
+    t.work[kCpu] = 3;
+    return t;
+  }()));
 }
 
 TEST(UrsaAdmissionTest, MemoryEstimateIsTheSmallerOfTheJobShareAndMemoryToInput) {
@@ -256,6 +363,39 @@ TEST(UrsaYarnPolicyTest, ContainersLimitAJobsMonotasksToTheirCores) {
   const auto ursa = RunPolicy(kFourCpu, "ursa", {"interval=0.1"});
   ASSERT_TRUE(ursa.status.ok()) << ursa.status;
   EXPECT_EQ(ursa.Makespan(), Sec(1.1));  // the first batch, then one wave
+}
+
+// cpu over-subscription (Table 5, common/container_protocol.h): one 4-core
+// worker, four jobs of four 1-core tasks, 4-core containers. Without it one
+// job's container fits and the others wait for it to go; with k = 2 the
+// worker's 4 cores count as 8 (two jobs at once), with k = 4 as 16 (all four).
+std::string FourFourCoreJobs() {
+  std::string jobs;
+  for (const char* name : {"a", "b", "c", "d"}) {
+    if (!jobs.empty()) jobs += ",";
+    jobs += std::string(R"({"name": ")") + name +
+            R"(", "stages": [{"name": "s", "tasks": 4, "duration": 4, "demand": {"cpu": 1, "mem": 1}}]})";
+  }
+  return R"({"weft": 1, "cluster": {"machines": [{"name": "w", "capacity": {"cpu": 4, "mem": 64, "net": 100}}]},
+    "jobs": [)" + jobs + "]}";
+}
+
+TEST(CpuOversubscriptionTest, GrantsKTimesTheCoresToYuAndYs) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> policies = {
+      {"ursa-yarn", {"executors=1", "executor_cpu=4", "executor_mem=4"}},
+      {"spark-dynamic", {"container_cpu=4", "container_mem=4", "response_time=0", "idle_timeout=2"}}};
+  for (const auto& [policy, params] : policies) {
+    for (int k : {1, 2, 4}) {
+      std::vector<std::string> with_k = params;
+      with_k.push_back("cpu_oversubscription=" + std::to_string(k));
+      const auto run = RunPolicy(FourFourCoreJobs(), policy, with_k);
+      // The checker allows the overbooked cpu only because the policy declares it.
+      ASSERT_TRUE(run.status.ok()) << policy << " k=" << k << ": " << run.status;
+      int at_once = 0;
+      for (const char* job : {"a", "b", "c", "d"}) at_once += run.FirstStart(job) < Sec(1) ? 1 : 0;
+      EXPECT_EQ(at_once, k) << policy << " k=" << k;
+    }
+  }
 }
 
 }  // namespace

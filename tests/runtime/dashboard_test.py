@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
@@ -83,7 +84,13 @@ def main():
         dash = [l for l in lines if l.startswith("dashboard: http://")]
         if len(dash) != 1:
             sys.exit(f"FAILED: cluster up printed no dashboard line before the address: {out!r}")
-        base = dash[0].split()[1].rstrip("/")
+        # The printed address carries the cluster's token as ?token= (docs/runtime.md, "Security model").
+        printed = urllib.parse.urlsplit(dash[0].split()[1])
+        token = printed.query
+
+        def at(path, *params):
+            query = "&".join(p for p in (*params, token) if p)
+            return f"{printed.scheme}://{printed.netloc}{path}" + (f"?{query}" if query else "")
 
         with open(a.workload) as f:
             workload = json.load(f)
@@ -93,7 +100,7 @@ def main():
         for job in ids:
             run([a.weft, "wait", "--scheduler", scheduler, job, "--timeout", "60"])
 
-        status, ctype, text = get(base + "/metrics")
+        status, ctype, text = get(at("/metrics"))
         if not ctype.startswith("text/plain"):
             failures.append(f"/metrics content type {ctype}")
         m = parse_exposition(text)
@@ -118,7 +125,7 @@ def main():
                 failures.append(f"/metrics {name}: expected {what}; series: "
                                 f"{sorted((dict(ls), v) for (n, ls), v in m.items() if n.startswith(name))}")
 
-        status, ctype, page = get(base + "/")
+        status, ctype, page = get(at("/"))
         for needle in ('http-equiv="refresh"', 'id="weft-status"', 'id="weft-data"'):
             if needle not in page:
                 failures.append(f"the dashboard page lacks {needle}")
@@ -127,7 +134,7 @@ def main():
         if browser:
             with tempfile.TemporaryDirectory() as profile:
                 dom = chromium(browser, profile, "--virtual-time-budget=10000", "--window-size=1400,1000",
-                               "--dump-dom", base + "/?refresh=0")
+                               "--dump-dom", at("/", "refresh=0"))
             s = re.search(r'<pre id="weft-status"[^>]*>(.*?)</pre>', dom, re.S)
             if not s or not s.group(1).strip():
                 failures.append("the live page wrote no self-check (its script did not run to the end)")
@@ -144,7 +151,7 @@ def main():
             if a.screenshot:
                 with tempfile.TemporaryDirectory() as profile:
                     chromium(browser, profile, "--virtual-time-budget=10000", "--window-size=1400,2000",
-                             f"--screenshot={os.path.abspath(a.screenshot)}", base + "/?refresh=0")
+                             f"--screenshot={os.path.abspath(a.screenshot)}", at("/", "refresh=0"))
     finally:
         subprocess.run([a.weft, "cluster", "down", "--dir", cluster], capture_output=True, timeout=60)
 

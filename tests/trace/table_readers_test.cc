@@ -56,6 +56,12 @@ TEST_F(SwimTest, SwimRefusesHeaderAndBadRows) {
               HasSubstr("w.tsv: row 1, column 2 (submit_time_s): \"submit\" is not a number: swim files have no header"));
   Write("w.tsv", "job0\t9\t9\t100\t-5\t3\n");
   EXPECT_THAT(Read("swim:" + Path("w.tsv")).Error(), HasSubstr("w.tsv: row 1, column 5 (shuffle_bytes): is negative"));
+  // Found by fuzzing (fuzz/corpus/trace_swim/huge_bytes): a task count no integer holds.
+  Write("w.tsv", "job0\t1\t1\t2e90\t0\t1\n");
+  EXPECT_THAT(Read("swim:" + Path("w.tsv")).Error(),
+              HasSubstr("w.tsv: row 1, column 4 (map_input_bytes): is over 10 PB (1e16 bytes), the model's limit"));
+  Write("w.tsv", "job0\t1\t1\t1\t1\t1e300\n");
+  EXPECT_THAT(Read("swim:" + Path("w.tsv")).Error(), HasSubstr("column 6 (reduce_output_bytes): is over 10 PB"));
   Write("w.tsv", "job0\t9\t9\t100\n");
   EXPECT_THAT(Read("swim:" + Path("w.tsv")).Error(), HasSubstr("w.tsv: row 1: 4 columns, but a swim row has 6"));
 }

@@ -351,10 +351,19 @@ TEST(WorkloadAdditionsTest, RejectsLocalityFactorBelowOne) {
             "cluster: \"locality_cost\" \"rack_factor\" must be a number >= 1, not 0.5");
 }
 
-TEST(WorkloadAdditionsTest, RefusesLocalityCostUntilTheEngineChargesIt) {
-  EXPECT_EQ(ErrorWithLocalityCost(R"({"rack_mbps": 100, "cross_rack_mbps": 50})"),
-            "cluster: \"locality_cost\" is not supported yet");
-  EXPECT_EQ(ErrorWithLocalityCost(R"({"remote_factor": 3})"), "cluster: \"locality_cost\" is not supported yet");
+TEST(WorkloadAdditionsTest, ReadsLocalityCostInEitherForm) {
+  Json doc = SmallWorkload();
+  doc["cluster"]["locality_cost"] = Json::parse(R"({"rack_mbps": 100, "cross_rack_mbps": 50})");
+  const Workload bw = Parse(doc);
+  EXPECT_TRUE(bw.cluster.locality_cost().enabled);
+  EXPECT_EQ(bw.cluster.locality_cost().rack_mbps, 100);
+  EXPECT_EQ(bw.cluster.locality_cost().cross_rack_mbps, 50);
+  doc["cluster"]["locality_cost"] = Json::parse(R"({"remote_factor": 3})");
+  const Workload f = Parse(doc);
+  EXPECT_TRUE(f.cluster.locality_cost().enabled);
+  EXPECT_EQ(f.cluster.locality_cost().rack_factor, 1);
+  EXPECT_EQ(f.cluster.locality_cost().remote_factor, 3);
+  EXPECT_FALSE(Parse(SmallWorkload()).cluster.locality_cost().enabled);
 }
 
 }  // namespace

@@ -32,7 +32,8 @@ struct ExecutorConfig {
 // arrival: YARN's FIFO scheduler) through the shared ContainerGranter.
 class ExecutorScheduler final : public ClusterScheduler {
  public:
-  ExecutorScheduler(Context& ctx, TimeUs response_time_us);
+  // cpu_oversubscription: the granter's (container_protocol.h); ursa-yarn sets it.
+  ExecutorScheduler(Context& ctx, TimeUs response_time_us, double cpu_oversubscription = 1);
 
   void OnMessage(const Address& from, const Message& message) override;
   void OnTimer(uint64_t tag) override;

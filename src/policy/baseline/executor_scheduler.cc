@@ -11,8 +11,8 @@ constexpr uint64_t kGrantTag = 1;
 
 }  // namespace
 
-ExecutorScheduler::ExecutorScheduler(Context& ctx, TimeUs response_time_us)
-    : ClusterScheduler(ctx), granter_(ctx, response_time_us, kGrantTag) {}
+ExecutorScheduler::ExecutorScheduler(Context& ctx, TimeUs response_time_us, double cpu_oversubscription)
+    : ClusterScheduler(ctx), granter_(ctx, response_time_us, kGrantTag, cpu_oversubscription) {}
 
 void ExecutorScheduler::OnMessage(const Address& from, const Message& message) {
   if (from.kind != RoleKind::kJobManager) return;

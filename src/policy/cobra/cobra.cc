@@ -15,6 +15,8 @@ class CobraPolicy final : public Policy {
   CobraPolicy(const CobraConfig& config, Knowledge knowledge) : config_(config), knowledge_(knowledge) {}
 
   Knowledge knowledge() const override { return knowledge_; }
+  // Over-subscribed cpu is overbooked by design (container_protocol.h).
+  ResourceMask overbooked() const override { return config_.cpu_oversubscription > 1 ? MaskOf(kCpu) : 0; }
   bool has_job_managers() const override { return true; }
   std::unique_ptr<ClusterScheduler> MakeScheduler(Context& ctx, uint32_t /*replica*/) override {
     return std::make_unique<CobraScheduler>(ctx, config_);
@@ -78,6 +80,7 @@ absl::StatusOr<std::unique_ptr<Policy>> MakeSparkDynamic(const Params& params) {
   if (auto s = Seconds(params, "backlog_timeout", &config.backlog_timeout_us); !s.ok()) return s;
   if (auto s = Seconds(params, "sustained_backlog_timeout", &config.sustained_backlog_timeout_us); !s.ok()) return s;
   if (auto s = Seconds(params, "idle_timeout", &config.idle_timeout_us); !s.ok()) return s;
+  config.cpu_oversubscription = params.Double("cpu_oversubscription");
   return MakeCobraPolicy(config, Knowledge::kNonClairvoyant);
 }
 
@@ -195,6 +198,7 @@ const PolicyInfo kSparkDynamicInfo{
                        SecondsParam("sustained_backlog_timeout", "1",
                                "sustainedSchedulerBacklogTimeout: seconds between later (doubling) additions"),
                        SecondsParam("idle_timeout", "60", "executorIdleTimeout: seconds before an idle executor goes back"),
+                       CpuOversubscriptionParam(),
                    }),
     .make = MakeSparkDynamic,
 };

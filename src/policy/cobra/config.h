@@ -54,6 +54,9 @@ struct CobraConfig {
   TimeUs backlog_timeout_us = kUsPerSecond;
   TimeUs sustained_backlog_timeout_us = kUsPerSecond;
   TimeUs idle_timeout_us = 60 * kUsPerSecond;
+  // The granter's cpu over-subscription (container_protocol.h; spark-dynamic's
+  // parameter, Ursa's Table 5): the division counts k times the cores too.
+  double cpu_oversubscription = 1;
   // Test-only: apply ρ on inefficient periods too (Af deliberately broken,
   // so the Theorem 5 property test can show it catches a wrong Af).
   bool broken_af = false;

@@ -35,7 +35,7 @@ std::vector<int64_t> FairDivision(const std::vector<int64_t>& desires, int64_t s
 }
 
 CobraScheduler::CobraScheduler(Context& ctx, const CobraConfig& config)
-    : ClusterScheduler(ctx), config_(config), granter_(ctx, config.response_time_us, kGrantTag) {}
+    : ClusterScheduler(ctx), config_(config), granter_(ctx, config.response_time_us, kGrantTag, config.cpu_oversubscription) {}
 
 void CobraScheduler::OnMessage(const Address& from, const Message& message) {
   if (from.kind != RoleKind::kJobManager || message.type != kSetDesire) return;
@@ -101,7 +101,11 @@ int64_t CobraScheduler::Slots() const {
     for (Resource r : {kCpu, kMem}) {
       const int64_t want = config_.container.micro(r);
       if (want <= 0) continue;
-      const int64_t n = cluster.capacity(MachineId(m)).micro(r) / want;
+      int64_t have = cluster.capacity(MachineId(m)).micro(r);
+      if (r == kCpu && config_.cpu_oversubscription > 1) {
+        have = static_cast<int64_t>(static_cast<double>(have) * config_.cpu_oversubscription);
+      }
+      const int64_t n = have / want;
       fit = fit < 0 ? n : std::min(fit, n);
     }
     slots += std::max<int64_t>(0, fit);

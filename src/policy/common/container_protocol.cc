@@ -63,8 +63,24 @@ void ContainerRequester::Request(const Resources& floor, int64_t count, const Re
   ctx_.Send(scheduler_, EncodeContainerRequest(ContainerRequest{floor, must_fit, count, replace}));
 }
 
-ContainerGranter::ContainerGranter(Context& ctx, TimeUs response_time_us, uint64_t timer_tag)
-    : ctx_(ctx), response_time_us_(response_time_us), timer_tag_(timer_tag), finder_(ctx.cluster()) {
+ParamSpec CpuOversubscriptionParam() {
+  return {.name = "cpu_oversubscription",
+          .type = ParamType::kDouble,
+          .default_value = "1",
+          .help = "containers' cores granted per real core of a machine (YARN vcores over cores; 1: none)",
+          .min = 1,
+          .max = 64};
+}
+
+ContainerGranter::ContainerGranter(Context& ctx, TimeUs response_time_us, uint64_t timer_tag,
+                                   double cpu_oversubscription)
+    : ctx_(ctx),
+      response_time_us_(response_time_us),
+      timer_tag_(timer_tag),
+      // Over-subscribed, a machine whose real cores are all granted can still
+      // take containers: FirstMachine checks the k-fold cores.
+      finder_(ctx.cluster(), cpu_oversubscription > 1 ? MaskOf(kCpu) : ResourceMask{0}),
+      cpu_oversubscription_(std::max(1.0, cpu_oversubscription)) {
   const ClusterState& cluster = ctx.cluster();
   for (uint32_t m = 0; m < cluster.size(); ++m) {
     for (Resource r : {kCpu, kMem}) {
@@ -183,9 +199,24 @@ MachineId ContainerGranter::FirstMachine(const Request& r, Resources* size) cons
   finder_.ForEachCandidate([&](MachineId m) {
     // must_fit is what the job needs the container for: a machine too small
     // for it would give a container the job cannot use.
-    if (!r.must_fit.FitsIn(cluster.capacity(m))) return true;
-    const Resources s = ContainerSizeOn(r.floor, cluster.capacity(m));
-    if (!cluster.Fits(m, s)) return true;
+    const Resources& cap = cluster.capacity(m);
+    if (!r.must_fit.FitsIn(cap)) return true;
+    Resources s;
+    if (cpu_oversubscription_ > 1) {
+      // Sized as on a machine of k times the cores (so its disk and net
+      // share is its part of the k-fold cores), cut to the real machine,
+      // and fitting k times the cores.
+      Resources vcap = cap;
+      vcap.set_micro(kCpu, static_cast<int64_t>(static_cast<double>(cap.micro(kCpu)) * cpu_oversubscription_));
+      s = ContainerSizeOn(r.floor, vcap);
+      s.set_micro(kCpu, std::min(s.micro(kCpu), cap.micro(kCpu)));
+      if (!cluster.Fits(m, s, MaskOf(kCpu)) || cluster.allocated(m).micro(kCpu) + s.micro(kCpu) > vcap.micro(kCpu)) {
+        return true;
+      }
+    } else {
+      s = ContainerSizeOn(r.floor, cap);
+      if (!cluster.Fits(m, s)) return true;
+    }
     found = m;
     *size = s;
     return false;

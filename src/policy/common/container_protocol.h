@@ -29,6 +29,15 @@
 // machine's disk and net bandwidth in proportion to its cores, cut to the
 // machine (baseline/executor.h has the reasoning).
 //
+// CPU over-subscription (Ursa's Table 5, YARN's NodeManager advertising more
+// vcores than the machine has): with a factor k > 1 the granter counts each
+// machine's cpu as k times its cores, so up to k times as many containers'
+// cores are granted there (their disk and net shares shrink by k so that
+// those still fit); the tasks in them then share the real cores, which the
+// execution model charges for. The policy must declare cpu overbooked
+// (Policy::overbooked) when k > 1. kCpuOversubscriptionParam is the
+// parameter every policy with the option shares.
+//
 // Not thread-safe; each object is owned by one role.
 #pragma once
 
@@ -46,6 +55,7 @@
 #include "policy/common/ready_pool.h"
 #include "policy/context.h"
 #include "policy/message.h"
+#include "policy/params.h"
 
 namespace weft::policy {
 
@@ -87,6 +97,9 @@ Resources ContainerSizeOn(const Resources& floor, const Resources& cap);
 // to hold a stage's tasks, as a Spark user sizes executors).
 Resources ComponentMax(const Resources& a, const Resources& b);
 
+// The `cpu_oversubscription` parameter (k, default 1: none).
+ParamSpec CpuOversubscriptionParam();
+
 // The job manager's side: what it asked for and has not been granted yet.
 class ContainerRequester {
  public:
@@ -115,7 +128,8 @@ class ContainerGranter {
   // arrives (0: at once, and no timer is ever set). `timer_tag` is the tag
   // of the timers the granter sets; its owner passes its OnTimer calls with
   // that tag to OnTimer.
-  ContainerGranter(Context& ctx, TimeUs response_time_us, uint64_t timer_tag);
+  // `cpu_oversubscription`: k above (>= 1).
+  ContainerGranter(Context& ctx, TimeUs response_time_us, uint64_t timer_tag, double cpu_oversubscription = 1);
 
   // Add queues a job's request; the job is ordered by `key` when it has no
   // request waiting yet (a job keeps its key while it has requests).
@@ -175,6 +189,7 @@ class ContainerGranter {
   absl::flat_hash_map<uint32_t, OrderKey> key_of_;  // job id -> its key in queue_
   MachineFinder finder_;
   Resources smallest_cap_;  // the least cores and memory of any machine
+  double cpu_oversubscription_;
 };
 
 }  // namespace weft::policy

@@ -4,8 +4,8 @@
 
 namespace weft::policy {
 
-MachineFinder::MachineFinder(const ClusterState& cluster)
-    : cluster_(cluster), bits_((cluster.size() + 63) / 64, 0) {
+MachineFinder::MachineFinder(const ClusterState& cluster, ResourceMask unchecked)
+    : cluster_(cluster), bits_((cluster.size() + 63) / 64, 0), unchecked_(unchecked) {
   for (uint32_t m = 0; m < cluster.size(); ++m) Refresh(MachineId(m));
 }
 
@@ -23,7 +23,7 @@ void MachineFinder::NoteDemand(const Resources& demand) {
   for (uint32_t m = 0; m < cluster_.size(); ++m) Refresh(MachineId(m));
 }
 
-bool MachineFinder::RoomForSmallest(MachineId m) const { return has_smallest_ && cluster_.Fits(m, smallest_); }
+bool MachineFinder::RoomForSmallest(MachineId m) const { return has_smallest_ && cluster_.Fits(m, smallest_, unchecked_); }
 
 void MachineFinder::Refresh(MachineId m) {
   const bool candidate = RoomForSmallest(m);

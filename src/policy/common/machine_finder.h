@@ -21,7 +21,9 @@ namespace weft::policy {
 
 class MachineFinder {
  public:
-  explicit MachineFinder(const ClusterState& cluster);
+  // `unchecked`: resources a machine's room is not judged by (a granter
+  // over-subscribing cpu checks cpu itself, container_protocol.h).
+  explicit MachineFinder(const ClusterState& cluster, ResourceMask unchecked = 0);
 
   // NoteDemand announces a demand the owner may place; when it lowers the
   // smallest demand, every machine is re-evaluated (rare: demands are few).
@@ -57,6 +59,7 @@ class MachineFinder {
   const ClusterState& cluster_;
   std::vector<uint64_t> bits_;
   uint32_t count_ = 0;
+  ResourceMask unchecked_;
   bool has_smallest_ = false;
   Resources smallest_;
 };

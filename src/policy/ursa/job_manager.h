@@ -13,6 +13,8 @@
 
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "policy/common/monotasks.h"
 #include "policy/roles.h"
 
@@ -33,14 +35,25 @@ class UrsaJobManager final : public JobManager {
   double m2i_;
   Address scheduler_;
   MonotaskWork remaining_{};
+  // Forget drops every entry of a task that ended well.
+  void Forget(const TaskRef& t);
+
   // Tasks reported ready and not yet ended well, with their input (MB) and
-  // stage memory demand (GB), for the job's memory estimate.
+  // stage memory demand (GB), for the job's memory estimate; in the order
+  // they were reported (a task retried after a failure is there twice), so
+  // that the estimate sums them in that order. An ended task's entries are
+  // marked dead and the vector is compacted when most are: ending a task
+  // costs a lookup, not a scan of the job's outstanding tasks.
   struct Outstanding {
     TaskRef task;
     double input_mb = 0;
     double demand_gb = 0;
+    bool live = true;
   };
   std::vector<Outstanding> outstanding_;
+  size_t dead_ = 0;
+  // (stage, index) -> the task's entries in outstanding_.
+  absl::flat_hash_map<uint64_t, absl::InlinedVector<uint32_t, 1>> entries_;
 };
 
 }  // namespace weft::policy::ursa

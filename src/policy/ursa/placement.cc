@@ -62,24 +62,61 @@ void Assign(const TaskLoad& t, WorkerSnapshot& w) {
   if (t.work[kCpu] > 0 && w.idle_cores > 0) --w.idle_cores;
 }
 
+bool ScoresAlike(const TaskLoad& a, const TaskLoad& b) {
+  // A whole task's F reads only its reservation and memory estimate
+  // (Increase and the mem term); a monotask's also its work.
+  return a.whole == b.whole && a.reserve == b.reserve && a.mem_gb == b.mem_gb && (a.whole || a.work == b.work);
+}
+
+bool NoRoomEither(const TaskLoad& b, const TaskLoad& a) {
+  // w is a candidate for t when it is up, t's reservation fits its free
+  // room, and (a monotask) every resource t has work of has slack and a
+  // rate. b needs at least what a needs in each of these, so it has no more
+  // candidates.
+  if (a.whole != b.whole || !a.reserve.FitsIn(b.reserve)) return false;
+  if (a.whole) return true;
+  for (Resource r : kTimed) {
+    if (a.work[r] > 0 && !(b.work[r] > 0)) return false;
+  }
+  return true;
+}
+
 StagePlan StageScore(std::span<const TaskLoad> tasks, std::vector<WorkerSnapshot> workers, double ept_s,
                      double bonus) {
   StagePlan out;
   out.complete = true;
   double sum = 0;
-  // Placing tasks only fills the workers, so a task like one that found no
-  // worker finds none either: skip it without a scan (stages are mostly
-  // alike, and most of a large stage waits in most batches).
-  std::optional<TaskLoad> unplaceable;
+  // Placing tasks only fills the workers, so a task that needs at least what
+  // one that found no worker needed finds none either: skip it without a
+  // scan (most of a large stage waits in most batches). The last few such
+  // tasks are kept.
+  constexpr size_t kKeptUnplaceable = 4;
+  std::vector<TaskLoad> unplaceable;
+  // F(t, w) depends on w and on what ScoresAlike compares of t, and placing
+  // a task changes one worker: for a task alike the one before, only that
+  // worker is scored again (the same choices as scoring every worker, at a
+  // fraction of the Score calls).
+  std::vector<std::optional<double>> scores(workers.size());
+  const TaskLoad* scored = nullptr;  // the load `scores` hold F for
+  constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+  uint32_t changed = kNone;  // the worker placed on since
   for (uint32_t i = 0; i < tasks.size(); ++i) {
-    if (unplaceable && tasks[i] == *unplaceable) {
+    const TaskLoad& t = tasks[i];
+    if (std::any_of(unplaceable.begin(), unplaceable.end(), [&](const TaskLoad& u) { return NoRoomEither(t, u); })) {
       out.complete = false;
       continue;
     }
+    if (scored == nullptr || !ScoresAlike(t, *scored)) {
+      for (uint32_t w = 0; w < workers.size(); ++w) scores[w] = Score(t, workers[w], ept_s);
+      scored = &t;
+    } else if (changed != kNone) {
+      scores[changed] = Score(t, workers[changed], ept_s);
+    }
+    changed = kNone;
     std::optional<uint32_t> best;
     double best_f = 0;
     for (uint32_t w = 0; w < workers.size(); ++w) {
-      const std::optional<double> f = Score(tasks[i], workers[w], ept_s);
+      const std::optional<double>& f = scores[w];
       if (f && (!best || *f > best_f)) {
         best = w;
         best_f = *f;
@@ -87,10 +124,12 @@ StagePlan StageScore(std::span<const TaskLoad> tasks, std::vector<WorkerSnapshot
     }
     if (!best) {
       out.complete = false;
-      unplaceable = tasks[i];
+      if (unplaceable.size() == kKeptUnplaceable) unplaceable.erase(unplaceable.begin());
+      unplaceable.push_back(t);
       continue;
     }
-    Assign(tasks[i], workers[*best]);
+    Assign(t, workers[*best]);
+    changed = *best;
     out.plan.emplace_back(i, *best);
     sum += best_f;
   }

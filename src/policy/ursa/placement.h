@@ -75,6 +75,13 @@ struct StagePlan {
   std::vector<std::pair<uint32_t, uint32_t>> plan;
 };
 
+// ScoresAlike: F(a, w) == F(b, w) for every worker w (what Score reads of a
+// task is the same in both).
+bool ScoresAlike(const TaskLoad& a, const TaskLoad& b);
+// NoRoomEither: on any snapshot where no worker is a candidate for `a`, none
+// is for `b` either (b needs at least what a needs).
+bool NoRoomEither(const TaskLoad& b, const TaskLoad& a);
+
 // StageScore: Algorithm 1's StageScore(S, D) over a copy of `workers`
 // (ties: the lower worker index).
 StagePlan StageScore(std::span<const TaskLoad> tasks, std::vector<WorkerSnapshot> workers, double ept_s,

@@ -49,7 +49,8 @@ class UrsaPolicy final : public Policy {
 // Ursa's job managers running monotasks in per-job containers.
 class UrsaYarnPolicy final : public Policy {
  public:
-  UrsaYarnPolicy(const YarnConfig& yarn, const NodeConfig& node) : yarn_(yarn), node_(node) {}
+  UrsaYarnPolicy(const YarnConfig& yarn, const NodeConfig& node, double cpu_oversubscription)
+      : yarn_(yarn), node_(node), cpu_oversubscription_(cpu_oversubscription) {}
 
   Knowledge knowledge() const override { return Knowledge::kClairvoyant; }
   ResourceMask overbooked() const override { return kMonotaskOverbooking; }
@@ -57,7 +58,7 @@ class UrsaYarnPolicy final : public Policy {
   bool has_node_agents() const override { return true; }
 
   std::unique_ptr<ClusterScheduler> MakeScheduler(Context& ctx, uint32_t /*replica*/) override {
-    return std::make_unique<baseline::ExecutorScheduler>(ctx, 0);
+    return std::make_unique<baseline::ExecutorScheduler>(ctx, 0, cpu_oversubscription_);
   }
   std::unique_ptr<JobManager> MakeJobManager(Context& ctx, JobId job) override {
     return std::make_unique<UrsaYarnManager>(ctx, job, yarn_);
@@ -69,6 +70,7 @@ class UrsaYarnPolicy final : public Policy {
  private:
   YarnConfig yarn_;
   NodeConfig node_;
+  double cpu_oversubscription_;
 };
 
 ParamSpec NetConcurrency() {
@@ -96,11 +98,11 @@ const PolicyInfo kUrsaYarnInfo{
                 .help = "cores per container (its monotask cpu limit)", .min = 1e-3, .max = 1e6},
                {.name = "executor_mem", .type = ParamType::kDouble, .default_value = "8",
                 .help = "memory per container, GB", .min = 1e-3, .max = 1e9},
-               NetConcurrency(), DiskConcurrency()},
+               NetConcurrency(), DiskConcurrency(), CpuOversubscriptionParam()},
     .make = [](const Params& p) -> absl::StatusOr<std::unique_ptr<Policy>> {
       const YarnConfig yarn{.executors = p.Int("executors"), .executor_cpu = p.Double("executor_cpu"),
                             .executor_mem = p.Double("executor_mem")};
-      return std::make_unique<UrsaYarnPolicy>(yarn, NodeConfigOf(p));
+      return std::make_unique<UrsaYarnPolicy>(yarn, NodeConfigOf(p), p.Double("cpu_oversubscription"));
     },
 };
 

@@ -1,0 +1,45 @@
+// File: runtime/local_tokens.h
+//
+// The token of a local cluster, found without a flag (docs/runtime.md,
+// "Security model"). `weft cluster up` makes DIR/token once (64 hex
+// characters from getrandom, mode 0600, kept across restarts), gives it to
+// its scheduler and nodes, and records each address it prints in a per-user
+// index: the file $XDG_STATE_HOME/weft/clusters/ADDRESS (default
+// ~/.local/state; directories 0700, entries 0600) holds the token file's
+// path. A client given --scheduler ADDRESS and no token looks the address
+// up there, so the user who started the cluster needs no flag, and a user
+// who cannot read DIR/token cannot submit. `cluster down` removes the
+// entries naming its token. Thread-safe: plain functions (the file system
+// is the only state).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+
+namespace weft::runtime {
+
+// EnsureTokenFile returns the token in `path`, making the file first when
+// there is none (atomically: no half-written token is ever seen). Errors as
+// ReadTokenFile's (e.g. an existing file others can read) or when it cannot
+// be written.
+absl::StatusOr<std::string> EnsureTokenFile(const std::filesystem::path& path);
+
+// TokenIndexDir: where the per-user index lives (see above).
+std::filesystem::path TokenIndexDir();
+
+// RememberToken records that the scheduler at `address` takes the token in
+// `token_file` (an absolute path).
+absl::Status RememberToken(std::string_view address, const std::filesystem::path& token_file);
+
+// ForgetTokens removes every entry that names `token_file`.
+void ForgetTokens(const std::filesystem::path& token_file);
+
+// TokenFileFor: the token file recorded for `address`; empty when there is
+// no entry or the file it names no longer exists (a cluster removed without
+// `cluster down`).
+std::string TokenFileFor(std::string_view address);
+
+}  // namespace weft::runtime
