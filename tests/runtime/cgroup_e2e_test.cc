@@ -66,19 +66,15 @@ TEST_F(CgroupTest, KillingATaskKillsItsWholeTreeAlsoWhatLeftItsGroup) {
   EXPECT_TRUE(Until([&] { return CountTree() == 0; })) << CountTree() << " of the task's processes outlived it";
 }
 
-// KeeperOf: the pid of node `node`'s keeper process (0 if none).
-pid_t KeeperOf(pid_t node) {
-  for (const auto& e : fs::directory_iterator("/proc")) {
-    std::ifstream in(e.path() / "stat");
-    std::string line;
-    if (!std::getline(in, line) || line.find("(weftd-keeper)") == std::string::npos) continue;
-    std::istringstream rest(line.substr(line.rfind(')') + 2));
-    char state = 0;
-    pid_t ppid = 0;
-    rest >> state >> ppid;
-    if (ppid == node) return std::stoi(e.path().filename().string());
+// KeeperOf: the pid of the keeper process of the node working in `work`
+// (from its log; 0 if none).
+pid_t KeeperOf(const fs::path& work) {
+  std::ifstream log(work / "node.log");
+  pid_t pid = 0;
+  for (std::string line; std::getline(log, line);) {
+    if (const size_t at = line.find("keeper process "); at != std::string::npos) pid = std::stoi(line.substr(at + 15));
   }
-  return 0;
+  return pid;
 }
 
 // Its keeper kills what a node killed with -9 leaves, at once.
@@ -96,7 +92,7 @@ TEST_F(CgroupTest, WithoutItsKeeperTheRestartOrClusterDownKillsTheTree) {
   if (!UpWithCgroups()) GTEST_SKIP() << "no writable cgroup hierarchy here (needs root): " << Slurp(cluster_ / "node-0" / "node.log");
   SubmitIds(address_, TreeJob("orphan"));
   ASSERT_TRUE(Until([&] { return CountTree() == 3; })) << CountTree();
-  const pid_t keeper = KeeperOf(PidOf("node-0"));
+  const pid_t keeper = KeeperOf(cluster_ / "node-0");
   ASSERT_GT(keeper, 0);
   ASSERT_EQ(kill(keeper, SIGKILL), 0);
   ASSERT_EQ(kill(PidOf("node-0"), SIGKILL), 0);
@@ -109,7 +105,7 @@ TEST_F(CgroupTest, WithoutItsKeeperTheRestartOrClusterDownKillsTheTree) {
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   EXPECT_EQ(CountTree(), 3) << "the old tree outlived the restart";
   // Again, then `cluster down` instead of a restart.
-  ASSERT_EQ(kill(KeeperOf(PidOf("node-0")), SIGKILL), 0);
+  ASSERT_EQ(kill(KeeperOf(cluster_ / "node-0"), SIGKILL), 0);
   ASSERT_EQ(kill(PidOf("node-0"), SIGKILL), 0);
   ASSERT_EQ(Run({"cluster", "down", "--dir", cluster_.string()}).exit_code, 0);
   EXPECT_TRUE(Until([&] { return CountTree() == 0; })) << CountTree() << " outlived cluster down";

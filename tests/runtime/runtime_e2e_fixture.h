@@ -40,6 +40,16 @@ class RuntimeTest : public CliTest {
       kill(pid, SIGKILL);
       waitpid(pid, nullptr, 0);
     }
+    // A killed node's keeper cleans up its work dir as the node dies (its
+    // cgroups record): let it finish before the test's dir goes.
+    for (int i = 0; i < 50; ++i) {
+      try {
+        CliTest::TearDown();
+        return;
+      } catch (const fs::filesystem_error&) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
     CliTest::TearDown();
   }
 
