@@ -66,19 +66,15 @@ TEST_F(CgroupTest, KillingATaskKillsItsWholeTreeAlsoWhatLeftItsGroup) {
   EXPECT_TRUE(Until([&] { return CountTree() == 0; })) << CountTree() << " of the task's processes outlived it";
 }
 
-// KeeperOf: the pid of node `node`'s keeper process (0 if none).
-pid_t KeeperOf(pid_t node) {
-  for (const auto& e : fs::directory_iterator("/proc")) {
-    std::ifstream in(e.path() / "stat");
-    std::string line;
-    if (!std::getline(in, line) || line.find("(weftd-keeper)") == std::string::npos) continue;
-    std::istringstream rest(line.substr(line.rfind(')') + 2));
-    char state = 0;
-    pid_t ppid = 0;
-    rest >> state >> ppid;
-    if (ppid == node) return std::stoi(e.path().filename().string());
+// KeeperOf: the pid of the keeper process of the node working in `work`
+// (from its log; 0 if none).
+pid_t KeeperOf(const fs::path& work) {
+  std::ifstream log(work / "node.log");
+  pid_t pid = 0;
+  for (std::string line; std::getline(log, line);) {
+    if (const size_t at = line.find("keeper process "); at != std::string::npos) pid = std::stoi(line.substr(at + 15));
   }
-  return 0;
+  return pid;
 }
 
 // Its keeper kills what a node killed with -9 leaves, at once.
@@ -96,7 +92,7 @@ TEST_F(CgroupTest, WithoutItsKeeperTheRestartOrClusterDownKillsTheTree) {
   if (!UpWithCgroups()) GTEST_SKIP() << "no writable cgroup hierarchy here (needs root): " << Slurp(cluster_ / "node-0" / "node.log");
   SubmitIds(address_, TreeJob("orphan"));
   ASSERT_TRUE(Until([&] { return CountTree() == 3; })) << CountTree();
-  const pid_t keeper = KeeperOf(PidOf("node-0"));
+  const pid_t keeper = KeeperOf(cluster_ / "node-0");
   ASSERT_GT(keeper, 0);
   ASSERT_EQ(kill(keeper, SIGKILL), 0);
   ASSERT_EQ(kill(PidOf("node-0"), SIGKILL), 0);
@@ -109,7 +105,7 @@ TEST_F(CgroupTest, WithoutItsKeeperTheRestartOrClusterDownKillsTheTree) {
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   EXPECT_EQ(CountTree(), 3) << "the old tree outlived the restart";
   // Again, then `cluster down` instead of a restart.
-  ASSERT_EQ(kill(KeeperOf(PidOf("node-0")), SIGKILL), 0);
+  ASSERT_EQ(kill(KeeperOf(cluster_ / "node-0"), SIGKILL), 0);
   ASSERT_EQ(kill(PidOf("node-0"), SIGKILL), 0);
   ASSERT_EQ(Run({"cluster", "down", "--dir", cluster_.string()}).exit_code, 0);
   EXPECT_TRUE(Until([&] { return CountTree() == 0; })) << CountTree() << " outlived cluster down";
@@ -120,31 +116,12 @@ TEST_F(CgroupTest, WithoutItsKeeperTheRestartOrClusterDownKillsTheTree) {
 // them), and when it wakes it kills them before it registers again, so the
 // task runs to completion once, not once on each side.
 TEST_F(CgroupTest, ANodeStoppedPastItsDeadlineDoesNotFinishTheTaskBesideTheRerun) {
-  const fs::path state = dir_ / "state";
-  const fs::path work = WorkDir();
-  SpawnWeftd({"scheduler", "--listen", "127.0.0.1:0", "--state", state.string(), "--nodes", "1", "--heartbeat", "0.1",
-              "--node-timeout", "1"},
-             dir_ / "s.out");
-  ASSERT_TRUE(Until([&] { return fs::exists(state / "address"); }));
-  std::string address = Slurp(state / "address");
-  address.pop_back();
-  const pid_t node = SpawnWeftd({"node", "--scheduler", address, "--name", "n0", "--cpu", "1", "--mem", "1",
-                                 "--work-dir", (dir_ / "n0").string()},
-                                dir_ / "n0.out");
-  ASSERT_TRUE(Until([&] { return Run({"status", "--scheduler", address}).out.find("nodes 1/1 up") != std::string::npos; }));
-  if (Slurp(dir_ / "n0" / "node.log").find("a cgroup per task in") == std::string::npos) {
+  // Lost after 1 s; the task alone would end after 1 s, during the stop.
+  if (!StopANodeDuringATask(1, 2500, /*need_cgroups=*/true)) {
     GTEST_SKIP() << "no writable cgroup hierarchy here (needs root): nothing can stop the tasks with their node";
   }
-  SubmitIds(address, Workload(fmt::format(R"({{"name": "once", "stages": [{{"name": "s", "tasks": 1, "duration": 1,
-      "demand": {{"cpu": 1, "mem": 0.1}}, "command": "echo start >> {0}/starts; sleep 1; echo end >> {0}/ends"}}]}})",
-                                          work.string())));
-  ASSERT_TRUE(Until([&] { return fs::exists(work / "starts"); }));
-  ASSERT_EQ(kill(node, SIGSTOP), 0);
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // lost after 1 s; the task alone would end after 1 s
-  ASSERT_EQ(kill(node, SIGCONT), 0);
-  EXPECT_EQ(Wait(address, "0", 30).exit_code, 0);
-  EXPECT_EQ(CountFileLines(work / "starts"), 2);  // the first copy and the rerun
-  EXPECT_EQ(CountFileLines(work / "ends"), 1) << "the first copy ran to completion while its node was stopped";
+  EXPECT_EQ(CountFileLines(WorkDir() / "starts"), 2);  // the first copy and the rerun
+  EXPECT_EQ(CountFileLines(WorkDir() / "ends"), 1) << "the first copy ran to completion while its node was stopped";
   EXPECT_THAT(Slurp(dir_ / "n0" / "node.log"), HasSubstr("past scheduler"));
 }
 

@@ -166,28 +166,9 @@ TEST_F(RuntimeTest, ClusterDownStopsASchedulerRestartedByHand) {
 // its task runs again; when it wakes, the first copy (still running) is
 // killed before the node registers again, so the task completes once.
 TEST_F(RuntimeTest, ANodeWakingAfterItWasDeclaredLostKillsWhatItRan) {
-  const fs::path state = dir_ / "state";
-  const fs::path work = WorkDir();
-  SpawnWeftd({"scheduler", "--listen", "127.0.0.1:0", "--state", state.string(), "--nodes", "1", "--heartbeat", "0.1",
-              "--node-timeout", "1"},
-             dir_ / "s.out");
-  ASSERT_TRUE(Until([&] { return fs::exists(state / "address"); }));
-  std::string address = Slurp(state / "address");
-  address.pop_back();
-  const pid_t node = SpawnWeftd({"node", "--scheduler", address, "--name", "n0", "--cpu", "1", "--mem", "1",
-                                 "--work-dir", (dir_ / "n0").string()},
-                                dir_ / "n0.out");
-  ASSERT_TRUE(Until([&] { return Run({"status", "--scheduler", address}).out.find("nodes 1/1 up") != std::string::npos; }));
-  SubmitIds(address, Workload(fmt::format(R"({{"name": "once", "stages": [{{"name": "s", "tasks": 1, "duration": 3,
-      "demand": {{"cpu": 1, "mem": 0.1}}, "command": "echo start >> {0}/starts; sleep 3; echo end >> {0}/ends"}}]}})",
-                                          work.string())));
-  ASSERT_TRUE(Until([&] { return fs::exists(work / "starts"); }));
-  ASSERT_EQ(kill(node, SIGSTOP), 0);
-  std::this_thread::sleep_for(std::chrono::milliseconds(1800));  // declared lost after 1 s
-  ASSERT_EQ(kill(node, SIGCONT), 0);
-  EXPECT_EQ(Wait(address, "0", 30).exit_code, 0);
-  EXPECT_EQ(CountFileLines(work / "starts"), 2);  // the first copy and the rerun
-  EXPECT_EQ(CountFileLines(work / "ends"), 1) << "the first copy ran on after its node woke";
+  StopANodeDuringATask(3, 1800, /*need_cgroups=*/false);  // declared lost after 1 s
+  EXPECT_EQ(CountFileLines(WorkDir() / "starts"), 2);  // the first copy and the rerun
+  EXPECT_EQ(CountFileLines(WorkDir() / "ends"), 1) << "the first copy ran on after its node woke";
 }
 
 // A tmpfs of `size` mounted at `dir` for the test's life (root only).

@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "runtime/node/task_runner.h"
 
@@ -35,7 +36,8 @@ char StateOf(int stat_fd) {
 
 // KeeperMain is the keeper's whole life (fds: 0 the daemon's pidfd, 1 its
 // /proc stat, 2 the node group's freezer file or /dev/null).
-[[noreturn]] void KeeperMain(pid_t daemon, const std::filesystem::path& work_dir, const std::string& freeze,
+[[noreturn]] void KeeperMain(const std::filesystem::path& work_dir,
+                             const std::vector<std::filesystem::path>& node_dirs, const std::string& freeze,
                              bool can_freeze, std::atomic<int>* flag) {
   prctl(PR_SET_NAME, "weftd-keeper");
   // A Ctrl-C at a terminal reaches the whole foreground group: the daemon
@@ -46,7 +48,10 @@ char StateOf(int stat_fd) {
   for (;;) {
     pollfd p{.fd = 0, .events = POLLIN, .revents = 0};
     const int ready = poll(&p, 1, kPollMs);
-    if ((ready > 0 && (p.revents & POLLIN) != 0) || getppid() != daemon) {
+    if (ready > 0 && (p.revents & POLLIN) != 0) {
+      // The node's groups are known here, so they go even if the work dir
+      // (and its record of them) went with the daemon.
+      TaskCgroups::KillAndRemove(node_dirs, /*wait_ms=*/2000);
       TaskRunner::KillLeftovers(work_dir);
       _exit(0);
     }
@@ -70,7 +75,7 @@ std::unique_ptr<NodeKeeper> NodeKeeper::Start(const std::filesystem::path& work_
   const TaskCgroups::FreezeControl control = cgroups.NodeFreezeControl();
   const bool can_freeze = !control.file.empty();
   const int freeze_fd = open(can_freeze ? control.file.c_str() : "/dev/null", O_WRONLY | O_CLOEXEC);
-  void* page = mmap(nullptr, sizeof(std::atomic<int>), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  void* page = mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   auto close_all = [&] {
     for (int fd : {pidfd, stat_fd, freeze_fd}) {
       if (fd >= 0) close(fd);
@@ -78,35 +83,49 @@ std::unique_ptr<NodeKeeper> NodeKeeper::Start(const std::filesystem::path& work_
   };
   if (pidfd < 0 || stat_fd < 0 || freeze_fd < 0 || page == MAP_FAILED) {
     close_all();
-    if (page != MAP_FAILED) munmap(page, sizeof(std::atomic<int>));
+    if (page != MAP_FAILED) munmap(page, sizeof(Shared));
     return nullptr;
   }
-  auto* flag = new (page) std::atomic<int>(0);
-  const pid_t pid = fork();
-  if (pid == 0) {
+  auto* shared = new (page) Shared{};
+  // Forked twice, so the keeper is not the daemon's child: nothing that
+  // looks at the daemon's children (its tasks) sees it.
+  const pid_t middle = fork();
+  if (middle == 0) {
+    if (fork() != 0) _exit(0);
+    shared->keeper.store(getpid());
     // Only its own three descriptors, at 0, 1 and 2 (dup2 clears close-on-exec, harmless: it never execs).
     const int fds[3] = {pidfd, stat_fd, freeze_fd};
     int moved[3];
     for (int i = 0; i < 3; ++i) moved[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 10);
     for (int i = 0; i < 3; ++i) dup2(moved[i], i);
     close_range(3, ~0U, 0);
-    KeeperMain(daemon, work_dir, control.freeze, can_freeze, flag);
+    KeeperMain(work_dir, cgroups.NodeDirs(), control.freeze, can_freeze, &shared->frozen);
   }
   close_all();
-  if (pid < 0) {
-    munmap(page, sizeof(std::atomic<int>));
+  if (middle > 0) {
+    while (waitpid(middle, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  }
+  // The keeper says its pid as it starts (up to 1 s).
+  for (int i = 0; i < 1000 && middle > 0 && shared->keeper.load() == 0; ++i) usleep(1000);
+  const pid_t keeper = shared->keeper.load();
+  if (keeper <= 0) {
+    munmap(page, sizeof(Shared));
     return nullptr;
   }
-  return std::unique_ptr<NodeKeeper>(new NodeKeeper(pid, flag));
+  return std::unique_ptr<NodeKeeper>(new NodeKeeper(keeper, shared));
 }
 
 NodeKeeper::~NodeKeeper() {
-  kill(pid_, SIGKILL);
-  while (waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+  // Not our child: signalled through a pidfd, so a reused pid is never hit.
+  const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid_, 0));
+  if (pidfd >= 0) {
+    syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, nullptr, 0);
+    close(pidfd);
   }
-  munmap(flag_, sizeof(std::atomic<int>));
+  munmap(shared_, sizeof(Shared));
 }
 
-bool NodeKeeper::TakeFrozen() { return flag_->exchange(0) != 0; }
+bool NodeKeeper::TakeFrozen() { return shared_->frozen.exchange(0) != 0; }
 
 }  // namespace weft::runtime

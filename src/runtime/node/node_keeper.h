@@ -15,10 +15,11 @@
 //     daemon knows when that is safe.
 // Without a cgroup (TaskCgroups disabled) the keeper only does the first.
 //
-// The keeper is a plain fork of the daemon made before the daemon starts its
-// threads; it keeps no descriptor of the daemon's but its own three. The
-// daemon's NodeKeeper object kills and reaps it when destroyed (a normal
-// exit cleans up by itself). Not thread-safe: use from the daemon's main
+// The keeper is forked twice from the daemon before the daemon starts its
+// threads, so it is not the daemon's child (nothing that lists the daemon's
+// children, its tasks, sees it); it keeps no descriptor of the daemon's but
+// its own three. The daemon's NodeKeeper object kills it when destroyed (a
+// normal exit cleans up by itself). Not thread-safe: use from the daemon's main
 // thread.
 #pragma once
 
@@ -48,9 +49,14 @@ class NodeKeeper {
   pid_t pid() const { return pid_; }
 
  private:
-  NodeKeeper(pid_t pid, std::atomic<int>* flag) : pid_(pid), flag_(flag) {}
+  // A page shared with the keeper.
+  struct Shared {
+    std::atomic<int> frozen{0};   // 1 once the keeper froze the tasks
+    std::atomic<pid_t> keeper{0};  // its pid, set as it starts
+  };
+  NodeKeeper(pid_t pid, Shared* shared) : pid_(pid), shared_(shared) {}
   pid_t pid_;
-  std::atomic<int>* flag_;  // a shared page: 1 once the keeper froze the tasks
+  Shared* shared_;
 };
 
 }  // namespace weft::runtime

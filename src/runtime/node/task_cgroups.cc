@@ -354,7 +354,24 @@ int TaskCgroups::KillRecorded(const fs::path& record_file, int wait_ms) {
   std::vector<fs::path> dirs;
   std::istringstream lines(*text);
   for (std::string line; std::getline(lines, line);) {
-    if (!line.empty() && line.front() == '/' && IsCgroupDir(line)) dirs.emplace_back(line);
+    if (!line.empty() && line.front() == '/') dirs.emplace_back(line);
+  }
+  const int signalled = KillAndRemove(dirs, wait_ms);
+  std::error_code ec;
+  fs::remove(record_file, ec);
+  return signalled;
+}
+
+std::vector<fs::path> TaskCgroups::NodeDirs() const {
+  std::vector<fs::path> dirs;
+  for (const Hierarchy& h : hierarchies_) dirs.push_back(h.node_dir);
+  return dirs;
+}
+
+int TaskCgroups::KillAndRemove(const std::vector<fs::path>& all, int wait_ms) {
+  std::vector<fs::path> dirs;
+  for (const fs::path& dir : all) {
+    if (IsCgroupDir(dir)) dirs.push_back(dir);
   }
   int signalled = 0;
   for (const fs::path& dir : dirs) signalled += KillDir(dir);
@@ -365,8 +382,6 @@ int TaskCgroups::KillRecorded(const fs::path& record_file, int wait_ms) {
     if (all || std::chrono::steady_clock::now() >= deadline) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  std::error_code ec;
-  fs::remove(record_file, ec);
   return signalled;
 }
 

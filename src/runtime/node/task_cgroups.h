@@ -117,6 +117,12 @@ class TaskCgroups {
   // for the members to exit, and deletes the record. Nothing to do when the
   // file is missing. Returns how many processes it signalled.
   static int KillRecorded(const std::filesystem::path& record_file, int wait_ms);
+  // KillAndRemove does the same for the node groups `dirs` (each must lie on
+  // a cgroup file system), without a record.
+  static int KillAndRemove(const std::vector<std::filesystem::path>& dirs, int wait_ms);
+
+  // NodeDirs: the node's group in each hierarchy.
+  std::vector<std::filesystem::path> NodeDirs() const;
 
  private:
   enum class Kind { kV2, kMemory, kCpu, kCpuacct, kFreezer };
