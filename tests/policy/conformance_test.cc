@@ -301,9 +301,6 @@ TEST_P(PolicyModelAdditionsTest, CompleteValidAndDeterministicWithShufflesAndPer
 // wait for room) together with shuffle edges, whose first phase is sometimes
 // a "shuffle" phase run alongside the edge's shuffle.
 TEST_P(PolicyModelAdditionsTest, CompleteValidAndDeterministicWithProfiledPhases) {
-  // Known gap: ursa-yarn reads a task's phases as monotasks (resource, work)
-  // and a profiled phase has no work: it stalls (seed 0). Not fixed yet.
-  if (GetParam() == "ursa-yarn") GTEST_SKIP() << "ursa-yarn does not run profiled phases yet";
   RunTwiceOnRandomWorkloads(GetParam(), 6, [](RandomWorkloadOptions& o) {
     o.profiled_prob = 0.6;
     o.shuffle_prob = 0.7;

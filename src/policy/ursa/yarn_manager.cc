@@ -6,6 +6,19 @@
 #include "policy/ursa/messages.h"
 
 namespace weft::policy::ursa {
+namespace {
+
+// RunsMonotasks: the stage's tasks run as resource phases (monotasks), so a
+// task reserves only its memory between them. Profiled phases are not
+// monotasks: the platform reserves such a task's demand (which covers every
+// phase), as it does a whole task's.
+bool RunsMonotasks(const JobView& job, uint32_t stage) {
+  if (!job.has_phases(stage)) return false;
+  const std::span<const Phase> phases = job.Phases(stage);
+  return phases.empty() || !phases.front().profiled;
+}
+
+}  // namespace
 
 UrsaYarnManager::UrsaYarnManager(Context& ctx, JobId job, const YarnConfig& config)
     : JobManager(ctx, job), config_(config), requester_(ctx, Address::Scheduler(0)) {}
@@ -18,7 +31,7 @@ void UrsaYarnManager::OnStart() {
     // The stage's demand covers each of its tasks' own (per-task `demands`
     // may differ), so every task of the job fits an executor of this size.
     Resources reserve = job.demand(s);
-    if (job.has_phases(s)) {
+    if (RunsMonotasks(job, s)) {
       reserve = Resources();
       reserve.set_micro(kMem, job.demand(s).micro(kMem));
     }
@@ -32,7 +45,7 @@ void UrsaYarnManager::OnStart() {
 
 Resources UrsaYarnManager::Reserve(const TaskRef& t) const {
   const JobView job = ctx_.job(job_);
-  if (!job.has_phases(t.stage)) return job.task_demand(t);
+  if (!RunsMonotasks(job, t.stage)) return job.task_demand(t);
   Resources mem;
   mem.set_micro(kMem, job.task_demand(t).micro(kMem));
   return mem;
