@@ -2,6 +2,8 @@
 // (not `weft`) can send, and what it gets back (issue 20, bug 9).
 #include "runtime/scheduler/service.h"
 
+#include "runtime/scheduler/job_intake.h"
+
 #include <filesystem>
 
 #include "gmock/gmock.h"
@@ -55,6 +57,27 @@ TEST_F(ServiceTest, InvalidUtf8IsRefusedAsInvalidArgumentNamingTheField) {
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
   EXPECT_THAT(status.error_message(), HasSubstr("workload_json"));
   EXPECT_THAT(status.error_message(), HasSubstr("UTF-8"));
+}
+
+// What Submit checks before anything changes (job_intake.h): profiled
+// phases are the simulator's model only; refused, naming job and stage.
+TEST(JobIntakeTest, ProfiledPhasesAreRefusedForRealNamingTheStage) {
+  Cluster live;
+  Resources capacity;
+  capacity.set_micro(kCpu, 2 * kMicroUnits);
+  capacity.set_micro(kMem, 4 * kMicroUnits);
+  live.AddMachine("n0", RackId(0), capacity);
+  const std::string phased = R"({"weft": 1, "jobs": [{"name": "j", "stages": [{"name": "r", "tasks": 1,
+      "phases": [{"name": "shuffle", "duration": 1, "demand": {"cpu": 1, "mem": 1}},
+                 {"name": "reduce", "duration": 2, "demand": {"cpu": 2, "mem": 1}}]}]}]})";
+  const auto refused = SplitSubmission(phased, live);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(refused.status().message()), HasSubstr("job j, stage r: profiled phases"));
+  // The same job with resource phases (monotasks) is accepted.
+  const std::string monotasks = R"({"weft": 1, "jobs": [{"name": "j", "stages": [{"name": "r", "tasks": 1,
+      "demand": {"cpu": 1, "mem": 1}, "phases": [{"resource": "cpu", "work": 1}]}]}]})";
+  EXPECT_TRUE(SplitSubmission(monotasks, live).ok()) << SplitSubmission(monotasks, live).status();
 }
 
 TEST_F(ServiceTest, AnInvalidUtf8NodeNameIsRefusedByName) {
