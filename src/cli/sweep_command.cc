@@ -8,7 +8,6 @@
 // -j changes nothing but the wall time.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -94,18 +93,11 @@ std::string MetricHeader(bool with_ci) {
   return h;
 }
 
-// WriteWhole writes `text` to `path` through a temporary file, so nobody ever
-// reads half of it.
+// WriteWhole is WriteAtomically (commands.h) with the error said on stderr.
 bool WriteWhole(const std::string& path, const std::string& text) {
-  std::ofstream out(path + ".tmp");
-  out << text;
-  out.close();
-  if (!out || std::rename((path + ".tmp").c_str(), path.c_str()) != 0) {
-    std::cerr << fmt::format("error: {}: cannot write there\n", path);
-    std::remove((path + ".tmp").c_str());
-    return false;
-  }
-  return true;
+  if (WriteAtomically(path, text)) return true;
+  std::cerr << fmt::format("error: {}: cannot write there\n", path);
+  return false;
 }
 
 // FanOut hands the `runs` runs to a weft cluster (--emit) or to Slurm

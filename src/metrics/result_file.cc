@@ -82,7 +82,11 @@ absl::Status ResultFile::Finish() {
     return absl::InternalError(fmt::format("writing {} failed (disk full?)", final_));
   }
   std::filesystem::rename(tmp, final_, ec);
-  if (ec) return absl::InternalError(fmt::format("cannot move {} into place: {}", final_, ec.message()));
+  if (ec) {
+    const std::string why = ec.message();
+    std::filesystem::remove(tmp, ec);
+    return absl::InternalError(fmt::format("cannot move {} into place: {}", final_, why));
+  }
   return absl::OkStatus();
 }
 

@@ -45,13 +45,15 @@ Locality EngineCore::LocalityOf(const Attempt& a) const {
 }
 
 ExecutionAttempt EngineCore::ExecutionView(const Attempt& a) const {
-  ExecutionAttempt view{.task = a.task, .attempt_no = a.attempt_no, .machine = a.machine,
-                        .generation = a.generation, .phase = a.phase, .launch_order = a.launch_order,
-                        .demand = a.demand, .usage = a.usage, .container = a.container};
-  if (a.container.valid()) {
-    if (auto it = containers_.find(a.container.value()); it != containers_.end()) view.container_size = it->second.size;
-  }
-  return view;
+  return ExecutionAttempt{.task = a.task, .attempt_no = a.attempt_no, .machine = a.machine,
+                          .generation = a.generation, .phase = a.phase, .launch_order = a.launch_order,
+                          .demand = a.demand, .usage = a.usage, .container = a.container};
+}
+
+Resources EngineCore::ContainerSize(ContainerId c) const {
+  if (!c.valid()) return Resources();
+  const auto it = containers_.find(c.value());
+  return it == containers_.end() ? Resources() : it->second.size;
 }
 
 bool EngineCore::AgentControlsPhases(MachineId m) const {

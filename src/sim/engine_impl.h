@@ -200,6 +200,7 @@ class EngineCore final : public ExecutionHost, public MailRecipients {
   void AttemptDone(uint32_t slot, Outcome outcome) override;
   void UsageChanged(uint32_t slot, const Resources& before, const Resources& after) override;
   void PhaseEnded(uint32_t slot, uint32_t phase, TimeUs start_us, double held, bool completed) override;
+  Resources ContainerSize(ContainerId c) const override;
 
   // shuffle.cc: the shuffle phase of a task behind shuffle edges. It copies
   // each parent task's shuffle_mb over its machine's network as the parent

@@ -60,6 +60,9 @@ class ExecutionHost {
   // holding `held` of its resource on average; completed = false when the
   // attempt was stopped during the phase.
   virtual void PhaseEnded(uint32_t slot, uint32_t phase, TimeUs start_us, double held, bool completed) = 0;
+  // ContainerSize: the size of container `c` (zero when there is none); the
+  // runtime's launch carries it to the node, which enforces it.
+  virtual Resources ContainerSize(ContainerId c) const = 0;
 };
 
 // What an attempt is, as an execution needs to know it.
@@ -73,7 +76,6 @@ struct ExecutionAttempt {
   Resources demand;        // reserved at launch
   Resources usage;         // the stage's average real use (per-task override applied)
   ContainerId container;   // the container it runs in (invalid: none)
-  Resources container_size;  // that container's size
 };
 
 // AttemptAccount: what an attempt held and used over its life, handed to the

@@ -40,16 +40,16 @@ class LiveExecution final : public Execution {
     // once, or after the shuffle when the task was launched at slow start
     // (its parents' last task not yet done).
     if (phases > 0) {
-      executor_.StartAttempt(
-          AttemptLaunch{IdOf(slot, a.generation), a.task, a.attempt_no, a.machine, phases, a.container, a.container_size});
+      executor_.StartAttempt(AttemptLaunch{IdOf(slot, a.generation), a.task, a.attempt_no, a.machine, phases,
+                                           a.container, host_.ContainerSize(a.container)});
     }
     host_.BeginSegments(slot);  // phase 0 (or the whole task) ready: to the agent, or RunSegment
   }
   void RunSegment(uint32_t slot, const ExecutionAttempt& a) override {
     const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
     if (st.phases.empty()) {
-      executor_.StartAttempt(
-          AttemptLaunch{IdOf(slot, a.generation), a.task, a.attempt_no, a.machine, 0, a.container, a.container_size});
+      executor_.StartAttempt(AttemptLaunch{IdOf(slot, a.generation), a.task, a.attempt_no, a.machine, 0, a.container,
+                                           host_.ContainerSize(a.container)});
       return;
     }
     runs_[slot].phase_start_us = queue_.now();
