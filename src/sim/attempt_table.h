@@ -5,7 +5,8 @@
 // and the slot's generation (AttemptTable::Id): freeing a slot bumps its
 // generation, so an event or a report about an attempt that has ended since
 // (a stale id) finds nothing. The table also keeps, per machine, the slots of
-// the attempts placed there, in launch order.
+// the attempts placed there, in no particular order (an attempt leaves its
+// machine's list in constant time, on every attempt's end).
 //
 // The table owns the records' lifetime; what an attempt does (its shuffle,
 // phases, reservation) is the engine's, which edits the record in place
@@ -13,7 +14,6 @@
 // Not thread-safe; owned by one engine.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -31,6 +31,7 @@ struct Attempt {
   MachineId machine;
   ContainerId container;
   uint32_t attempt_no = 0;
+  uint32_t machine_index = 0;  // its place in AttemptTable's list of its machine's attempts
   uint32_t generation = 0;  // bumped when the slot is freed, to drop stale events
   uint16_t phase = 0;       // current phase for tasks with phases
   bool started = false;     // arrived on the machine
@@ -86,7 +87,9 @@ class AttemptTable {
     a.free = false;
     a.machine = m;
     a.launch_order = launches_++;
-    on_machine_[m.value()].push_back(slot);
+    auto& list = on_machine_[m.value()];
+    a.machine_index = static_cast<uint32_t>(list.size());
+    list.push_back(slot);
     return slot;
   }
 
@@ -94,8 +97,12 @@ class AttemptTable {
   // slot's generation moves on so that the old id is stale from now on.
   void Free(uint32_t slot) {
     Attempt& a = attempts_[slot];
+    // Out of its machine's list: the last one there takes its place.
     auto& list = on_machine_[a.machine.value()];
-    list.erase(std::find(list.begin(), list.end(), slot));
+    const uint32_t last = list.back();
+    list[a.machine_index] = last;
+    attempts_[last].machine_index = a.machine_index;
+    list.pop_back();
     a.free = true;
     a.segment_running = false;
     ++a.generation;
@@ -116,7 +123,7 @@ class AttemptTable {
   Attempt* Find(uint64_t id) { return Find(SlotOf(id), GenerationOf(id)); }
 
   // OnMachine: the slots of the attempts launched on machine `m` and not
-  // ended, in launch order.
+  // ended, in no particular order.
   std::span<const uint32_t> OnMachine(MachineId m) const { return on_machine_[m.value()]; }
 
   // live: how many attempts are launched or running.

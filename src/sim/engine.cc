@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <stdexcept>
 
 #include "core/status.h"
 #include "fmt/format.h"
@@ -117,15 +116,6 @@ void EngineCore::AddJob(JobId id, TimeUs arrival, std::span<const AttemptRecord>
   } else {
     ArriveJob(id, history);
   }
-}
-
-policy::JobView EngineCore::JobViewOf(JobId id) const {
-  const JobRun* run = jobs_.run(id);
-  if (run == nullptr || !run->progress) {
-    // A policy bug: roles hear of a job only after it arrives.
-    throw std::logic_error(fmt::format("policy asked about job {} before it arrived", id.value()));
-  }
-  return policy::JobView(id, w_.jobs[id.value()], *run->progress, knowledge_, opt_.knowledge);
 }
 
 absl::Status ValidateSimOptions(const Workload& workload, const policy::Policy& policy, const SimOptions& options) {

@@ -139,7 +139,7 @@ class EngineCore final : public ExecutionHost, public MailRecipients, public Job
 
   // sim_context.cc: the roles' actions (validation and bookkeeping of
   // decisions); a refusal is counted and returned as FailedPrecondition.
-  void Send(const policy::Address& from, const policy::Address& to, policy::Message message);
+  void Send(const policy::Address& from, const policy::Address& to, policy::Message& message);
   policy::TimerId SetTimer(const policy::Address& by, TimeUs delay, uint64_t tag);
   bool CancelTimer(const policy::Address& by, policy::TimerId id);
   void Record(std::string_view series, JobId job, double value);

@@ -174,48 +174,6 @@ void JobTracker::TaskDone(const TaskRef& t, TimeUs now) {
   if (p.tasks_done == job.num_tasks) events_.JobCompleted(t.job);
 }
 
-std::pair<uint32_t, TimeUs> JobTracker::Launched(const TaskRef& t, uint32_t slot) {
-  JobRun& jr = jobs_[t.job.value()];
-  const uint64_t k = jr.progress->stage_offset[t.stage] + t.index;
-  policy::StageProgress& sp = jr.progress->stages[t.stage];
-  jr.progress->state(t) = TaskState::kLaunched;
-  --sp.ready;
-  ++sp.running;
-  const uint32_t attempt_no = jr.attempts[k];
-  if (jr.attempts[k] < 255) ++jr.attempts[k];
-  jr.slot[k] = slot;
-  return {attempt_no, jr.task_ready_us.empty() ? jr.stage_ready_us[t.stage] : jr.task_ready_us[k]};
-}
-
-void JobTracker::Started(const TaskRef& t, TimeUs now) {
-  JobRun& jr = jobs_[t.job.value()];
-  jr.first_start_us = jr.first_start_us < 0 ? now : jr.first_start_us;
-  jr.progress->state(t) = TaskState::kRunning;
-}
-
-JobTracker::EndVerdict JobTracker::AttemptEnded(const TaskRef& t, Outcome outcome, TimeUs ran_us,
-                                                uint32_t max_attempts) {
-  JobRun& jr = jobs_[t.job.value()];
-  const uint64_t k = jr.progress->stage_offset[t.stage] + t.index;
-  jr.slot[k] = kNoAttempt;
-  policy::StageProgress& sp = jr.progress->stages[t.stage];
-  --sp.running;
-  if (outcome == Outcome::kOk) {
-    ++sp.learned_count;
-    sp.learned_total_us += ran_us;
-  }
-  EndVerdict verdict;
-  if (outcome == Outcome::kFailed) {
-    ++jr.failures[k];
-    verdict.job_fails = jr.failures[k] >= max_attempts;
-    verdict.retry = !verdict.job_fails && !jr.progress->failed;
-  } else if (outcome == Outcome::kKilled) {
-    verdict.retry = !jr.progress->failed;
-  }
-  jr.progress->state(t) = TaskState::kBlocked;  // until the caller decides
-  return verdict;
-}
-
 void JobTracker::AddShuffling(const TaskRef& t, uint32_t slot, uint32_t generation) {
   JobRun& jr = jobs_[t.job.value()];
   if (jr.shuffling.empty()) jr.shuffling.resize(w_.jobs[t.job.value()].stages.size());

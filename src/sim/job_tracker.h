@@ -101,9 +101,25 @@ class JobTracker {
 
   // Launched: ready task t is launched in attempt `slot`. Returns its
   // attempt number and when it became ready.
-  std::pair<uint32_t, TimeUs> Launched(const TaskRef& t, uint32_t slot);
+  // (Inline, as Started: on every attempt's path.)
+  std::pair<uint32_t, TimeUs> Launched(const TaskRef& t, uint32_t slot) {
+    JobRun& jr = jobs_[t.job.value()];
+    const uint64_t k = jr.progress->stage_offset[t.stage] + t.index;
+    policy::StageProgress& sp = jr.progress->stages[t.stage];
+    jr.progress->state(t) = policy::TaskState::kLaunched;
+    --sp.ready;
+    ++sp.running;
+    const uint32_t attempt_no = jr.attempts[k];
+    if (jr.attempts[k] < 255) ++jr.attempts[k];
+    jr.slot[k] = slot;
+    return {attempt_no, jr.task_ready_us.empty() ? jr.stage_ready_us[t.stage] : jr.task_ready_us[k]};
+  }
   // Started: the task's attempt reached its machine at `now`.
-  void Started(const TaskRef& t, TimeUs now);
+  void Started(const TaskRef& t, TimeUs now) {
+    JobRun& jr = jobs_[t.job.value()];
+    jr.first_start_us = jr.first_start_us < 0 ? now : jr.first_start_us;
+    jr.progress->state(t) = policy::TaskState::kRunning;
+  }
   // AttemptEnded: the task's attempt (which ran `ran_us`) ended with
   // `outcome`; the task is blocked until the caller decides (retry: ready
   // again; job_fails: the job fails; else abandoned, or done when ok).
@@ -111,7 +127,27 @@ class JobTracker {
     bool retry = false;
     bool job_fails = false;
   };
-  EndVerdict AttemptEnded(const TaskRef& t, Outcome outcome, TimeUs ran_us, uint32_t max_attempts);
+  EndVerdict AttemptEnded(const TaskRef& t, Outcome outcome, TimeUs ran_us, uint32_t max_attempts) {
+    JobRun& jr = jobs_[t.job.value()];
+    const uint64_t k = jr.progress->stage_offset[t.stage] + t.index;
+    jr.slot[k] = kNoAttempt;
+    policy::StageProgress& sp = jr.progress->stages[t.stage];
+    --sp.running;
+    if (outcome == Outcome::kOk) {
+      ++sp.learned_count;
+      sp.learned_total_us += ran_us;
+    }
+    EndVerdict verdict;
+    if (outcome == Outcome::kFailed) {
+      ++jr.failures[k];
+      verdict.job_fails = jr.failures[k] >= max_attempts;
+      verdict.retry = !verdict.job_fails && !jr.progress->failed;
+    } else if (outcome == Outcome::kKilled) {
+      verdict.retry = !jr.progress->failed;
+    }
+    jr.progress->state(t) = policy::TaskState::kBlocked;  // until the caller decides
+    return verdict;
+  }
   // Abandon: the task will not run again.
   void Abandon(const TaskRef& t) { jobs_[t.job.value()].progress->state(t) = policy::TaskState::kAbandoned; }
 

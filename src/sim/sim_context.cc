@@ -3,6 +3,7 @@
 // is counted, and leaves the simulation as it was.
 
 #include <algorithm>
+#include <stdexcept>
 #include <tuple>
 
 #include "core/status.h"
@@ -36,7 +37,7 @@ absl::Status SimContext::ReleaseContainer(ContainerId container) { return engine
 absl::Status SimContext::StartPhase(const TaskRef& task) { return engine_.DoStartPhase(self_, task); }
 void SimContext::Record(std::string_view series, JobId job, double value) { engine_.Record(series, job, value); }
 
-void EngineCore::Send(const Address& from, const Address& to, policy::Message message) {
+void EngineCore::Send(const Address& from, const Address& to, policy::Message& message) {
   ++stats_.messages;
   mailbox_.PostMessage(from, to, message, DelayTo(from, to));
 }
@@ -46,6 +47,15 @@ policy::TimerId EngineCore::SetTimer(const Address& by, TimeUs delay, uint64_t t
 }
 
 bool EngineCore::CancelTimer(const Address& by, policy::TimerId id) { return mailbox_.CancelTimer(by, id); }
+
+policy::JobView EngineCore::JobViewOf(JobId id) const {
+  const JobRun* run = jobs_.run(id);
+  if (run == nullptr || !run->progress) {
+    // A policy bug: roles hear of a job only after it arrives.
+    throw std::logic_error(fmt::format("policy asked about job {} before it arrived", id.value()));
+  }
+  return policy::JobView(id, w_.jobs[id.value()], *run->progress, knowledge_, opt_.knowledge);
+}
 
 void EngineCore::Record(std::string_view series, JobId job, double value) {
   const SeriesPoint point{queue_.now(), series, job, value};
@@ -64,10 +74,10 @@ absl::Status EngineCore::Refuse(absl::Status refusal) {
 }
 
 absl::Status EngineCore::DoLaunch(const Address& by, const TaskRef& t, MachineId m, ContainerId c) {
-  const absl::StatusOr<Resources> checked =
-      checker_.Launch(by, t, m, c, [this](MachineId machine) { return AgentControlsPhases(machine); });
-  if (!checked.ok()) return Refuse(checked.status());
-  const Resources& reserve = *checked;
+  Resources reserve;
+  absl::Status checked =
+      checker_.Launch(by, t, m, c, [this](MachineId machine) { return AgentControlsPhases(machine); }, reserve);
+  if (!checked.ok()) return Refuse(std::move(checked));
   if (c.valid()) {
     containers_.AddTask(c, reserve);
   } else {
