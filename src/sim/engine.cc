@@ -64,7 +64,6 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
 
 void EngineCore::SetExecution(std::unique_ptr<Execution> execution) {
   execution_ = std::move(execution);
-  simulated_execution_ = false;
 }
 
 void EngineCore::AttachRemoteAgents(AgentChannel& channel) {

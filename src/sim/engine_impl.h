@@ -267,10 +267,6 @@ class EngineCore final : public ExecutionHost, public MailRecipients, public Job
   std::vector<uint8_t> retry_queued_;
   uint64_t start_counter_ = 0;
   std::unique_ptr<Execution> execution_;  // chosen once per run
-  // The run's execution is simulated (not replaced by SetExecution): only
-  // then does the engine charge the locality cost's remote reads, since a
-  // real task reads its input for real.
-  bool simulated_execution_ = true;
 
   ContainerTable containers_;
   DecisionChecker checker_{w_, policy_, cluster_, jobs_, containers_, attempts_};

@@ -103,6 +103,10 @@ class Execution {
   // exactly once per attempt that had Begin called, and for attempts that
   // never reached their machine (then the account is empty).
   virtual AttemptAccount End(uint32_t slot, const ExecutionAttempt& attempt) = 0;
+  // ChargesRemoteReads: the engine charges the locality cost's remote reads
+  // (sim/locality.cc) to attempts run here; not for real runs, whose tasks
+  // read their input for real.
+  virtual bool ChargesRemoteReads() const { return true; }
 };
 
 }  // namespace weft::sim

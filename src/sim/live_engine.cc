@@ -54,6 +54,7 @@ class LiveExecution final : public Execution {
     executor_.StartPhase(IdOf(slot, a.generation), a.machine, a.task, a.phase);
   }
   void OnSegmentEvent(const Event& /*e*/) override {}
+  bool ChargesRemoteReads() const override { return false; }  // a real task reads its input for real
 
   AttemptAccount End(uint32_t slot, const ExecutionAttempt& a) override {
     AttemptAccount account;

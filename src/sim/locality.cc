@@ -12,7 +12,7 @@
 namespace weft::sim {
 
 bool EngineCore::StartRemoteRead(uint32_t slot) {
-  if (!simulated_execution_ || !w_.cluster.locality_cost().enabled) return false;
+  if (!w_.cluster.locality_cost().enabled || !execution_->ChargesRemoteReads()) return false;
   const Attempt& a = attempts_[slot];
   const Locality where = LocalityOf(a);
   if (where != Locality::kRack && where != Locality::kRemote) return false;
