@@ -15,23 +15,6 @@ using policy::Address;
 using policy::Outcome;
 using policy::TaskState;
 
-uint32_t EngineCore::NewAttempt() {
-  uint32_t slot;
-  if (!free_attempts_.empty()) {
-    slot = free_attempts_.back();
-    free_attempts_.pop_back();
-  } else {
-    slot = static_cast<uint32_t>(attempts_.size());
-    attempts_.emplace_back();
-  }
-  Attempt& a = attempts_[slot];
-  const uint32_t generation = a.generation;
-  a = Attempt();
-  a.generation = generation;
-  a.free = false;
-  return slot;
-}
-
 Locality EngineCore::LocalityOf(const Attempt& a) const {
   const auto prefs = w_.jobs[a.task.job.value()].stages[a.task.stage].Preferences(a.task.index);
   if (prefs.empty()) return Locality::kNone;
@@ -50,14 +33,8 @@ ExecutionAttempt EngineCore::ExecutionView(const Attempt& a) const {
                           .demand = a.demand, .usage = a.usage, .container = a.container};
 }
 
-Resources EngineCore::ContainerSize(ContainerId c) const {
-  if (!c.valid()) return Resources();
-  const auto it = containers_.find(c.value());
-  return it == containers_.end() ? Resources() : it->second.size;
-}
-
 bool EngineCore::AgentControlsPhases(MachineId m) const {
-  if (remote_agents()) return remote_controls_phases_ && HasAgent(m.value());
+  if (remote_.attached()) return remote_.controls_phases() && HasAgent(m.value());
   return !nodes_.empty() && nodes_[m.value()] && nodes_[m.value()]->ControlsPhases();
 }
 
@@ -124,13 +101,7 @@ void EngineCore::UsageChanged(uint32_t slot, const Resources& before, const Reso
   const Attempt& a = attempts_[slot];
   cluster_.RemoveUsed(a.machine, before);
   cluster_.AddUsed(a.machine, after);
-  if (a.container.valid()) {
-    auto it = containers_.find(a.container.value());
-    if (it != containers_.end()) {
-      it->second.used -= before;
-      it->second.used += after;
-    }
-  }
+  if (a.container.valid()) containers_.UsageChanged(a.container, before, after);
 }
 
 void EngineCore::PhaseEnded(uint32_t slot, uint32_t phase, TimeUs start_us, double held, bool completed) {
@@ -165,24 +136,14 @@ void EngineCore::EndAttempt(uint32_t slot, Outcome outcome) {
   const MachineId m = a.machine;
   const TimeUs now = queue_.now();
   // Release what the attempt reserved.
-  auto& on_machine = machine_attempts_[m.value()];
-  on_machine.erase(std::find(on_machine.begin(), on_machine.end(), slot));
   cluster_.AddRunning(m, -1);
   if (a.container.valid()) {
-    auto it = containers_.find(a.container.value());
-    if (it != containers_.end()) {
-      it->second.in_use -= a.reserved;
-      --it->second.tasks;
-    }
+    containers_.RemoveTask(a.container, a.reserved);
   } else {
     cluster_.Deallocate(m, a.reserved);
   }
   WakeParked(m);
-  Attempt& freed = attempts_[slot];
-  freed.free = true;
-  freed.segment_running = false;
-  ++freed.generation;
-  free_attempts_.push_back(slot);
+  attempts_.Free(slot);
   jr.slot[k] = UINT32_MAX;
 
   policy::StageProgress& sp = jr.progress->stages[t.stage];

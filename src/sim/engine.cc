@@ -5,6 +5,7 @@
 #include "sim/engine.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "core/status.h"
 #include "fmt/format.h"
@@ -23,13 +24,10 @@ const char* ExecutionModelName(ExecutionModel m) { return m == ExecutionModel::k
 Engine::Engine(const Workload& workload, policy::Policy& policy, SimOptions options)
     : impl_(std::make_unique<EngineCore>(workload, policy, std::move(options))) {}
 Engine::~Engine() = default;
-void Engine::AddObserver(RunObserver* observer) { impl_->observers_.push_back(observer); }
-void Engine::SetProgress(ProgressFn fn, uint64_t every_events) {
-  impl_->progress_ = std::move(fn);
-  impl_->progress_every_ = every_events;
-}
+void Engine::AddObserver(RunObserver* observer) { impl_->AddObserver(observer); }
+void Engine::SetProgress(ProgressFn fn, uint64_t every_events) { impl_->SetProgress(std::move(fn), every_events); }
 absl::Status Engine::Run() { return impl_->Run(); }
-const RunStats& Engine::stats() const { return impl_->stats_; }
+const RunStats& Engine::stats() const { return impl_->stats(); }
 
 // Random streams forked from the seed, one per purpose, so that adding draws
 // in one place never shifts the draws of another.
@@ -55,7 +53,7 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
   std::stable_sort(arrival_order_.begin(), arrival_order_.end(), [&](JobId a, JobId b) {
     return w_.jobs[a.value()].arrival_us < w_.jobs[b.value()].arrival_us;
   });
-  machine_attempts_.resize(w_.cluster.size());
+  attempts_.SetMachines(w_.cluster.size());
   parked_.resize(w_.cluster.size());
   retry_queued_.resize(w_.cluster.size());
   unfinished_jobs_ = w_.jobs.size();
@@ -72,6 +70,64 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
 void EngineCore::SetExecution(std::unique_ptr<Execution> execution) {
   execution_ = std::move(execution);
   simulated_execution_ = false;
+}
+
+void EngineCore::AttachRemoteAgents(AgentChannel& channel) {
+  // Whether the agents on the nodes control phases is the policy's: ask a
+  // throwaway agent (made, never started) once.
+  bool controls_phases = false;
+  if (w_.cluster.size() > 0) {
+    SimContext probe(*this, Address::Node(MachineId(0)), Rng(0));
+    controls_phases = policy_.MakeNodeAgent(probe, MachineId(0))->ControlsPhases();
+  }
+  remote_.Attach(channel, controls_phases);
+}
+
+void EngineCore::SetProgress(Engine::ProgressFn fn, uint64_t every_events) {
+  progress_ = std::move(fn);
+  progress_every_ = every_events;
+}
+
+void EngineCore::ExpectJobsAdded() {
+  arrival_order_.clear();
+  unfinished_jobs_ = 0;
+  jobs_.clear();
+}
+
+absl::Status EngineCore::Start(TimeUs now, const std::vector<bool>& up) {
+  if (up.size() != w_.cluster.size()) return absl::InvalidArgumentError("one up flag per machine");
+  RETURN_IF_ERROR(ValidateSimOptions(w_, policy_, opt_));
+  queue_.AdvanceTo(now);
+  CreateRoles(up);
+  RunDue(now);
+  return absl::OkStatus();
+}
+
+void EngineCore::RunDue(TimeUs now) {
+  Event e;
+  while (queue_.PopDue(now, e)) {
+    ++stats_.events;
+    Dispatch(e);
+  }
+  queue_.AdvanceTo(now);
+}
+
+void EngineCore::AddJob(JobId id, TimeUs arrival, std::span<const AttemptRecord> history) {
+  jobs_.resize(w_.jobs.size());
+  ++unfinished_jobs_;
+  if (arrival > queue_.now() && history.empty()) {
+    queue_.Push(Event{.time = arrival, .type = EventType::kJobArrival, .a = id.value()});
+  } else {
+    ArriveJob(id, history);
+  }
+}
+
+policy::JobView EngineCore::JobViewOf(JobId id) const {
+  if (!id.valid() || id.value() >= jobs_.size() || !jobs_[id.value()].progress) {
+    // A policy bug: roles hear of a job only after it arrives.
+    throw std::logic_error(fmt::format("policy asked about job {} before it arrived", id.value()));
+  }
+  return policy::JobView(id, w_.jobs[id.value()], *jobs_[id.value()].progress, knowledge_, opt_.knowledge);
 }
 
 absl::Status ValidateSimOptions(const Workload& workload, const policy::Policy& policy, const SimOptions& options) {
@@ -110,7 +166,7 @@ void EngineCore::CreateRoles(const std::vector<bool>& up) {
     nodes_.resize(w_.cluster.size());
     node_contexts_.resize(w_.cluster.size());
     mailbox_.SetMachines(w_.cluster.size());
-    remote_alive_.assign(w_.cluster.size(), false);
+    remote_.SetMachines(w_.cluster.size());
     for (uint32_t m = 0; m < w_.cluster.size(); ++m) {
       if (up[m]) MachineUp(MachineId(m));
     }
@@ -174,7 +230,7 @@ void EngineCore::Dispatch(const Event& e) {
         RetryParked(e);
       } else if (e.c == kRemoteReadEndTag) {
         EndRemoteRead(e);
-      } else if (!attempts_[e.a].free && attempts_[e.a].generation == e.b) {
+      } else if (attempts_.Find(e.a, e.b) != nullptr) {
         StartAttempt(e.a);
       }
       break;
@@ -380,12 +436,7 @@ void EngineCore::FinishJob(JobId id, bool succeeded) {
   ++(succeeded ? stats_.jobs_succeeded : stats_.jobs_failed);
   active_jobs_.erase(std::find(active_jobs_.begin(), active_jobs_.end(), id));
   // Containers of a finished job go back to their granters.
-  std::vector<uint32_t> owned;
-  for (const auto& [cid, c] : containers_) {
-    if (c.job == id) owned.push_back(cid);
-  }
-  std::sort(owned.begin(), owned.end());
-  for (uint32_t cid : owned) (void)DoRelease(Address::JobManager(id), ContainerId(cid));
+  for (uint32_t cid : containers_.OfJob(id)) (void)DoRelease(Address::JobManager(id), ContainerId(cid));
   const JobRecord record{id, job.arrival_us, jr.first_start_us < 0 ? job.arrival_us : jr.first_start_us,
                          queue_.now(), succeeded};
   for (RunObserver* o : observers_) o->OnJobEnd(record);
@@ -413,18 +464,13 @@ void EngineCore::MachineDown(MachineId m) {
   events_since_progress_ = 0;
   // Everything on the machine is lost: its attempts end as killed (and their
   // tasks become ready again), its containers disappear, its agent dies.
-  std::vector<uint32_t> lost = machine_attempts_[m.value()];
+  const std::span<const uint32_t> on_machine = attempts_.OnMachine(m);
+  std::vector<uint32_t> lost(on_machine.begin(), on_machine.end());
   std::sort(lost.begin(), lost.end());
   for (uint32_t slot : lost) EndAttempt(slot, policy::Outcome::kKilled);
-  std::vector<uint32_t> gone;
-  for (const auto& [cid, c] : containers_) {
-    if (c.machine == m) gone.push_back(cid);
-  }
-  std::sort(gone.begin(), gone.end());
-  for (uint32_t cid : gone) {
-    policy::ContainerInfo info = containers_.at(cid);
+  for (uint32_t cid : containers_.OnMachine(m)) {
+    const policy::ContainerInfo info = containers_.Remove(ContainerId(cid));
     cluster_.Deallocate(m, info.size);
-    containers_.erase(cid);
     ReportContainerEnd(info);
     mailbox_.PostContainer(MailKind::kContainerLost, Address::JobManager(info.job), info, opt_.latency_us);
     mailbox_.PostContainer(MailKind::kContainerReleased, info.granted_by, info, opt_.latency_us);
@@ -433,7 +479,7 @@ void EngineCore::MachineDown(MachineId m) {
   if (!nodes_.empty()) {
     nodes_[m.value()].reset();
     node_contexts_[m.value()].reset();
-    remote_alive_[m.value()] = false;
+    if (remote_.attached()) remote_.SetAlive(m.value(), false);
     mailbox_.NewNodeAgent(m);
   }
   for (uint32_t r = 0; r < schedulers_.size(); ++r) {
@@ -444,11 +490,11 @@ void EngineCore::MachineDown(MachineId m) {
 void EngineCore::MachineUp(MachineId m) {
   const bool was_down = !cluster_.up(m);
   cluster_.SetUp(m, true);
-  if (remote_agents() && policy_.has_node_agents() && !remote_alive_[m.value()]) {
-    remote_alive_[m.value()] = true;  // the node builds the agent when it hears kStart
+  if (remote_.attached() && policy_.has_node_agents() && !remote_.alive(m.value())) {
+    remote_.SetAlive(m.value(), true);  // the node builds the agent when it hears kStart
     mailbox_.NewNodeAgent(m);
     mailbox_.Post(Mail{.kind = MailKind::kStart, .to = Address::Node(m)}, 0);
-  } else if (!remote_agents() && policy_.has_node_agents() && !nodes_[m.value()]) {
+  } else if (!remote_.attached() && policy_.has_node_agents() && !nodes_[m.value()]) {
     node_contexts_[m.value()] = std::make_unique<SimContext>(
         *this, Address::Node(m), root_rng_.Fork(kNodeStreamBase + m.value()).Fork(start_counter_));
     nodes_[m.value()] = policy_.MakeNodeAgent(*node_contexts_[m.value()], m);

@@ -49,9 +49,9 @@ void EngineCore::ShuffleOutputReady(JobId job, const Edge& child) {
   if (child.shuffle_mb <= 0 || jr.shuffling.empty()) return;
   const auto now = static_cast<double>(queue_.now());
   for (const auto& [slot, generation] : jr.shuffling[child.stage]) {
-    Attempt& a = attempts_[slot];
-    if (a.free || a.generation != generation || !a.shuffling) continue;  // ended meanwhile
-    a.copy_done_us = std::max(a.copy_done_us, now) + CopyUs(child.shuffle_mb, cluster_.capacity(a.machine).units(kNet));
+    Attempt* a = attempts_.Find(slot, generation);
+    if (a == nullptr || !a->shuffling) continue;  // ended meanwhile
+    a->copy_done_us = std::max(a->copy_done_us, now) + CopyUs(child.shuffle_mb, cluster_.capacity(a->machine).units(kNet));
   }
 }
 
@@ -61,8 +61,8 @@ void EngineCore::ShuffleParentsDone(JobId job, uint32_t stage) {
   std::vector<std::pair<uint32_t, uint32_t>> waiting;
   waiting.swap(jr.shuffling[stage]);
   for (const auto& [slot, generation] : waiting) {
-    const Attempt& a = attempts_[slot];
-    if (a.free || a.generation != generation || !a.shuffling) continue;
+    const Attempt* a = attempts_.Find(slot, generation);
+    if (a == nullptr || !a->shuffling) continue;  // ended meanwhile
     ScheduleShuffleEnd(slot);
   }
 }
@@ -76,9 +76,9 @@ void EngineCore::ScheduleShuffleEnd(uint32_t slot) {
 }
 
 void EngineCore::EndShuffle(const Event& e) {
-  if (e.a >= attempts_.size()) return;
-  Attempt& a = attempts_[e.a];
-  if (a.free || a.generation != e.b || !a.shuffling) return;  // the attempt ended meanwhile
+  Attempt* found = attempts_.Find(e.a, e.b);
+  if (found == nullptr || !found->shuffling) return;  // the attempt ended meanwhile
+  Attempt& a = *found;
   a.shuffling = false;
   if (!ShufflePhaseFirst(a)) return BeginSegments(e.a);
   // The "shuffle" phase ran alongside; it ends now if its work is done, else

@@ -1,7 +1,8 @@
 // The policies' actions: each decision is validated before it changes
 // anything; a refused decision returns FailedPrecondition, is counted, and
 // leaves the simulation as it was.
-#include <stdexcept>
+
+#include <algorithm>
 
 #include "core/status.h"
 #include "fmt/format.h"
@@ -14,62 +15,49 @@ using policy::Address;
 using policy::RoleKind;
 using policy::TaskState;
 
-TimeUs SimContext::Now() const { return engine_.queue_.now(); }
-uint32_t SimContext::num_schedulers() const { return static_cast<uint32_t>(engine_.schedulers_.size()); }
-const policy::ClusterState& SimContext::cluster() const { return engine_.cluster_; }
-
-policy::JobView SimContext::job(JobId id) const {
-  if (!id.valid() || id.value() >= engine_.jobs_.size() || !engine_.jobs_[id.value()].progress) {
-    // A policy bug: roles hear of a job only after it arrives.
-    throw std::logic_error(fmt::format("policy asked about job {} before it arrived", id.value()));
-  }
-  return policy::JobView(id, engine_.w_.jobs[id.value()], *engine_.jobs_[id.value()].progress, engine_.knowledge_,
-                         engine_.opt_.knowledge);
-}
-
-std::span<const JobId> SimContext::active_jobs() const { return engine_.active_jobs_; }
-
-const policy::ContainerInfo* SimContext::container(ContainerId id) const {
-  auto it = engine_.containers_.find(id.value());
-  return it == engine_.containers_.end() ? nullptr : &it->second;
-}
-
-void SimContext::Send(const Address& to, policy::Message message) {
-  ++engine_.stats_.messages;
-  engine_.mailbox_.PostMessage(self_, to, message, engine_.DelayTo(self_, to));
-}
-
-policy::TimerId SimContext::SetTimer(TimeUs delay, uint64_t tag) {
-  return engine_.mailbox_.PostTimer(self_, tag, std::max<TimeUs>(0, delay));
-}
-
-bool SimContext::CancelTimer(policy::TimerId id) { return engine_.mailbox_.CancelTimer(self_, id); }
-
+TimeUs SimContext::Now() const { return engine_.Now(); }
+uint32_t SimContext::num_schedulers() const { return engine_.num_schedulers(); }
+const policy::ClusterState& SimContext::cluster() const { return engine_.cluster(); }
+policy::JobView SimContext::job(JobId id) const { return engine_.JobViewOf(id); }
+std::span<const JobId> SimContext::active_jobs() const { return engine_.active_jobs(); }
+const policy::ContainerInfo* SimContext::container(ContainerId id) const { return engine_.containers().Find(id); }
+void SimContext::Send(const Address& to, policy::Message message) { engine_.Send(self_, to, message); }
+policy::TimerId SimContext::SetTimer(TimeUs delay, uint64_t tag) { return engine_.SetTimer(self_, delay, tag); }
+bool SimContext::CancelTimer(policy::TimerId id) { return engine_.CancelTimer(self_, id); }
 absl::Status SimContext::Launch(const TaskRef& task, MachineId machine) {
   return engine_.DoLaunch(self_, task, machine, ContainerId());
 }
-
 absl::Status SimContext::LaunchInContainer(const TaskRef& task, ContainerId container) {
-  auto it = engine_.containers_.find(container.value());
-  if (it == engine_.containers_.end()) {
-    return engine_.Refuse(fmt::format("container {} does not exist", container.value()));
-  }
-  return engine_.DoLaunch(self_, task, it->second.machine, container);
+  return engine_.DoLaunchInContainer(self_, task, container);
 }
-
 absl::Status SimContext::Kill(const TaskRef& task) { return engine_.DoKill(task); }
-
 absl::StatusOr<ContainerId> SimContext::GrantContainer(JobId job, MachineId machine, const Resources& size) {
   return engine_.DoGrant(self_, job, machine, size);
 }
-
 absl::Status SimContext::ReleaseContainer(ContainerId container) { return engine_.DoRelease(self_, container); }
-
 absl::Status SimContext::StartPhase(const TaskRef& task) { return engine_.DoStartPhase(self_, task); }
+void SimContext::Record(std::string_view series, JobId job, double value) { engine_.Record(series, job, value); }
 
-void SimContext::Record(std::string_view series, JobId job, double value) {
-  const SeriesPoint point{engine_.queue_.now(), series, job, value};
-  for (RunObserver* o : engine_.observers_) o->OnSeries(point);
+void EngineCore::Send(const Address& from, const Address& to, policy::Message message) {
+  ++stats_.messages;
+  mailbox_.PostMessage(from, to, message, DelayTo(from, to));
+}
+
+policy::TimerId EngineCore::SetTimer(const Address& by, TimeUs delay, uint64_t tag) {
+  return mailbox_.PostTimer(by, tag, std::max<TimeUs>(0, delay));
+}
+
+bool EngineCore::CancelTimer(const Address& by, policy::TimerId id) { return mailbox_.CancelTimer(by, id); }
+
+void EngineCore::Record(std::string_view series, JobId job, double value) {
+  const SeriesPoint point{queue_.now(), series, job, value};
+  for (RunObserver* o : observers_) o->OnSeries(point);
+}
+
+absl::Status EngineCore::DoLaunchInContainer(const Address& by, const TaskRef& t, ContainerId c) {
+  const policy::ContainerInfo* info = containers_.Find(c);
+  if (info == nullptr) return Refuse(fmt::format("container {} does not exist", c.value()));
+  return DoLaunch(by, t, info->machine, c);
 }
 
 absl::Status EngineCore::Refuse(std::string message) {
@@ -129,11 +117,10 @@ absl::Status EngineCore::DoLaunch(const Address& by, const TaskRef& t, MachineId
     reserve.set_micro(kMem, demand.micro(kMem));
   }
   if (c.valid()) {
-    policy::ContainerInfo& info = containers_.at(c.value());
+    const policy::ContainerInfo& info = *containers_.Find(c);
     if (info.job != t.job) return Refuse("the container belongs to another job");
     if (!(info.in_use + reserve).FitsIn(info.size)) return Refuse("the task does not fit in the container");
-    info.in_use += reserve;
-    ++info.tasks;
+    containers_.AddTask(c, reserve);
   } else {
     if (!reserve.FitsIn(cluster_.capacity(m))) return Refuse("the task's demand exceeds the machine's capacity");
     if (!cluster_.Fits(m, reserve, policy_.overbooked())) {
@@ -147,10 +134,9 @@ absl::Status EngineCore::DoLaunch(const Address& by, const TaskRef& t, MachineId
   jr.progress->state(t) = TaskState::kLaunched;
   --sp.ready;
   ++sp.running;
-  const uint32_t slot = NewAttempt();
+  const uint32_t slot = attempts_.New(m);
   Attempt& a = attempts_[slot];
   a.task = t;
-  a.machine = m;
   a.container = c;
   a.attempt_no = jr.attempts[k];
   if (jr.attempts[k] < 255) ++jr.attempts[k];
@@ -158,10 +144,8 @@ absl::Status EngineCore::DoLaunch(const Address& by, const TaskRef& t, MachineId
   a.demand = reserve;
   a.reserved = reserve;
   a.usage = st.TaskUsage(t.index);
-  a.launch_order = launch_counter_++;
   jr.slot[k] = slot;
   cluster_.AddRunning(m, 1);
-  machine_attempts_[m.value()].push_back(slot);
   const Address node = Address::Node(m);
   const TimeUs delay = DelayTo(by, node);
   if (delay == 0) {
@@ -192,24 +176,23 @@ absl::StatusOr<ContainerId> EngineCore::DoGrant(const Address& by, JobId job, Ma
   if (!size.FitsIn(cluster_.capacity(m))) return Refuse("the container exceeds the machine's capacity");
   if (!cluster_.Fits(m, size, policy_.overbooked())) return Refuse("the container does not fit");
   cluster_.Allocate(m, size);
-  const ContainerId id(next_container_++);
-  policy::ContainerInfo info{id, job, m, size, Resources(), Resources(), 0, by, queue_.now()};
-  containers_.emplace(id.value(), info);
+  const policy::ContainerInfo& info = containers_.Grant(job, m, size, by, queue_.now());
+  const ContainerId id = info.id;
   mailbox_.PostContainer(MailKind::kContainerGranted, Address::JobManager(job), info,
                          DelayTo(by, Address::JobManager(job)));
   return id;
 }
 
 absl::Status EngineCore::DoRelease(const Address& by, ContainerId c) {
-  auto it = containers_.find(c.value());
-  if (it == containers_.end()) return Refuse("no such container");
-  const policy::ContainerInfo info = it->second;
+  const policy::ContainerInfo* found = containers_.Find(c);
+  if (found == nullptr) return Refuse("no such container");
+  const policy::ContainerInfo info = *found;
   if (!(by == Address::JobManager(info.job) || by == info.granted_by)) {
     return Refuse("only the container's job manager or granter may release it");
   }
   if (info.tasks > 0) return Refuse("the container still runs tasks");
   cluster_.Deallocate(info.machine, info.size);
-  containers_.erase(it);
+  containers_.Remove(c);
   ReportContainerEnd(info);
   mailbox_.PostContainer(MailKind::kContainerReleased, info.granted_by, info, DelayTo(by, info.granted_by));
   return absl::OkStatus();
