@@ -41,11 +41,9 @@ bool EngineCore::AgentControlsPhases(MachineId m) const {
 void EngineCore::StartAttempt(uint32_t slot) {
   events_since_progress_ = 0;
   Attempt& a = attempts_[slot];
-  JobRun& jr = jobs_[a.task.job.value()];
   a.started = true;
   a.start_us = queue_.now();
-  jr.first_start_us = jr.first_start_us < 0 ? a.start_us : jr.first_start_us;
-  jr.progress->state(a.task) = TaskState::kRunning;
+  jobs_.Started(a.task, a.start_us);
   ++start_counter_;
   const AttemptStart start{a.task, a.attempt_no, a.machine, a.start_us, a.demand};
   for (RunObserver* o : observers_) o->OnAttemptStart(start);
@@ -131,8 +129,6 @@ void EngineCore::EndAttempt(uint32_t slot, Outcome outcome) {
   const AttemptAccount account = execution_->End(slot, ExecutionView(a));
   EmitDeferredPhase(slot, /*completed=*/false);
   const TaskRef t = a.task;
-  JobRun& jr = jobs_[t.job.value()];
-  const uint64_t k = jr.progress->stage_offset[t.stage] + t.index;
   const MachineId m = a.machine;
   const TimeUs now = queue_.now();
   // Release what the attempt reserved.
@@ -144,45 +140,30 @@ void EngineCore::EndAttempt(uint32_t slot, Outcome outcome) {
   }
   WakeParked(m);
   attempts_.Free(slot);
-  jr.slot[k] = UINT32_MAX;
 
-  policy::StageProgress& sp = jr.progress->stages[t.stage];
-  --sp.running;
   ++stats_.attempts;
   TimeUs start = a.started ? a.start_us : now;
   if (a.started && account.start_us >= 0) start = std::clamp(account.start_us, start, now);
-  if (outcome == Outcome::kOk) {
-    ++sp.learned_count;
-    sp.learned_total_us += now - start;
-  }
+  const JobTracker::EndVerdict verdict = jobs_.AttemptEnded(t, outcome, now - start, opt_.max_attempts);
   const AttemptRecord record{t,       a.attempt_no,          m,
                              a.ready_us, start,              now,
                              outcome, a.demand,              a.started ? account.usage.average : a.usage,
                              LocalityOf(a), a.container.valid(), account.held};
   for (RunObserver* o : observers_) o->OnAttemptEnd(record);
 
-  bool job_fails = false;
-  bool retry = false;
-  if (outcome == Outcome::kFailed) {
-    ++jr.failures[k];
-    job_fails = jr.failures[k] >= opt_.max_attempts;
-    retry = !job_fails && !jr.progress->failed;
-  } else if (outcome == Outcome::kKilled) {
-    retry = !jr.progress->failed;
-  }
-  jr.progress->state(t) = TaskState::kBlocked;  // until one of the branches below
-  policy::TaskEnd end{t, m, outcome, a.attempt_no, start, now, a.container, retry, account.usage};
+  policy::TaskEnd end{t, m, outcome, a.attempt_no, start, now, a.container, verdict.retry, account.usage};
   mailbox_.Post(Mail{.kind = MailKind::kTaskEnded, .to = HomeOf(t.job), .end = end}, opt_.latency_us);
   if (HasAgent(m.value())) mailbox_.Post(Mail{.kind = MailKind::kTaskEnded, .to = Address::Node(m), .end = end}, 0);
 
   if (outcome == Outcome::kOk) {
-    TaskDone(t);
-  } else if (retry) {
-    MakeReady(t, true);
-  } else if (job_fails) {
+    ++stats_.tasks_done;
+    jobs_.TaskDone(t, now);
+  } else if (verdict.retry) {
+    jobs_.MakeReady(t, true, now);
+  } else if (verdict.job_fails) {
     FinishJob(t.job, false);
   } else {
-    jr.progress->state(t) = TaskState::kAbandoned;
+    jobs_.Abandon(t);
   }
 }
 

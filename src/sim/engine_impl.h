@@ -4,7 +4,9 @@
 // wiring the parts that keep the run's state, each with its state private:
 // the attempt table (sim/attempt_table.h), the container table
 // (sim/container_table.h), the link to remote node agents
-// (sim/remote_agents.h) and the mailbox (sim/mailbox.h) that carries
+// (sim/remote_agents.h), the decision checker (sim/decision_checker.h: what
+// a policy may do), the job tracker (sim/job_tracker.h: readiness,
+// recovery, a job's end) and the mailbox (sim/mailbox.h) that carries
 // messages, timers and notifications. Its own state is private; its hosts
 // (Engine, LiveEngine) and the roles' contexts (SimContext) call methods.
 // Split over engine.cc (event loop, job and task lifecycle, machine
@@ -27,9 +29,11 @@
 #include "policy/roles.h"
 #include "sim/attempt_table.h"
 #include "sim/container_table.h"
+#include "sim/decision_checker.h"
 #include "sim/engine.h"
 #include "sim/event_queue.h"
 #include "sim/execution.h"
+#include "sim/job_tracker.h"
 #include "sim/mailbox.h"
 #include "sim/node_mail.h"
 #include "sim/remote_agents.h"
@@ -82,29 +86,7 @@ class SimContext final : public policy::Context {
   Rng rng_;
 };
 
-// Per-job run state; allocated when the job arrives, freed when it ends, so
-// only active jobs hold per-task state.
-struct JobRun {
-  std::unique_ptr<policy::JobProgress> progress;
-  std::vector<uint8_t> failures;      // failed attempts per task
-  std::vector<uint8_t> attempts;      // attempts started per task (capped at 255)
-  std::vector<uint32_t> slot;         // attempt slot of a launched/running task
-  std::vector<TimeUs> stage_ready_us; // when each stage's barrier parents were done
-  // Per stage, parent stages whose launch condition is not met yet (barrier:
-  // not all done; shuffle: short of its slow-start threshold); the stage is
-  // released at 0. Equals barrier_parents_left without shuffle edges.
-  std::vector<uint32_t> launch_left;
-  std::vector<TimeUs> task_ready_us;  // per task, only for jobs with pipelined edges
-  // Per stage, the attempts (slot, generation) in their shuffle phase waiting
-  // for the last parent task; sized only for jobs whose shuffles wait.
-  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> shuffling;
-  std::unique_ptr<SimContext> jm_context;
-  std::unique_ptr<policy::JobManager> manager;
-  TimeUs first_start_us = -1;
-  bool active = false;
-};
-
-class EngineCore final : public ExecutionHost, public MailRecipients {
+class EngineCore final : public ExecutionHost, public MailRecipients, public JobEvents {
  public:
   EngineCore(const Workload& workload, policy::Policy& policy, SimOptions options);
   // SetExecution replaces the simulated execution model (the runtime's
@@ -151,12 +133,8 @@ class EngineCore final : public ExecutionHost, public MailRecipients {
   const AttemptTable& attempts() const { return attempts_; }
   AttemptTable& attempts() { return attempts_; }
   const ContainerTable& containers() const { return containers_; }
-  std::span<const JobId> active_jobs() const { return active_jobs_; }
-  // job_run: the job's run state (its progress is null before it arrives);
-  // nullptr for an id out of range.
-  const JobRun* job_run(JobId id) const {
-    return id.valid() && id.value() < jobs_.size() ? &jobs_[id.value()] : nullptr;
-  }
+  const JobTracker& jobs() const { return jobs_; }
+  std::span<const JobId> active_jobs() const { return jobs_.active_jobs(); }
   policy::JobView JobViewOf(JobId id) const;
 
   // sim_context.cc: the roles' actions (validation and bookkeeping of
@@ -183,7 +161,7 @@ class EngineCore final : public ExecutionHost, public MailRecipients {
       case policy::RoleKind::kScheduler:
         return to.index < schedulers_.size() ? schedulers_[to.index].get() : nullptr;
       case policy::RoleKind::kJobManager:
-        return to.index < jobs_.size() ? jobs_[to.index].manager.get() : nullptr;
+        return to.index < managers_.size() ? managers_[to.index].get() : nullptr;
       case policy::RoleKind::kNode:
         return to.index < nodes_.size() ? nodes_[to.index].get() : nullptr;
     }
@@ -201,27 +179,26 @@ class EngineCore final : public ExecutionHost, public MailRecipients {
   void PhaseEnded(uint32_t slot, uint32_t phase, TimeUs start_us, double held, bool completed) override;
   Resources ContainerSize(ContainerId c) const override { return containers_.SizeOf(c); }
 
+  // JobEvents (engine.cc, shuffle.cc): what the job tracker's changes mean.
+  void TasksReady(JobId job, uint32_t stage, uint32_t begin, uint32_t end) override;
+  void ShuffleOutputReady(JobId job, const Edge& child) override;
+  void ShuffleParentsDone(JobId job, uint32_t stage) override;
+  void JobCompleted(JobId job) override { FinishJob(job, true); }
+
  private:
   // engine.cc
   // ArriveJob: `history` holds the job's attempts that ended before (the
   // runtime's journal recovery): its ok tasks are marked done first and never
   // offered, and attempt numbers and failures carry on from it.
   void ArriveJob(JobId job, std::span<const AttemptRecord> history = {});
-  void RecoverHistory(JobId job, std::span<const AttemptRecord> history);
-  void TaskDone(const TaskRef& t);
-  void ReleaseStage(JobId job, uint32_t stage);
-  void MakeReady(const TaskRef& t, bool notify);
-  void NotifyReady(JobId job, uint32_t stage, uint32_t begin, uint32_t end);
   TimeUs DelayTo(const policy::Address& from, const policy::Address& to) const;
   policy::Address HomeOf(JobId job) const;
   uint32_t HomeReplica(JobId job) const;  // job % replicas, skipping dead ones
   void SchedulerDown(uint32_t replica);
 
   // sim_context.cc
-  absl::Status Refuse(std::string message);
+  absl::Status Refuse(absl::Status refusal);  // counts it
   void ReportContainerEnd(const policy::ContainerInfo& info);
-  absl::Status CheckActiveTask(const TaskRef& t) const;  // exists, and its job is active
-  absl::Status CheckReadyTask(const TaskRef& t) const;
 
   // attempts.cc: attempts on machines; the ExecutionHost side.
   void StartAttempt(uint32_t slot);
@@ -235,10 +212,6 @@ class EngineCore final : public ExecutionHost, public MailRecipients {
   // the task's own work begins.
   // StartShuffle: false when there is nothing to wait for or copy.
   bool StartShuffle(uint32_t slot);
-  // ShuffleOutputReady: a task of the parent of shuffle edge `child` ended ok.
-  void ShuffleOutputReady(JobId job, const Edge& child);
-  // ShuffleParentsDone: every parent task of `stage` has ended.
-  void ShuffleParentsDone(JobId job, uint32_t stage);
   void ScheduleShuffleEnd(uint32_t slot);
   void EndShuffle(const Event& e);
 
@@ -276,10 +249,10 @@ class EngineCore final : public ExecutionHost, public MailRecipients {
   Engine::ProgressFn progress_;
   uint64_t progress_every_ = 0;
 
-  std::vector<JobId> arrival_order_;
-  size_t next_arrival_ = 0;
-  std::vector<JobRun> jobs_;
-  std::vector<JobId> active_jobs_;
+  JobTracker jobs_{w_, *this};
+  // The job managers (policies with job managers), by job, while it is active.
+  std::vector<std::unique_ptr<SimContext>> manager_contexts_;
+  std::vector<std::unique_ptr<policy::JobManager>> managers_;
 
   std::vector<std::unique_ptr<SimContext>> scheduler_contexts_;
   std::vector<std::unique_ptr<policy::ClusterScheduler>> schedulers_;
@@ -300,12 +273,12 @@ class EngineCore final : public ExecutionHost, public MailRecipients {
   bool simulated_execution_ = true;
 
   ContainerTable containers_;
+  DecisionChecker checker_{w_, policy_, cluster_, jobs_, containers_, attempts_};
   // Node agents hosted elsewhere (the runtime's nodes), when attached.
   RemoteAgents remote_;
 
   Rng root_rng_;
   uint64_t events_since_progress_ = 0;
-  uint64_t unfinished_jobs_ = 0;
 };
 
 }  // namespace weft::sim

@@ -258,13 +258,12 @@ bool LiveEngine::CancelJob(JobId id, TimeUs now) {
 }
 
 const policy::JobProgress* LiveEngine::progress(JobId id) const {
-  const JobRun* run = core_->job_run(id);
+  const JobRun* run = core_->jobs().run(id);
   return run == nullptr ? nullptr : run->progress.get();
 }
 
 bool LiveEngine::job_active(JobId id) const {
-  const JobRun* run = core_->job_run(id);
-  return run != nullptr && run->active;
+  return core_->jobs().active(id);
 }
 
 const RunStats& LiveEngine::stats() const { return core_->stats(); }
