@@ -16,7 +16,8 @@ why memory is scaled. Per-task demands are Table 2's profiles as amounts of a Ta
 
 Task lengths: the paper gives each job's length alone on the cluster (Table 1), not its tasks'. Each job's map and
 reduce task lengths are set so that, with the concurrency its profile allows per TaskTracker (the most maps
-whose profiles fit), its maps take MAP_SHARE of that length and one wave of reducers the rest.
+whose profiles fit; ALONE_MAP_SLOTS), its maps take MAP_SHARE of that length and one wave of reducers the rest
+(scripts/ras_sensitivity.py: the results under other guesses).
 
 Experiment 1 gives every job a relaxed goal (100,000 s); experiment 2 the goals of Table 1, which are absolute
 times: deadline = goal - submission. The reduce stage sits behind a shuffle edge with slow start 0.05 (Hadoop's
@@ -44,7 +45,10 @@ import plot_style
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MACHINES = 20
 MEM_SCALE = 2.0  # see docs/reproductions/ras.md
-MAP_SHARE = 0.7
+# The two task-length guesses (the paper gives neither); scripts/ras_sensitivity.py shows the results under
+# others.
+MAP_SHARE = 0.7         # share of a job's length alone taken by its maps
+ALONE_MAP_SLOTS = None  # maps per TaskTracker when the lengths alone were measured; None: as many as fit
 PARALLEL_COPIES = 5  # Hadoop's mapred.reduce.parallel.copies default; RAS's parallel_copies
 SHUFFLE_TAIL = 0.05
 SLOWSTART = 0.05  # Hadoop's mapreduce.job.reduce.slowstart.completedmaps default
@@ -89,8 +93,12 @@ def per_tracker(d):
     return min(math.floor(CAPACITY[r] / v + 1e-9) for r, v in d.items() if v > 0)
 
 
-def spec(experiment):
-    """The job spec of an experiment (`weft gen mapreduce --spec`): a class per application, a job per row of Table 1."""
+def spec(experiment, map_share=MAP_SHARE, alone_slots=ALONE_MAP_SLOTS):
+    """The job spec of an experiment (`weft gen mapreduce --spec`): a class per application, a job per row of Table 1.
+
+    map_share: the share of a job's length alone taken by its maps; alone_slots: the map tasks per TaskTracker
+    the job ran with alone (None: as many as its profile fits). Both are guesses (the paper gives neither):
+    scripts/ras_sensitivity.py varies them."""
     classes = {}
     for app, prof in PROFILES.items():
         copy_io = round(CAPACITY["disk"] * prof["shuffle"] / 100 * PARALLEL_COPIES, 6)
@@ -102,28 +110,30 @@ def spec(experiment):
     jobs = []
     for label, app, input_gb, submit, alone, goal in JOBS:
         maps = max(1, round(input_gb / BLOCK_GB))
-        waves = math.ceil(maps / (per_tracker(demand(PROFILES[app]["map"])) * MACHINES))
+        slots = alone_slots or per_tracker(demand(PROFILES[app]["map"]))
+        waves = math.ceil(maps / (slots * MACHINES))
         jobs.append({"name": f"{label}-{app}-{input_gb}g", "class": app, "arrival": submit,
                      "deadline": (goal - submit) if experiment == 2 else 100000, "maps": maps,
-                     "map_s": round(MAP_SHARE * alone / waves, 3), "reduce_s": round((1 - MAP_SHARE) * alone, 3)})
+                     "map_s": round(map_share * alone / waves, 3), "reduce_s": round((1 - map_share) * alone, 3)})
     return {"classes": classes, "jobs": jobs}
 
 
 def write_workloads(weft, work):
     """examples/ras-exp{1,2}.json from their specs, by `weft gen mapreduce --spec`."""
     os.makedirs(work, exist_ok=True)
-    paths = []
-    for experiment in (1, 2):
-        spec_path = os.path.join(work, f"ras-exp{experiment}.spec.json")
-        with open(spec_path, "w") as f:
-            json.dump(spec(experiment), f, indent=1)
-        out = os.path.join(ROOT, "examples", f"ras-exp{experiment}.json")
-        subprocess.run([weft, "gen", "mapreduce", "--spec", spec_path, "-o", out, "--machines", str(MACHINES),
-                        "--rack-size", str(MACHINES), "--cores", f"{CAPACITY['cpu']:g}", "--mem-gb",
-                        f"{CAPACITY['mem']:g}", "--disk-mbps", f"{CAPACITY['disk']:g}", "--net-mbps",
-                        f"{CAPACITY['net']:g}"], check=True, stdout=subprocess.DEVNULL)
-        paths.append(out)
-    return paths
+    return [generate(weft, spec(experiment), os.path.join(work, f"ras-exp{experiment}.spec.json"),
+                     os.path.join(ROOT, "examples", f"ras-exp{experiment}.json")) for experiment in (1, 2)]
+
+
+def generate(weft, job_spec, spec_path, out):
+    """Writes `job_spec` to spec_path and the workload it makes to `out`; returns `out`."""
+    with open(spec_path, "w") as f:
+        json.dump(job_spec, f, indent=1)
+    subprocess.run([weft, "gen", "mapreduce", "--spec", spec_path, "-o", out, "--machines", str(MACHINES),
+                    "--rack-size", str(MACHINES), "--cores", f"{CAPACITY['cpu']:g}", "--mem-gb",
+                    f"{CAPACITY['mem']:g}", "--disk-mbps", f"{CAPACITY['disk']:g}", "--net-mbps",
+                    f"{CAPACITY['net']:g}"], check=True, stdout=subprocess.DEVNULL)
+    return out
 
 
 def run(weft, workload, policy, params, out):
