@@ -121,5 +121,20 @@ TEST_F(RuntimeTest, ProfiledPhasesRunForRealAndTheReservationFollowsThem) {
   EXPECT_GE(std::stod(reduce[1][8]) - std::stod(reduce[1][7]), 0.75);
 }
 
+// A command task with profiled phases runs its command once per phase,
+// told which one (docs/runtime.md, "Phases").
+TEST_F(RuntimeTest, ACommandWithProfiledPhasesRunsOncePerPhaseToldWhichOne) {
+  const std::string address = Up(1);
+  const fs::path log = WorkDir() / "phases.log";
+  const auto ids = SubmitIds(address, fmt::format(R"({{"weft": 1, "jobs": [{{"name": "c", "stages": [
+      {{"name": "s", "tasks": 1, "command": "echo $WEFT_PHASE $WEFT_PHASE_NAME $WEFT_PHASE_RESOURCE >> {}",
+       "phases": [{{"name": "fetch", "duration": 0.1, "demand": {{"cpu": 0.5, "mem": 0.05}}}},
+                  {{"name": "crunch", "duration": 0.1, "demand": {{"cpu": 1, "mem": 0.05}}}}]}}]}}]}})",
+                                                  log.string()));
+  ASSERT_EQ(ids, std::vector<std::string>{"0"});
+  ASSERT_EQ(Wait(address, "0", 30).exit_code, 0);
+  EXPECT_EQ(Slurp(log), "0 fetch profiled\n1 crunch profiled\n");
+}
+
 }  // namespace
 }  // namespace weft
