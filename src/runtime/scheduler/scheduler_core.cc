@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "absl/strings/numbers.h"
 #include "core/status.h"
@@ -816,6 +817,14 @@ void SchedulerCore::StartPhase(uint64_t id, MachineId machine, const TaskRef& ta
   v1::PhaseStart* s = nodes_[machine.value()].phase_starts.add_starts();
   s->set_attempt(id);
   s->set_phase(phase);
+  s->set_name(p.name);
+  if (p.profiled) {
+    // ...and each profiled phase's length (its usage is a rate).
+    s->set_resource("profiled");
+    s->set_duration_us(std::max<int64_t>(1, std::llround(static_cast<double>(p.duration_us) * factor)));
+    *s->mutable_usage() = ToProto(p.usage);
+    return;
+  }
   s->set_resource(std::string(kResourceNames[p.resource]));
   s->set_work(p.work * factor);
 }
