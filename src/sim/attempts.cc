@@ -15,23 +15,6 @@ using policy::Address;
 using policy::Outcome;
 using policy::TaskState;
 
-uint32_t EngineCore::NewAttempt() {
-  uint32_t slot;
-  if (!free_attempts_.empty()) {
-    slot = free_attempts_.back();
-    free_attempts_.pop_back();
-  } else {
-    slot = static_cast<uint32_t>(attempts_.size());
-    attempts_.emplace_back();
-  }
-  Attempt& a = attempts_[slot];
-  const uint32_t generation = a.generation;
-  a = Attempt();
-  a.generation = generation;
-  a.free = false;
-  return slot;
-}
-
 Locality EngineCore::LocalityOf(const Attempt& a) const {
   const auto prefs = w_.jobs[a.task.job.value()].stages[a.task.stage].Preferences(a.task.index);
   if (prefs.empty()) return Locality::kNone;
@@ -50,25 +33,17 @@ ExecutionAttempt EngineCore::ExecutionView(const Attempt& a) const {
                           .demand = a.demand, .usage = a.usage, .container = a.container};
 }
 
-Resources EngineCore::ContainerSize(ContainerId c) const {
-  if (!c.valid()) return Resources();
-  const auto it = containers_.find(c.value());
-  return it == containers_.end() ? Resources() : it->second.size;
-}
-
 bool EngineCore::AgentControlsPhases(MachineId m) const {
-  if (remote_agents()) return remote_controls_phases_ && HasAgent(m.value());
+  if (remote_.attached()) return remote_.controls_phases() && HasAgent(m.value());
   return !nodes_.empty() && nodes_[m.value()] && nodes_[m.value()]->ControlsPhases();
 }
 
 void EngineCore::StartAttempt(uint32_t slot) {
   events_since_progress_ = 0;
   Attempt& a = attempts_[slot];
-  JobRun& jr = jobs_[a.task.job.value()];
   a.started = true;
   a.start_us = queue_.now();
-  jr.first_start_us = jr.first_start_us < 0 ? a.start_us : jr.first_start_us;
-  jr.progress->state(a.task) = TaskState::kRunning;
+  jobs_.Started(a.task, a.start_us);
   ++start_counter_;
   const AttemptStart start{a.task, a.attempt_no, a.machine, a.start_us, a.demand};
   for (RunObserver* o : observers_) o->OnAttemptStart(start);
@@ -124,13 +99,7 @@ void EngineCore::UsageChanged(uint32_t slot, const Resources& before, const Reso
   const Attempt& a = attempts_[slot];
   cluster_.RemoveUsed(a.machine, before);
   cluster_.AddUsed(a.machine, after);
-  if (a.container.valid()) {
-    auto it = containers_.find(a.container.value());
-    if (it != containers_.end()) {
-      it->second.used -= before;
-      it->second.used += after;
-    }
-  }
+  if (a.container.valid()) containers_.UsageChanged(a.container, before, after);
 }
 
 void EngineCore::PhaseEnded(uint32_t slot, uint32_t phase, TimeUs start_us, double held, bool completed) {
@@ -160,68 +129,41 @@ void EngineCore::EndAttempt(uint32_t slot, Outcome outcome) {
   const AttemptAccount account = execution_->End(slot, ExecutionView(a));
   EmitDeferredPhase(slot, /*completed=*/false);
   const TaskRef t = a.task;
-  JobRun& jr = jobs_[t.job.value()];
-  const uint64_t k = jr.progress->stage_offset[t.stage] + t.index;
   const MachineId m = a.machine;
   const TimeUs now = queue_.now();
   // Release what the attempt reserved.
-  auto& on_machine = machine_attempts_[m.value()];
-  on_machine.erase(std::find(on_machine.begin(), on_machine.end(), slot));
   cluster_.AddRunning(m, -1);
   if (a.container.valid()) {
-    auto it = containers_.find(a.container.value());
-    if (it != containers_.end()) {
-      it->second.in_use -= a.reserved;
-      --it->second.tasks;
-    }
+    containers_.RemoveTask(a.container, a.reserved);
   } else {
     cluster_.Deallocate(m, a.reserved);
   }
   WakeParked(m);
-  Attempt& freed = attempts_[slot];
-  freed.free = true;
-  freed.segment_running = false;
-  ++freed.generation;
-  free_attempts_.push_back(slot);
-  jr.slot[k] = UINT32_MAX;
+  attempts_.Free(slot);
 
-  policy::StageProgress& sp = jr.progress->stages[t.stage];
-  --sp.running;
   ++stats_.attempts;
   TimeUs start = a.started ? a.start_us : now;
   if (a.started && account.start_us >= 0) start = std::clamp(account.start_us, start, now);
-  if (outcome == Outcome::kOk) {
-    ++sp.learned_count;
-    sp.learned_total_us += now - start;
-  }
+  const JobTracker::EndVerdict verdict = jobs_.AttemptEnded(t, outcome, now - start, opt_.max_attempts);
   const AttemptRecord record{t,       a.attempt_no,          m,
                              a.ready_us, start,              now,
                              outcome, a.demand,              a.started ? account.usage.average : a.usage,
                              LocalityOf(a), a.container.valid(), account.held};
   for (RunObserver* o : observers_) o->OnAttemptEnd(record);
 
-  bool job_fails = false;
-  bool retry = false;
-  if (outcome == Outcome::kFailed) {
-    ++jr.failures[k];
-    job_fails = jr.failures[k] >= opt_.max_attempts;
-    retry = !job_fails && !jr.progress->failed;
-  } else if (outcome == Outcome::kKilled) {
-    retry = !jr.progress->failed;
-  }
-  jr.progress->state(t) = TaskState::kBlocked;  // until one of the branches below
-  policy::TaskEnd end{t, m, outcome, a.attempt_no, start, now, a.container, retry, account.usage};
+  policy::TaskEnd end{t, m, outcome, a.attempt_no, start, now, a.container, verdict.retry, account.usage};
   mailbox_.Post(Mail{.kind = MailKind::kTaskEnded, .to = HomeOf(t.job), .end = end}, opt_.latency_us);
   if (HasAgent(m.value())) mailbox_.Post(Mail{.kind = MailKind::kTaskEnded, .to = Address::Node(m), .end = end}, 0);
 
   if (outcome == Outcome::kOk) {
-    TaskDone(t);
-  } else if (retry) {
-    MakeReady(t, true);
-  } else if (job_fails) {
+    ++stats_.tasks_done;
+    jobs_.TaskDone(t, now);
+  } else if (verdict.retry) {
+    jobs_.MakeReady(t, true, now);
+  } else if (verdict.job_fails) {
     FinishJob(t.job, false);
   } else {
-    jr.progress->state(t) = TaskState::kAbandoned;
+    jobs_.Abandon(t);
   }
 }
 

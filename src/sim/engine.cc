@@ -5,6 +5,8 @@
 #include "sim/engine.h"
 
 #include <algorithm>
+#include <optional>
+#include <stdexcept>
 
 #include "core/status.h"
 #include "fmt/format.h"
@@ -23,13 +25,10 @@ const char* ExecutionModelName(ExecutionModel m) { return m == ExecutionModel::k
 Engine::Engine(const Workload& workload, policy::Policy& policy, SimOptions options)
     : impl_(std::make_unique<EngineCore>(workload, policy, std::move(options))) {}
 Engine::~Engine() = default;
-void Engine::AddObserver(RunObserver* observer) { impl_->observers_.push_back(observer); }
-void Engine::SetProgress(ProgressFn fn, uint64_t every_events) {
-  impl_->progress_ = std::move(fn);
-  impl_->progress_every_ = every_events;
-}
+void Engine::AddObserver(RunObserver* observer) { impl_->AddObserver(observer); }
+void Engine::SetProgress(ProgressFn fn, uint64_t every_events) { impl_->SetProgress(std::move(fn), every_events); }
 absl::Status Engine::Run() { return impl_->Run(); }
-const RunStats& Engine::stats() const { return impl_->stats_; }
+const RunStats& Engine::stats() const { return impl_->stats(); }
 
 // Random streams forked from the seed, one per purpose, so that adding draws
 // in one place never shifts the draws of another.
@@ -49,16 +48,11 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
       root_rng_(opt_.seed) {
   queue_.SetLaneDelay(opt_.latency_us);  // messages and notifications between roles skip the heap
   opt_.knowledge.seed = opt_.seed;
-  jobs_.resize(w_.jobs.size());
-  arrival_order_.reserve(w_.jobs.size());
-  for (uint32_t j = 0; j < w_.jobs.size(); ++j) arrival_order_.push_back(JobId(j));
-  std::stable_sort(arrival_order_.begin(), arrival_order_.end(), [&](JobId a, JobId b) {
-    return w_.jobs[a.value()].arrival_us < w_.jobs[b.value()].arrival_us;
-  });
-  machine_attempts_.resize(w_.cluster.size());
+  manager_contexts_.resize(w_.jobs.size());
+  managers_.resize(w_.jobs.size());
+  attempts_.SetMachines(w_.cluster.size());
   parked_.resize(w_.cluster.size());
   retry_queued_.resize(w_.cluster.size());
-  unfinished_jobs_ = w_.jobs.size();
   Rng failure_rng = root_rng_.Fork(kFailureStream);
   if (opt_.model == ExecutionModel::kContention) {
     execution_ = std::make_unique<ContentionExecution>(w_, cluster_, queue_, *this, std::move(failure_rng),
@@ -72,6 +66,66 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
 void EngineCore::SetExecution(std::unique_ptr<Execution> execution) {
   execution_ = std::move(execution);
   simulated_execution_ = false;
+}
+
+void EngineCore::AttachRemoteAgents(AgentChannel& channel) {
+  // Whether the agents on the nodes control phases is the policy's: ask a
+  // throwaway agent (made, never started) once.
+  bool controls_phases = false;
+  if (w_.cluster.size() > 0) {
+    SimContext probe(*this, Address::Node(MachineId(0)), Rng(0));
+    controls_phases = policy_.MakeNodeAgent(probe, MachineId(0))->ControlsPhases();
+  }
+  remote_.Attach(channel, controls_phases);
+}
+
+void EngineCore::SetProgress(Engine::ProgressFn fn, uint64_t every_events) {
+  progress_ = std::move(fn);
+  progress_every_ = every_events;
+}
+
+void EngineCore::ExpectJobsAdded() {
+  jobs_.ExpectJobsAdded();
+  manager_contexts_.clear();
+  managers_.clear();
+}
+
+absl::Status EngineCore::Start(TimeUs now, const std::vector<bool>& up) {
+  if (up.size() != w_.cluster.size()) return absl::InvalidArgumentError("one up flag per machine");
+  RETURN_IF_ERROR(ValidateSimOptions(w_, policy_, opt_));
+  queue_.AdvanceTo(now);
+  CreateRoles(up);
+  RunDue(now);
+  return absl::OkStatus();
+}
+
+void EngineCore::RunDue(TimeUs now) {
+  Event e;
+  while (queue_.PopDue(now, e)) {
+    ++stats_.events;
+    Dispatch(e);
+  }
+  queue_.AdvanceTo(now);
+}
+
+void EngineCore::AddJob(JobId id, TimeUs arrival, std::span<const AttemptRecord> history) {
+  jobs_.AddJob();
+  manager_contexts_.resize(w_.jobs.size());
+  managers_.resize(w_.jobs.size());
+  if (arrival > queue_.now() && history.empty()) {
+    queue_.Push(Event{.time = arrival, .type = EventType::kJobArrival, .a = id.value()});
+  } else {
+    ArriveJob(id, history);
+  }
+}
+
+policy::JobView EngineCore::JobViewOf(JobId id) const {
+  const JobRun* run = jobs_.run(id);
+  if (run == nullptr || !run->progress) {
+    // A policy bug: roles hear of a job only after it arrives.
+    throw std::logic_error(fmt::format("policy asked about job {} before it arrived", id.value()));
+  }
+  return policy::JobView(id, w_.jobs[id.value()], *run->progress, knowledge_, opt_.knowledge);
 }
 
 absl::Status ValidateSimOptions(const Workload& workload, const policy::Policy& policy, const SimOptions& options) {
@@ -110,7 +164,7 @@ void EngineCore::CreateRoles(const std::vector<bool>& up) {
     nodes_.resize(w_.cluster.size());
     node_contexts_.resize(w_.cluster.size());
     mailbox_.SetMachines(w_.cluster.size());
-    remote_alive_.assign(w_.cluster.size(), false);
+    remote_.SetMachines(w_.cluster.size());
     for (uint32_t m = 0; m < w_.cluster.size(); ++m) {
       if (up[m]) MachineUp(MachineId(m));
     }
@@ -127,13 +181,12 @@ absl::Status EngineCore::Run() {
   for (const SchedulerFailure& f : opt_.scheduler_failures) {
     queue_.Push(Event{.time = f.at_us, .type = EventType::kSchedulerDown, .a = f.replica});
   }
-  if (!arrival_order_.empty()) {
-    queue_.Push(Event{.time = w_.jobs[arrival_order_[0].value()].arrival_us, .type = EventType::kJobArrival,
-                      .a = arrival_order_[0].value()});
+  if (const std::optional<JobId> first = jobs_.FirstArrival()) {
+    queue_.Push(Event{.time = w_.jobs[first->value()].arrival_us, .type = EventType::kJobArrival, .a = first->value()});
   }
   Event e;
   bool stalled = false;
-  while (unfinished_jobs_ > 0 && queue_.Pop(e)) {
+  while (jobs_.unfinished() > 0 && queue_.Pop(e)) {
     ++stats_.events;
     Dispatch(e);
     if (++events_since_progress_ > opt_.stall_limit) {
@@ -146,18 +199,14 @@ absl::Status EngineCore::Run() {
   }
   stats_.end_us = queue_.now();
   for (RunObserver* o : observers_) o->OnRunEnd(stats_.end_us);
-  for (size_t j = 0; j < jobs_.size() && unfinished_jobs_ > 0; ++j) {
-    const JobRun& jr = jobs_[j];
-    if (jr.active) stats_.tasks_unfinished += jr.progress->tasks.size() - jr.progress->tasks_done;
-    if (!jr.progress) stats_.tasks_unfinished += w_.jobs[j].num_tasks;  // never arrived
-  }
+  stats_.tasks_unfinished += jobs_.UnfinishedTasks();
   if (stalled) {
     return absl::InternalError(fmt::format("the policy made no progress for {} events at t={} s ({} tasks done)",
                                            opt_.stall_limit, FormatSeconds(queue_.now()), stats_.tasks_done));
   }
-  if (unfinished_jobs_ > 0) {
+  if (jobs_.unfinished() > 0) {
     return absl::InternalError(fmt::format("{} jobs never finished: the policy left {} tasks unscheduled",
-                                           unfinished_jobs_, stats_.tasks_unfinished));
+                                           jobs_.unfinished(), stats_.tasks_unfinished));
   }
   return absl::OkStatus();
 }
@@ -174,7 +223,7 @@ void EngineCore::Dispatch(const Event& e) {
         RetryParked(e);
       } else if (e.c == kRemoteReadEndTag) {
         EndRemoteRead(e);
-      } else if (!attempts_[e.a].free && attempts_[e.a].generation == e.b) {
+      } else if (attempts_.Find(e.a, e.b) != nullptr) {
         StartAttempt(e.a);
       }
       break;
@@ -215,197 +264,50 @@ TimeUs EngineCore::DelayTo(const Address& from, const Address& to) const {
 void EngineCore::ArriveJob(JobId id, std::span<const AttemptRecord> history) {
   events_since_progress_ = 0;
   // Schedule the next arrival first, so arrivals stay in file order at ties.
-  if (++next_arrival_ < arrival_order_.size()) {
-    const JobId next = arrival_order_[next_arrival_];
-    queue_.Push(Event{.time = w_.jobs[next.value()].arrival_us, .type = EventType::kJobArrival, .a = next.value()});
+  if (const std::optional<JobId> next = jobs_.NextArrival()) {
+    queue_.Push(Event{.time = w_.jobs[next->value()].arrival_us, .type = EventType::kJobArrival, .a = next->value()});
   }
-  const Job& job = w_.jobs[id.value()];
-  JobRun& jr = jobs_[id.value()];
-  jr.progress = std::make_unique<policy::JobProgress>(job);
-  jr.progress->arrived = true;
-  jr.failures.assign(job.num_tasks, 0);
-  jr.attempts.assign(job.num_tasks, 0);
-  jr.slot.assign(job.num_tasks, UINT32_MAX);
-  jr.stage_ready_us.assign(job.stages.size(), 0);
-  jr.launch_left.resize(job.stages.size());
-  for (uint32_t s = 0; s < job.stages.size(); ++s) jr.launch_left[s] = jr.progress->stages[s].barrier_parents_left;
-  if (!jr.progress->pipelined_left.empty()) jr.task_ready_us.assign(job.num_tasks, 0);
-  jr.active = true;
-  active_jobs_.push_back(id);
-
+  jobs_.Arrive(id);
   mailbox_.Post(Mail{.kind = MailKind::kJobArrived, .to = Address::Scheduler(HomeReplica(id)), .job = id}, 0);
   if (policy_.has_job_managers()) {
-    jr.jm_context = std::make_unique<SimContext>(*this, Address::JobManager(id),
-                                                 root_rng_.Fork(kJobStreamBase + id.value()));
-    jr.manager = policy_.MakeJobManager(*jr.jm_context, id);
+    manager_contexts_[id.value()] = std::make_unique<SimContext>(*this, Address::JobManager(id),
+                                                                 root_rng_.Fork(kJobStreamBase + id.value()));
+    managers_[id.value()] = policy_.MakeJobManager(*manager_contexts_[id.value()], id);
     mailbox_.Post(Mail{.kind = MailKind::kStart, .to = Address::JobManager(id)}, 0);
   }
-  if (!history.empty()) return RecoverHistory(id, history);
-  for (uint32_t s = 0; s < job.stages.size(); ++s) {
-    if (job.stages[s].parents.empty()) ReleaseStage(id, s);
-  }
+  if (history.empty()) return jobs_.ReleaseRoots(id, queue_.now());
+  stats_.tasks_done += jobs_.Recover(id, history, queue_.now());
 }
 
-void EngineCore::RecoverHistory(JobId id, std::span<const AttemptRecord> history) {
-  const Job& job = w_.jobs[id.value()];
-  JobRun& jr = jobs_[id.value()];
-  policy::JobProgress& p = *jr.progress;
-  for (const AttemptRecord& a : history) {
-    const TaskRef& t = a.task;
-    if (t.job != id || t.stage >= job.stages.size() || t.index >= job.stages[t.stage].num_tasks) continue;
-    const uint64_t k = p.stage_offset[t.stage] + t.index;
-    jr.attempts[k] = static_cast<uint8_t>(std::clamp<uint32_t>(a.attempt + 1, jr.attempts[k], 255));
-    if (a.outcome == Outcome::kFailed && jr.failures[k] < 255) ++jr.failures[k];
-    if (a.outcome != Outcome::kOk || p.state(t) == TaskState::kDone) continue;
-    p.state(t) = TaskState::kDone;
-    ++p.tasks_done;
-    ++p.stages[t.stage].done;
-    ++stats_.tasks_done;
-    for (const Edge& child : job.stages[t.stage].children) {
-      if (child.kind == EdgeKind::kPipelined) --p.pipelined_left[p.stage_offset[child.stage] + t.index];
-    }
-  }
-  for (uint32_t s = 0; s < job.stages.size(); ++s) {
-    for (const Edge& child : job.stages[s].children) {
-      if (!child.WaitsForWholeParent()) continue;
-      if (p.stages[s].done >= LaunchThreshold(child, job.stages[s].num_tasks)) {
-        --jr.launch_left[child.stage];
-      }
-      if (p.stages[s].done == job.stages[s].num_tasks) --p.stages[child.stage].barrier_parents_left;
-    }
-  }
-  if (p.tasks_done == job.num_tasks) return FinishJob(id, true);
-  for (uint32_t s = 0; s < job.stages.size(); ++s) {
-    if (jr.launch_left[s] == 0) ReleaseStage(id, s);
-  }
-}
-
-// ReleaseStage: every barrier parent of `stage` is done and every shuffle
-// parent has reached its slow-start threshold; its tasks whose pipelined
-// parents are done too become ready (but for tasks recovered as done by
-// RecoverHistory).
-void EngineCore::ReleaseStage(JobId id, uint32_t stage) {
-  JobRun& jr = jobs_[id.value()];
-  const policy::JobProgress& p = *jr.progress;
-  const Stage& st = w_.jobs[id.value()].stages[stage];
-  jr.stage_ready_us[stage] = queue_.now();
-  if (!st.HasPipelinedParent() && p.stages[stage].done == 0) {
-    for (uint32_t i = 0; i < st.num_tasks; ++i) MakeReady(TaskRef{id, stage, i}, false);
-    NotifyReady(id, stage, 0, st.num_tasks);
-    return;
-  }
-  // Notify maximal runs of consecutive ready tasks.
-  const uint64_t offset = p.stage_offset[stage];
-  uint32_t run_begin = 0;
-  bool in_run = false;
-  for (uint32_t i = 0; i <= st.num_tasks; ++i) {
-    const bool ready = i < st.num_tasks && p.tasks[offset + i] != TaskState::kDone &&
-                       (p.pipelined_left.empty() || p.pipelined_left[offset + i] == 0);
-    if (ready) {
-      MakeReady(TaskRef{id, stage, i}, false);
-      if (!in_run) run_begin = i;
-      in_run = true;
-    } else if (in_run) {
-      NotifyReady(id, stage, run_begin, i);
-      in_run = false;
-    }
-  }
-}
-
-void EngineCore::MakeReady(const TaskRef& t, bool notify) {
-  JobRun& jr = jobs_[t.job.value()];
-  policy::StageProgress& sp = jr.progress->stages[t.stage];
-  jr.progress->state(t) = TaskState::kReady;
-  ++sp.ready;
-  sp.released = true;
-  if (!jr.task_ready_us.empty() && jr.attempts[jr.progress->stage_offset[t.stage] + t.index] == 0) {
-    jr.task_ready_us[jr.progress->stage_offset[t.stage] + t.index] = queue_.now();
-  }
-  if (notify) NotifyReady(t.job, t.stage, t.index, t.index + 1);
-}
-
-void EngineCore::NotifyReady(JobId job, uint32_t stage, uint32_t begin, uint32_t end) {
+void EngineCore::TasksReady(JobId job, uint32_t stage, uint32_t begin, uint32_t end) {
   const Address home = HomeOf(job);
   mailbox_.Post(Mail{.kind = MailKind::kTasksReady, .to = home, .range = {job, stage, begin, end}}, opt_.latency_us);
 }
 
-void EngineCore::TaskDone(const TaskRef& t) {
-  JobRun& jr = jobs_[t.job.value()];
-  const Job& job = w_.jobs[t.job.value()];
-  policy::JobProgress& p = *jr.progress;
-  p.state(t) = TaskState::kDone;
-  ++p.tasks_done;
-  ++stats_.tasks_done;
-  policy::StageProgress& sp = p.stages[t.stage];
-  ++sp.done;
-  const Stage& st = job.stages[t.stage];
-  for (const Edge& child : st.children) {
-    if (child.kind != EdgeKind::kPipelined) continue;
-    const uint64_t k = p.stage_offset[child.stage] + t.index;
-    if (--p.pipelined_left[k] == 0 && jr.launch_left[child.stage] == 0) {
-      MakeReady(TaskRef{t.job, child.stage, t.index}, true);
-    }
-  }
-  for (const Edge& child : st.children) {
-    if (!child.WaitsForWholeParent()) continue;
-    if (child.kind == EdgeKind::kShuffle) ShuffleOutputReady(t.job, child);
-    // A barrier parent releases its child at its last task; a shuffle parent
-    // at its slow-start threshold, and ends the child's shuffles at its last.
-    const bool release = sp.done == LaunchThreshold(child, st.num_tasks) && --jr.launch_left[child.stage] == 0;
-    const bool all_done = sp.done == st.num_tasks && --p.stages[child.stage].barrier_parents_left == 0;
-    if (release) ReleaseStage(t.job, child.stage);
-    if (all_done && child.kind == EdgeKind::kShuffle) ShuffleParentsDone(t.job, child.stage);
-  }
-  if (p.tasks_done == job.num_tasks) FinishJob(t.job, true);
-}
-
 void EngineCore::FinishJob(JobId id, bool succeeded) {
-  JobRun& jr = jobs_[id.value()];
-  if (!jr.active) return;
+  if (!jobs_.active(id)) return;
   const Job& job = w_.jobs[id.value()];
   if (!succeeded) {
     // Stop everything the job still has in flight; its other tasks are
     // abandoned.
-    jr.progress->failed = true;
-    for (uint64_t k = 0; k < jr.slot.size(); ++k) {
-      if (jr.slot[k] != UINT32_MAX) EndAttempt(jr.slot[k], policy::Outcome::kKilled);
+    jobs_.MarkFailed(id);
+    for (uint64_t k = 0; k < jobs_.num_tasks(id); ++k) {
+      if (jobs_.SlotAt(id, k) != kNoAttempt) EndAttempt(jobs_.SlotAt(id, k), policy::Outcome::kKilled);
     }
-    for (auto& s : jr.progress->tasks) {
-      if (s != TaskState::kDone) s = TaskState::kAbandoned;
-    }
+    jobs_.AbandonUndone(id);
   }
-  jr.progress->finished = true;
-  jr.active = false;
-  --unfinished_jobs_;
+  const TimeUs first_start_us = jobs_.Finish(id);
   ++(succeeded ? stats_.jobs_succeeded : stats_.jobs_failed);
-  active_jobs_.erase(std::find(active_jobs_.begin(), active_jobs_.end(), id));
   // Containers of a finished job go back to their granters.
-  std::vector<uint32_t> owned;
-  for (const auto& [cid, c] : containers_) {
-    if (c.job == id) owned.push_back(cid);
-  }
-  std::sort(owned.begin(), owned.end());
-  for (uint32_t cid : owned) (void)DoRelease(Address::JobManager(id), ContainerId(cid));
-  const JobRecord record{id, job.arrival_us, jr.first_start_us < 0 ? job.arrival_us : jr.first_start_us,
-                         queue_.now(), succeeded};
+  for (uint32_t cid : containers_.OfJob(id)) (void)DoRelease(Address::JobManager(id), ContainerId(cid));
+  const JobRecord record{id, job.arrival_us, first_start_us, queue_.now(), succeeded};
   for (RunObserver* o : observers_) o->OnJobEnd(record);
   for (uint32_t r = 0; r < schedulers_.size(); ++r) {
     mailbox_.Post(Mail{.kind = MailKind::kJobFinished, .to = Address::Scheduler(r), .job = id, .ok = succeeded},
                   opt_.latency_us);
   }
-  // Free per-task state. (`v = {}` would keep the capacity: swap with an
-  // empty vector to really give the memory back.) The progress record and
-  // its task states stay, one byte per task, because roles still hear of the
-  // job after it ends (task ended, job finished) and may read its JobView.
-  jr.manager.reset();
-  jr.jm_context.reset();
-  std::vector<uint8_t>().swap(jr.failures);
-  std::vector<uint8_t>().swap(jr.attempts);
-  std::vector<uint32_t>().swap(jr.slot);
-  std::vector<TimeUs>().swap(jr.task_ready_us);
-  std::vector<uint32_t>().swap(jr.launch_left);
-  decltype(jr.shuffling)().swap(jr.shuffling);
-  std::vector<uint8_t>().swap(jr.progress->pipelined_left);
+  managers_[id.value()].reset();
+  manager_contexts_[id.value()].reset();
 }
 
 void EngineCore::MachineDown(MachineId m) {
@@ -413,18 +315,13 @@ void EngineCore::MachineDown(MachineId m) {
   events_since_progress_ = 0;
   // Everything on the machine is lost: its attempts end as killed (and their
   // tasks become ready again), its containers disappear, its agent dies.
-  std::vector<uint32_t> lost = machine_attempts_[m.value()];
+  const std::span<const uint32_t> on_machine = attempts_.OnMachine(m);
+  std::vector<uint32_t> lost(on_machine.begin(), on_machine.end());
   std::sort(lost.begin(), lost.end());
   for (uint32_t slot : lost) EndAttempt(slot, policy::Outcome::kKilled);
-  std::vector<uint32_t> gone;
-  for (const auto& [cid, c] : containers_) {
-    if (c.machine == m) gone.push_back(cid);
-  }
-  std::sort(gone.begin(), gone.end());
-  for (uint32_t cid : gone) {
-    policy::ContainerInfo info = containers_.at(cid);
+  for (uint32_t cid : containers_.OnMachine(m)) {
+    const policy::ContainerInfo info = containers_.Remove(ContainerId(cid));
     cluster_.Deallocate(m, info.size);
-    containers_.erase(cid);
     ReportContainerEnd(info);
     mailbox_.PostContainer(MailKind::kContainerLost, Address::JobManager(info.job), info, opt_.latency_us);
     mailbox_.PostContainer(MailKind::kContainerReleased, info.granted_by, info, opt_.latency_us);
@@ -433,7 +330,7 @@ void EngineCore::MachineDown(MachineId m) {
   if (!nodes_.empty()) {
     nodes_[m.value()].reset();
     node_contexts_[m.value()].reset();
-    remote_alive_[m.value()] = false;
+    if (remote_.attached()) remote_.SetAlive(m.value(), false);
     mailbox_.NewNodeAgent(m);
   }
   for (uint32_t r = 0; r < schedulers_.size(); ++r) {
@@ -444,11 +341,11 @@ void EngineCore::MachineDown(MachineId m) {
 void EngineCore::MachineUp(MachineId m) {
   const bool was_down = !cluster_.up(m);
   cluster_.SetUp(m, true);
-  if (remote_agents() && policy_.has_node_agents() && !remote_alive_[m.value()]) {
-    remote_alive_[m.value()] = true;  // the node builds the agent when it hears kStart
+  if (remote_.attached() && policy_.has_node_agents() && !remote_.alive(m.value())) {
+    remote_.SetAlive(m.value(), true);  // the node builds the agent when it hears kStart
     mailbox_.NewNodeAgent(m);
     mailbox_.Post(Mail{.kind = MailKind::kStart, .to = Address::Node(m)}, 0);
-  } else if (!remote_agents() && policy_.has_node_agents() && !nodes_[m.value()]) {
+  } else if (!remote_.attached() && policy_.has_node_agents() && !nodes_[m.value()]) {
     node_contexts_[m.value()] = std::make_unique<SimContext>(
         *this, Address::Node(m), root_rng_.Fork(kNodeStreamBase + m.value()).Fork(start_counter_));
     nodes_[m.value()] = policy_.MakeNodeAgent(*node_contexts_[m.value()], m);

@@ -12,9 +12,7 @@
 namespace weft::sim {
 
 namespace {
-uint32_t SlotOf(uint64_t id) { return static_cast<uint32_t>(id & 0xffffffffu); }
-uint32_t GenerationOf(uint64_t id) { return static_cast<uint32_t>(id >> 32); }
-uint64_t IdOf(uint32_t slot, uint32_t generation) { return (uint64_t{generation} << 32) | slot; }
+uint64_t IdOf(uint32_t slot, uint32_t generation) { return AttemptTable::Id(slot, generation); }
 }  // namespace
 
 // LiveExecution: attempts run as real processes on the runtime's nodes
@@ -156,66 +154,36 @@ class LiveExecution final : public Execution {
 LiveEngine::LiveEngine(const Workload& workload, policy::Policy& policy, SimOptions options,
                        AttemptExecutor& executor, bool remote_agents)
     : core_(std::make_unique<EngineCore>(workload, policy, std::move(options))) {
-  auto execution = std::make_unique<LiveExecution>(executor, *core_, workload, core_->queue_);
+  auto execution = std::make_unique<LiveExecution>(executor, *core_, workload, core_->clock());
   execution_ = execution.get();
   core_->SetExecution(std::move(execution));
-  if (remote_agents && policy.has_node_agents()) core_->agent_channel_ = &executor;
-  // Jobs are added one by one while the engine runs (JobAdded).
-  core_->arrival_order_.clear();
-  core_->unfinished_jobs_ = 0;
-  core_->jobs_.clear();
+  if (remote_agents && policy.has_node_agents()) core_->AttachRemoteAgents(executor);
+  core_->ExpectJobsAdded();  // jobs are added one by one while the engine runs (JobAdded)
 }
 
 LiveEngine::~LiveEngine() = default;
 
-void LiveEngine::AddObserver(RunObserver* observer) { core_->observers_.push_back(observer); }
+void LiveEngine::AddObserver(RunObserver* observer) { core_->AddObserver(observer); }
 
-absl::Status LiveEngine::Start(TimeUs now, const std::vector<bool>& up) {
-  if (up.size() != core_->w_.cluster.size()) return absl::InvalidArgumentError("one up flag per machine");
-  RETURN_IF_ERROR(ValidateSimOptions(core_->w_, core_->policy_, core_->opt_));
-  core_->queue_.AdvanceTo(now);
-  if (core_->remote_agents() && core_->w_.cluster.size() > 0) {
-    // Whether the agents on the nodes control phases is the policy's: ask a
-    // throwaway agent (made, never started) once.
-    SimContext probe(*core_, policy::Address::Node(MachineId(0)), Rng(0));
-    core_->remote_controls_phases_ = core_->policy_.MakeNodeAgent(probe, MachineId(0))->ControlsPhases();
-  }
-  core_->CreateRoles(up);
-  Advance(now);
-  return absl::OkStatus();
-}
+absl::Status LiveEngine::Start(TimeUs now, const std::vector<bool>& up) { return core_->Start(now, up); }
 
-void LiveEngine::Advance(TimeUs now) {
-  Event e;
-  while (core_->queue_.PopDue(now, e)) {
-    ++core_->stats_.events;
-    core_->Dispatch(e);
-  }
-  core_->queue_.AdvanceTo(now);
-}
+void LiveEngine::Advance(TimeUs now) { core_->RunDue(now); }
 
-TimeUs LiveEngine::NextEventTime() const { return core_->queue_.NextTime(); }
+TimeUs LiveEngine::NextEventTime() const { return core_->NextEventTime(); }
 
 void LiveEngine::JobAdded(JobId id, TimeUs now, TimeUs arrival, std::span<const AttemptRecord> history) {
   Advance(now);
-  core_->jobs_.resize(core_->w_.jobs.size());
-  ++core_->unfinished_jobs_;
-  if (arrival > now && history.empty()) {
-    core_->queue_.Push(Event{.time = arrival, .type = EventType::kJobArrival, .a = id.value()});
-  } else {
-    core_->ArriveJob(id, history);
-  }
+  core_->AddJob(id, arrival, history);
   Advance(now);
 }
 
 bool LiveEngine::AttemptEnded(uint64_t id, Outcome outcome, const policy::TaskUsage& usage, TimeUs now,
                               TimeUs ran_us) {
   Advance(now);
-  const uint32_t slot = SlotOf(id);
-  if (slot >= core_->attempts_.size()) return false;
-  Attempt& a = core_->attempts_[slot];
-  if (a.free || a.generation != GenerationOf(id)) return false;
-  execution_->Reporting(slot, usage, a.started && ran_us >= 0 ? now - ran_us : -1);
+  const Attempt* a = core_->attempts().Find(id);
+  if (a == nullptr) return false;
+  const uint32_t slot = AttemptTable::SlotOf(id);
+  execution_->Reporting(slot, usage, a->started && ran_us >= 0 ? now - ran_us : -1);
   core_->EndAttempt(slot, outcome);
   execution_->Reported();
   Advance(now);
@@ -224,19 +192,15 @@ bool LiveEngine::AttemptEnded(uint64_t id, Outcome outcome, const policy::TaskUs
 
 void LiveEngine::UpdateUsage(uint64_t id, const Resources& usage, TimeUs now) {
   Advance(now);
-  const uint32_t slot = SlotOf(id);
-  if (slot >= core_->attempts_.size()) return;
-  Attempt& a = core_->attempts_[slot];
-  if (a.free || a.generation != GenerationOf(id) || !a.started) return;
-  execution_->Measured(slot, usage);
+  const Attempt* a = core_->attempts().Find(id);
+  if (a == nullptr || !a->started) return;
+  execution_->Measured(AttemptTable::SlotOf(id), usage);
 }
 
 void LiveEngine::NodeSend(MachineId m, const policy::Address& to, policy::Message message, TimeUs now) {
   Advance(now);
   if (!core_->HasAgent(m.value())) return;  // an agent the engine already gave up
-  ++core_->stats_.messages;
-  const policy::Address from = policy::Address::Node(m);
-  core_->mailbox_.PostMessage(from, to, message, core_->DelayTo(from, to));
+  core_->Send(policy::Address::Node(m), to, message);
   Advance(now);
 }
 
@@ -258,11 +222,9 @@ absl::Status LiveEngine::NodeStartPhase(MachineId m, const TaskRef& task, TimeUs
 
 bool LiveEngine::PhaseEnded(uint64_t id, uint32_t phase, const policy::TaskUsage& usage, TimeUs now) {
   Advance(now);
-  const uint32_t slot = SlotOf(id);
-  if (slot >= core_->attempts_.size()) return false;
-  const Attempt& a = core_->attempts_[slot];
-  if (a.free || a.generation != GenerationOf(id) || a.phase != phase || !a.segment_running) return false;
-  execution_->PhaseReported(slot, core_->ExecutionView(a), usage);
+  const Attempt* a = core_->attempts().Find(id);
+  if (a == nullptr || a->phase != phase || !a->segment_running) return false;
+  execution_->PhaseReported(AttemptTable::SlotOf(id), core_->ExecutionView(*a), usage);
   Advance(now);
   return true;
 }
@@ -296,20 +258,18 @@ bool LiveEngine::CancelJob(JobId id, TimeUs now) {
 }
 
 const policy::JobProgress* LiveEngine::progress(JobId id) const {
-  if (!id.valid() || id.value() >= core_->jobs_.size()) return nullptr;
-  return core_->jobs_[id.value()].progress.get();
+  const JobRun* run = core_->jobs().run(id);
+  return run == nullptr ? nullptr : run->progress.get();
 }
 
 bool LiveEngine::job_active(JobId id) const {
-  return id.valid() && id.value() < core_->jobs_.size() && core_->jobs_[id.value()].active;
+  return core_->jobs().active(id);
 }
 
-const RunStats& LiveEngine::stats() const { return core_->stats_; }
+const RunStats& LiveEngine::stats() const { return core_->stats(); }
 
-const policy::ClusterState& LiveEngine::cluster() const { return core_->cluster_; }
+const policy::ClusterState& LiveEngine::cluster() const { return core_->cluster(); }
 
-uint64_t LiveEngine::running_attempts() const {
-  return core_->attempts_.size() - core_->free_attempts_.size();
-}
+uint64_t LiveEngine::running_attempts() const { return core_->attempts().live(); }
 
 }  // namespace weft::sim

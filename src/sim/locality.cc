@@ -25,9 +25,7 @@ bool EngineCore::StartRemoteRead(uint32_t slot) {
 }
 
 void EngineCore::EndRemoteRead(const Event& e) {
-  if (e.a >= attempts_.size()) return;
-  const Attempt& a = attempts_[e.a];
-  if (a.free || a.generation != e.b) return;  // the attempt ended meanwhile
+  if (attempts_.Find(e.a, e.b) == nullptr) return;  // the attempt ended meanwhile
   BeginSegments(e.a);
 }
 

@@ -52,13 +52,7 @@ bool EngineCore::MoveReservation(uint32_t slot) {
     grow.set_micro(r, std::max<int64_t>(0, target.micro(r) - a.reserved.micro(r)));
   }
   if (a.container.valid()) {
-    auto it = containers_.find(a.container.value());
-    if (it != containers_.end()) {
-      policy::ContainerInfo& info = it->second;
-      if (!(info.in_use + grow).FitsIn(info.size)) return false;
-      info.in_use -= a.reserved;
-      info.in_use += target;
-    }
+    if (!containers_.MoveReservation(a.container, a.reserved, target, grow)) return false;
   } else {
     if (!grow.IsZero() && !cluster_.Fits(a.machine, grow, policy_.overbooked())) return false;
     cluster_.Deallocate(a.machine, a.reserved);
@@ -87,9 +81,9 @@ void EngineCore::RetryParked(const Event& e) {
   waiting.swap(parked_[m]);
   for (size_t i = 0; i < waiting.size(); ++i) {
     const auto [slot, generation] = waiting[i];
-    Attempt& a = attempts_[slot];
-    if (a.free || a.generation != generation || !a.parked) continue;  // ended meanwhile
-    a.parked = false;
+    Attempt* a = attempts_.Find(slot, generation);
+    if (a == nullptr || !a->parked) continue;  // ended meanwhile
+    a->parked = false;
     RunCurrentSegment(slot);  // parks it again, at the back, when it still does not fit
   }
 }

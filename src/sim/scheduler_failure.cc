@@ -17,7 +17,7 @@ void EngineCore::SchedulerDown(uint32_t replica) {
   events_since_progress_ = 0;
   // The homes before the failure, to know which jobs move.
   std::vector<JobId> moved;
-  for (JobId id : active_jobs_) {
+  for (JobId id : jobs_.active_jobs()) {
     if (HomeReplica(id) == replica) moved.push_back(id);
   }
   scheduler_up_[replica] = false;
@@ -28,7 +28,7 @@ void EngineCore::SchedulerDown(uint32_t replica) {
     mailbox_.Post(Mail{.kind = MailKind::kJobArrived, .to = Address::Scheduler(home), .job = id}, opt_.latency_us);
     if (policy_.has_job_managers()) continue;  // ready tasks live with the job manager
     // Resubmit the still-ready tasks as maximal runs of consecutive indices.
-    const policy::JobProgress& p = *jobs_[id.value()].progress;
+    const policy::JobProgress& p = jobs_.progress(id);
     const Job& job = w_.jobs[id.value()];
     for (uint32_t s = 0; s < job.stages.size(); ++s) {
       if (p.stages[s].ready == 0) continue;

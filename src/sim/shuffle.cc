@@ -23,9 +23,8 @@ double CopyUs(double mb, double mbps) { return mb > 0 ? mb / mbps * 1e6 : 0.0; }
 bool EngineCore::StartShuffle(uint32_t slot) {
   Attempt& a = attempts_[slot];
   const Job& job = w_.jobs[a.task.job.value()];
-  JobRun& jr = jobs_[a.task.job.value()];
   const Stage& st = job.stages[a.task.stage];
-  const policy::JobProgress& p = *jr.progress;
+  const policy::JobProgress& p = jobs_.progress(a.task.job);
   double available_mb = 0;  // output of the parent tasks done so far
   for (const Edge& e : st.parents) {
     if (e.kind == EdgeKind::kShuffle) available_mb += e.shuffle_mb * p.stages[e.stage].done;
@@ -38,31 +37,25 @@ bool EngineCore::StartShuffle(uint32_t slot) {
   if (!waiting) {
     ScheduleShuffleEnd(slot);
   } else {
-    if (jr.shuffling.empty()) jr.shuffling.resize(job.stages.size());
-    jr.shuffling[a.task.stage].emplace_back(slot, a.generation);
+    jobs_.AddShuffling(a.task, slot, a.generation);
   }
   return true;
 }
 
 void EngineCore::ShuffleOutputReady(JobId job, const Edge& child) {
-  JobRun& jr = jobs_[job.value()];
-  if (child.shuffle_mb <= 0 || jr.shuffling.empty()) return;
+  if (child.shuffle_mb <= 0) return;
   const auto now = static_cast<double>(queue_.now());
-  for (const auto& [slot, generation] : jr.shuffling[child.stage]) {
-    Attempt& a = attempts_[slot];
-    if (a.free || a.generation != generation || !a.shuffling) continue;  // ended meanwhile
-    a.copy_done_us = std::max(a.copy_done_us, now) + CopyUs(child.shuffle_mb, cluster_.capacity(a.machine).units(kNet));
+  for (const auto& [slot, generation] : jobs_.Shuffling(job, child.stage)) {
+    Attempt* a = attempts_.Find(slot, generation);
+    if (a == nullptr || !a->shuffling) continue;  // ended meanwhile
+    a->copy_done_us = std::max(a->copy_done_us, now) + CopyUs(child.shuffle_mb, cluster_.capacity(a->machine).units(kNet));
   }
 }
 
 void EngineCore::ShuffleParentsDone(JobId job, uint32_t stage) {
-  JobRun& jr = jobs_[job.value()];
-  if (jr.shuffling.empty()) return;
-  std::vector<std::pair<uint32_t, uint32_t>> waiting;
-  waiting.swap(jr.shuffling[stage]);
-  for (const auto& [slot, generation] : waiting) {
-    const Attempt& a = attempts_[slot];
-    if (a.free || a.generation != generation || !a.shuffling) continue;
+  for (const auto& [slot, generation] : jobs_.TakeShuffling(job, stage)) {
+    const Attempt* a = attempts_.Find(slot, generation);
+    if (a == nullptr || !a->shuffling) continue;  // ended meanwhile
     ScheduleShuffleEnd(slot);
   }
 }
@@ -76,9 +69,9 @@ void EngineCore::ScheduleShuffleEnd(uint32_t slot) {
 }
 
 void EngineCore::EndShuffle(const Event& e) {
-  if (e.a >= attempts_.size()) return;
-  Attempt& a = attempts_[e.a];
-  if (a.free || a.generation != e.b || !a.shuffling) return;  // the attempt ended meanwhile
+  Attempt* found = attempts_.Find(e.a, e.b);
+  if (found == nullptr || !found->shuffling) return;  // the attempt ended meanwhile
+  Attempt& a = *found;
   a.shuffling = false;
   if (!ShufflePhaseFirst(a)) return BeginSegments(e.a);
   // The "shuffle" phase ran alongside; it ends now if its work is done, else

@@ -31,7 +31,8 @@ TEST(JobLifecycleTest, FinishedJobGivesBackItsPerTaskState) {
   ScriptedPolicy policy(s);
   EngineCore core(w, policy, SimOptions{});
   ASSERT_TRUE(core.Run().ok());
-  for (const JobRun& jr : core.jobs_) {
+  for (uint32_t j = 0; j < w.jobs.size(); ++j) {
+    const JobRun& jr = *core.jobs().run(JobId(j));
     EXPECT_FALSE(jr.active);
     EXPECT_EQ(jr.failures.capacity(), 0u);
     EXPECT_EQ(jr.attempts.capacity(), 0u);
@@ -41,7 +42,7 @@ TEST(JobLifecycleTest, FinishedJobGivesBackItsPerTaskState) {
     EXPECT_EQ(jr.progress->pipelined_left.capacity(), 0u);
     EXPECT_TRUE(jr.progress->finished);
   }
-  EXPECT_EQ(core.jobs_[0].progress->tasks, std::vector<TaskState>(6, TaskState::kDone));
+  EXPECT_EQ(core.jobs().run(JobId(0))->progress->tasks, std::vector<TaskState>(6, TaskState::kDone));
 }
 
 TEST(JobLifecycleTest, ViewOfAJobThatEndedStaysReadable) {

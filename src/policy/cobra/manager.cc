@@ -313,6 +313,11 @@ void CobraManager::EndPeriod() {
   // A job with work left keeps at least one container (the paper's desire
   // can fall below 1; no container means no progress).
   desire_ = std::max(1.0, desire_);
+  // What Af saw and decided, per period, into the run's series.csv: the
+  // measured utilization (in the runtime, from the nodes' samples) and the
+  // desire it led to.
+  ctx_.Record("utilization", job(), u);
+  ctx_.Record("desire", job(), desire_);
   meter_.Restart(now);
   period_max_held_ = static_cast<int64_t>(pool_.size() - draining_.size());
   period_waited_ = !ready_.empty();

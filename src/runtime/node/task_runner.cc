@@ -547,6 +547,12 @@ void TaskRunner::Finish(uint64_t id) {
     exit.peak_rss_bytes = task.peak_rss_bytes;
   }
   exit.cpu_seconds = std::max(exit.cpu_seconds, in_cgroup.cpu_seconds.value_or(0));
+  if (!task.killed && in_cgroup.oom_kills.value_or(0) > 0) {
+    // The task's status alone (137) does not say who sent the SIGKILL.
+    exit.error = task.container.empty()
+                     ? "killed by the kernel's OOM killer (the machine ran out of memory)"
+                     : "killed by the kernel's OOM killer: over its container's memory limit";
+  }
   exit.storage_bytes = std::max(task.last_storage_bytes, io ? io->storage() : 0);
   exit.net_bytes = std::max(task.last_net_bytes, io ? io->other() : 0);
   exit.average_rss_bytes =

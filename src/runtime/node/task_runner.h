@@ -100,7 +100,9 @@ struct TaskExit {
   int exit_code = 0;  // 0 ok; the shell's exit status; 128+signal when killed by a signal
   bool killed = false;  // Kill or KillAll was called before the exit was reaped
   bool failed_to_start = false;
-  std::string error;  // why it failed to start (e.g. fork failed); empty otherwise
+  // Why it failed to start (e.g. fork failed), or that the kernel's OOM
+  // killer killed it (its cgroup says so); empty otherwise.
+  std::string error;
   // User+sys cpu of the process group: the larger of the last SampleUsage
   // figure and what wait4 reports for the shell and the children it reaped.
   double cpu_seconds = 0;

@@ -481,6 +481,13 @@ absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
     row->set_held(p.held);
     row->set_completed(p.completed);
   }
+  for (const SeriesValue& v : series_values_) {
+    v1::SeriesRow* row = chunk.add_series();
+    row->set_time_us(v.time_us);
+    row->set_series(v.series);
+    if (v.job.valid()) row->set_job(v.job.value() + 1);
+    row->set_value(v.value);
+  }
   return chunk;
 }
 
@@ -823,6 +830,10 @@ void SchedulerCore::OnAttemptEnd(const AttemptRecord& record) { pending_attempts
 void SchedulerCore::OnJobEnd(const JobRecord& record) { pending_job_ends_.push_back(record); }
 
 void SchedulerCore::OnPhaseEnd(const PhaseRecord& record) { phase_records_.push_back(record); }
+
+void SchedulerCore::OnSeries(const SeriesPoint& point) {
+  series_values_.push_back(SeriesValue{point.time_us, std::string(point.series), point.job, point.value});
+}
 
 absl::Status SchedulerCore::CommitPending() {
   std::vector<JournalJob::State> states;

@@ -1,0 +1,132 @@
+// File: sim/attempt_table.h (internal to sim/)
+//
+// AttemptTable: the engine's record of every launched or running attempt,
+// kept in reusable slots. An attempt is named outside the table by its slot
+// and the slot's generation (AttemptTable::Id): freeing a slot bumps its
+// generation, so an event or a report about an attempt that has ended since
+// (a stale id) finds nothing. The table also keeps, per machine, the slots of
+// the attempts placed there, in launch order.
+//
+// The table owns the records' lifetime; what an attempt does (its shuffle,
+// phases, reservation) is the engine's, which edits the record in place
+// through operator[]. Lookups are inline: they are on every event's path.
+// Not thread-safe; owned by one engine.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/ids.h"
+#include "core/time.h"
+#include "model/resources.h"
+
+namespace weft::sim {
+
+// A launched or running attempt, as the engine tracks it; how its work
+// progresses is its Execution's (sim/execution.h).
+struct Attempt {
+  TaskRef task;
+  MachineId machine;
+  ContainerId container;
+  uint32_t attempt_no = 0;
+  uint32_t generation = 0;  // bumped when the slot is freed, to drop stale events
+  uint16_t phase = 0;       // current phase for tasks with phases
+  bool started = false;     // arrived on the machine
+  bool segment_running = false;  // the current segment (whole task or phase) was started
+  bool free = true;
+  bool shuffling = false;   // in its shuffle phase (shuffle edges): its own work waits
+  bool shuffled = false;    // its shuffle phase is over (or it had none)
+  bool input_read = false;  // its remote read (locality cost) is over, or it had none
+  double copy_done_us = 0;  // when the parents' output available so far is copied
+  TimeUs ready_us = 0;
+  TimeUs start_us = 0;
+  uint64_t launch_order = 0;
+  Resources demand;         // reserved at launch
+  Resources usage;          // the stage's average use
+  // Profiled phases (sim/profiled_phases.cc): what the attempt reserves now
+  // (its current phase's demand; `demand` otherwise), whether its next phase
+  // waits for room, and the shuffle phase whose end waits for the edge's.
+  Resources reserved;
+  bool parked = false;
+  bool phase_waits_shuffle = false;  // a "shuffle" phase did its work; the edge's shuffle goes on
+  bool phase_deferred = false;       // that phase's record waits for the shuffle's end
+  TimeUs deferred_start_us = 0;
+  double deferred_held = 0;
+};
+
+class AttemptTable {
+ public:
+  // Id: the name of the attempt in `slot` at `generation`, unique for the
+  // table's lifetime; SlotOf and GenerationOf take it apart.
+  static uint64_t Id(uint32_t slot, uint32_t generation) { return (uint64_t{generation} << 32) | slot; }
+  static uint32_t SlotOf(uint64_t id) { return static_cast<uint32_t>(id & 0xffffffffu); }
+  static uint32_t GenerationOf(uint64_t id) { return static_cast<uint32_t>(id >> 32); }
+
+  // SetMachines sizes the per-machine lists (before the first New).
+  void SetMachines(size_t machines) { on_machine_.resize(machines); }
+
+  // New takes a slot for an attempt placed on machine `m` (appended to its
+  // list) and returns it: a fresh record with the slot's generation, the
+  // machine and the next launch order.
+  uint32_t New(MachineId m) {
+    uint32_t slot;
+    if (!free_.empty()) {
+      slot = free_.back();
+      free_.pop_back();
+    } else {
+      slot = static_cast<uint32_t>(attempts_.size());
+      attempts_.emplace_back();
+    }
+    Attempt& a = attempts_[slot];
+    const uint32_t generation = a.generation;
+    a = Attempt();
+    a.generation = generation;
+    a.free = false;
+    a.machine = m;
+    a.launch_order = launches_++;
+    on_machine_[m.value()].push_back(slot);
+    return slot;
+  }
+
+  // Free ends the attempt in `slot`: it leaves its machine's list, and the
+  // slot's generation moves on so that the old id is stale from now on.
+  void Free(uint32_t slot) {
+    Attempt& a = attempts_[slot];
+    auto& list = on_machine_[a.machine.value()];
+    list.erase(std::find(list.begin(), list.end(), slot));
+    a.free = true;
+    a.segment_running = false;
+    ++a.generation;
+    free_.push_back(slot);
+  }
+
+  // operator[]: the record in `slot` (which must have been handed out).
+  Attempt& operator[](uint32_t slot) { return attempts_[slot]; }
+  const Attempt& operator[](uint32_t slot) const { return attempts_[slot]; }
+
+  // Find: the live attempt in `slot` at `generation`; nullptr when the slot
+  // was never used, is free, or has moved on to a later attempt.
+  Attempt* Find(uint32_t slot, uint32_t generation) {
+    if (slot >= attempts_.size()) return nullptr;
+    Attempt& a = attempts_[slot];
+    return a.free || a.generation != generation ? nullptr : &a;
+  }
+  Attempt* Find(uint64_t id) { return Find(SlotOf(id), GenerationOf(id)); }
+
+  // OnMachine: the slots of the attempts launched on machine `m` and not
+  // ended, in launch order.
+  std::span<const uint32_t> OnMachine(MachineId m) const { return on_machine_[m.value()]; }
+
+  // live: how many attempts are launched or running.
+  uint64_t live() const { return attempts_.size() - free_.size(); }
+
+ private:
+  std::vector<Attempt> attempts_;
+  std::vector<uint32_t> free_;
+  std::vector<std::vector<uint32_t>> on_machine_;
+  uint64_t launches_ = 0;
+};
+
+}  // namespace weft::sim

@@ -1,0 +1,274 @@
+#include "sim/job_tracker.h"
+
+#include <algorithm>
+
+#include "model/shuffle.h"
+
+namespace weft::sim {
+
+using policy::TaskState;
+
+JobTracker::JobTracker(const Workload& workload, JobEvents& events) : w_(workload), events_(events) {
+  jobs_.resize(w_.jobs.size());
+  arrival_order_.reserve(w_.jobs.size());
+  for (uint32_t j = 0; j < w_.jobs.size(); ++j) arrival_order_.push_back(JobId(j));
+  std::stable_sort(arrival_order_.begin(), arrival_order_.end(), [&](JobId a, JobId b) {
+    return w_.jobs[a.value()].arrival_us < w_.jobs[b.value()].arrival_us;
+  });
+  unfinished_ = w_.jobs.size();
+}
+
+void JobTracker::ExpectJobsAdded() {
+  arrival_order_.clear();
+  unfinished_ = 0;
+  jobs_.clear();
+}
+
+void JobTracker::AddJob() {
+  jobs_.resize(w_.jobs.size());
+  ++unfinished_;
+}
+
+std::optional<JobId> JobTracker::FirstArrival() const {
+  if (arrival_order_.empty()) return std::nullopt;
+  return arrival_order_[0];
+}
+
+std::optional<JobId> JobTracker::NextArrival() {
+  if (++next_arrival_ >= arrival_order_.size()) return std::nullopt;
+  return arrival_order_[next_arrival_];
+}
+
+void JobTracker::Arrive(JobId id) {
+  const Job& job = w_.jobs[id.value()];
+  JobRun& jr = jobs_[id.value()];
+  jr.progress = std::make_unique<policy::JobProgress>(job);
+  jr.progress->arrived = true;
+  jr.failures.assign(job.num_tasks, 0);
+  jr.attempts.assign(job.num_tasks, 0);
+  jr.slot.assign(job.num_tasks, kNoAttempt);
+  jr.stage_ready_us.assign(job.stages.size(), 0);
+  jr.launch_left.resize(job.stages.size());
+  for (uint32_t s = 0; s < job.stages.size(); ++s) jr.launch_left[s] = jr.progress->stages[s].barrier_parents_left;
+  if (!jr.progress->pipelined_left.empty()) jr.task_ready_us.assign(job.num_tasks, 0);
+  jr.active = true;
+  active_jobs_.push_back(id);
+}
+
+void JobTracker::ReleaseRoots(JobId id, TimeUs now) {
+  const Job& job = w_.jobs[id.value()];
+  for (uint32_t s = 0; s < job.stages.size(); ++s) {
+    if (job.stages[s].parents.empty()) ReleaseStage(id, s, now);
+  }
+}
+
+uint64_t JobTracker::Recover(JobId id, std::span<const AttemptRecord> history, TimeUs now) {
+  const Job& job = w_.jobs[id.value()];
+  JobRun& jr = jobs_[id.value()];
+  policy::JobProgress& p = *jr.progress;
+  uint64_t recovered = 0;
+  for (const AttemptRecord& a : history) {
+    const TaskRef& t = a.task;
+    if (t.job != id || t.stage >= job.stages.size() || t.index >= job.stages[t.stage].num_tasks) continue;
+    const uint64_t k = p.stage_offset[t.stage] + t.index;
+    jr.attempts[k] = static_cast<uint8_t>(std::clamp<uint32_t>(a.attempt + 1, jr.attempts[k], 255));
+    if (a.outcome == Outcome::kFailed && jr.failures[k] < 255) ++jr.failures[k];
+    if (a.outcome != Outcome::kOk || p.state(t) == TaskState::kDone) continue;
+    p.state(t) = TaskState::kDone;
+    ++p.tasks_done;
+    ++p.stages[t.stage].done;
+    ++recovered;
+    for (const Edge& child : job.stages[t.stage].children) {
+      if (child.kind == EdgeKind::kPipelined) --p.pipelined_left[p.stage_offset[child.stage] + t.index];
+    }
+  }
+  for (uint32_t s = 0; s < job.stages.size(); ++s) {
+    for (const Edge& child : job.stages[s].children) {
+      if (!child.WaitsForWholeParent()) continue;
+      if (p.stages[s].done >= LaunchThreshold(child, job.stages[s].num_tasks)) {
+        --jr.launch_left[child.stage];
+      }
+      if (p.stages[s].done == job.stages[s].num_tasks) --p.stages[child.stage].barrier_parents_left;
+    }
+  }
+  if (p.tasks_done == job.num_tasks) {
+    events_.JobCompleted(id);
+    return recovered;
+  }
+  for (uint32_t s = 0; s < job.stages.size(); ++s) {
+    if (jr.launch_left[s] == 0) ReleaseStage(id, s, now);
+  }
+  return recovered;
+}
+
+// ReleaseStage: every barrier parent of `stage` is done and every shuffle
+// parent has reached its slow-start threshold; its tasks whose pipelined
+// parents are done too become ready (but for tasks recovered as done by
+// Recover).
+void JobTracker::ReleaseStage(JobId id, uint32_t stage, TimeUs now) {
+  JobRun& jr = jobs_[id.value()];
+  const policy::JobProgress& p = *jr.progress;
+  const Stage& st = w_.jobs[id.value()].stages[stage];
+  jr.stage_ready_us[stage] = now;
+  if (!st.HasPipelinedParent() && p.stages[stage].done == 0) {
+    for (uint32_t i = 0; i < st.num_tasks; ++i) MakeReady(TaskRef{id, stage, i}, false, now);
+    events_.TasksReady(id, stage, 0, st.num_tasks);
+    return;
+  }
+  // Notify maximal runs of consecutive ready tasks.
+  const uint64_t offset = p.stage_offset[stage];
+  uint32_t run_begin = 0;
+  bool in_run = false;
+  for (uint32_t i = 0; i <= st.num_tasks; ++i) {
+    const bool ready = i < st.num_tasks && p.tasks[offset + i] != TaskState::kDone &&
+                       (p.pipelined_left.empty() || p.pipelined_left[offset + i] == 0);
+    if (ready) {
+      MakeReady(TaskRef{id, stage, i}, false, now);
+      if (!in_run) run_begin = i;
+      in_run = true;
+    } else if (in_run) {
+      events_.TasksReady(id, stage, run_begin, i);
+      in_run = false;
+    }
+  }
+}
+
+void JobTracker::MakeReady(const TaskRef& t, bool notify, TimeUs now) {
+  JobRun& jr = jobs_[t.job.value()];
+  policy::StageProgress& sp = jr.progress->stages[t.stage];
+  jr.progress->state(t) = TaskState::kReady;
+  ++sp.ready;
+  sp.released = true;
+  if (!jr.task_ready_us.empty() && jr.attempts[jr.progress->stage_offset[t.stage] + t.index] == 0) {
+    jr.task_ready_us[jr.progress->stage_offset[t.stage] + t.index] = now;
+  }
+  if (notify) events_.TasksReady(t.job, t.stage, t.index, t.index + 1);
+}
+
+void JobTracker::TaskDone(const TaskRef& t, TimeUs now) {
+  JobRun& jr = jobs_[t.job.value()];
+  const Job& job = w_.jobs[t.job.value()];
+  policy::JobProgress& p = *jr.progress;
+  p.state(t) = TaskState::kDone;
+  ++p.tasks_done;
+  policy::StageProgress& sp = p.stages[t.stage];
+  ++sp.done;
+  const Stage& st = job.stages[t.stage];
+  for (const Edge& child : st.children) {
+    if (child.kind != EdgeKind::kPipelined) continue;
+    const uint64_t k = p.stage_offset[child.stage] + t.index;
+    if (--p.pipelined_left[k] == 0 && jr.launch_left[child.stage] == 0) {
+      MakeReady(TaskRef{t.job, child.stage, t.index}, true, now);
+    }
+  }
+  for (const Edge& child : st.children) {
+    if (!child.WaitsForWholeParent()) continue;
+    if (child.kind == EdgeKind::kShuffle) events_.ShuffleOutputReady(t.job, child);
+    // A barrier parent releases its child at its last task; a shuffle parent
+    // at its slow-start threshold, and ends the child's shuffles at its last.
+    const bool release = sp.done == LaunchThreshold(child, st.num_tasks) && --jr.launch_left[child.stage] == 0;
+    const bool all_done = sp.done == st.num_tasks && --p.stages[child.stage].barrier_parents_left == 0;
+    if (release) ReleaseStage(t.job, child.stage, now);
+    if (all_done && child.kind == EdgeKind::kShuffle) events_.ShuffleParentsDone(t.job, child.stage);
+  }
+  if (p.tasks_done == job.num_tasks) events_.JobCompleted(t.job);
+}
+
+std::pair<uint32_t, TimeUs> JobTracker::Launched(const TaskRef& t, uint32_t slot) {
+  JobRun& jr = jobs_[t.job.value()];
+  const uint64_t k = jr.progress->stage_offset[t.stage] + t.index;
+  policy::StageProgress& sp = jr.progress->stages[t.stage];
+  jr.progress->state(t) = TaskState::kLaunched;
+  --sp.ready;
+  ++sp.running;
+  const uint32_t attempt_no = jr.attempts[k];
+  if (jr.attempts[k] < 255) ++jr.attempts[k];
+  jr.slot[k] = slot;
+  return {attempt_no, jr.task_ready_us.empty() ? jr.stage_ready_us[t.stage] : jr.task_ready_us[k]};
+}
+
+void JobTracker::Started(const TaskRef& t, TimeUs now) {
+  JobRun& jr = jobs_[t.job.value()];
+  jr.first_start_us = jr.first_start_us < 0 ? now : jr.first_start_us;
+  jr.progress->state(t) = TaskState::kRunning;
+}
+
+JobTracker::EndVerdict JobTracker::AttemptEnded(const TaskRef& t, Outcome outcome, TimeUs ran_us,
+                                                uint32_t max_attempts) {
+  JobRun& jr = jobs_[t.job.value()];
+  const uint64_t k = jr.progress->stage_offset[t.stage] + t.index;
+  jr.slot[k] = kNoAttempt;
+  policy::StageProgress& sp = jr.progress->stages[t.stage];
+  --sp.running;
+  if (outcome == Outcome::kOk) {
+    ++sp.learned_count;
+    sp.learned_total_us += ran_us;
+  }
+  EndVerdict verdict;
+  if (outcome == Outcome::kFailed) {
+    ++jr.failures[k];
+    verdict.job_fails = jr.failures[k] >= max_attempts;
+    verdict.retry = !verdict.job_fails && !jr.progress->failed;
+  } else if (outcome == Outcome::kKilled) {
+    verdict.retry = !jr.progress->failed;
+  }
+  jr.progress->state(t) = TaskState::kBlocked;  // until the caller decides
+  return verdict;
+}
+
+void JobTracker::AddShuffling(const TaskRef& t, uint32_t slot, uint32_t generation) {
+  JobRun& jr = jobs_[t.job.value()];
+  if (jr.shuffling.empty()) jr.shuffling.resize(w_.jobs[t.job.value()].stages.size());
+  jr.shuffling[t.stage].emplace_back(slot, generation);
+}
+
+std::span<const std::pair<uint32_t, uint32_t>> JobTracker::Shuffling(JobId id, uint32_t stage) const {
+  const JobRun& jr = jobs_[id.value()];
+  if (jr.shuffling.empty()) return {};
+  return jr.shuffling[stage];
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> JobTracker::TakeShuffling(JobId id, uint32_t stage) {
+  std::vector<std::pair<uint32_t, uint32_t>> waiting;
+  JobRun& jr = jobs_[id.value()];
+  if (!jr.shuffling.empty()) waiting.swap(jr.shuffling[stage]);
+  return waiting;
+}
+
+void JobTracker::AbandonUndone(JobId id) {
+  for (auto& s : jobs_[id.value()].progress->tasks) {
+    if (s != TaskState::kDone) s = TaskState::kAbandoned;
+  }
+}
+
+TimeUs JobTracker::Finish(JobId id) {
+  JobRun& jr = jobs_[id.value()];
+  jr.progress->finished = true;
+  jr.active = false;
+  --unfinished_;
+  active_jobs_.erase(std::find(active_jobs_.begin(), active_jobs_.end(), id));
+  // Free per-task state. (`v = {}` would keep the capacity: swap with an
+  // empty vector to really give the memory back.) The progress record and
+  // its task states stay, one byte per task, because roles still hear of the
+  // job after it ends (task ended, job finished) and may read its JobView.
+  std::vector<uint8_t>().swap(jr.failures);
+  std::vector<uint8_t>().swap(jr.attempts);
+  std::vector<uint32_t>().swap(jr.slot);
+  std::vector<TimeUs>().swap(jr.task_ready_us);
+  std::vector<uint32_t>().swap(jr.launch_left);
+  decltype(jr.shuffling)().swap(jr.shuffling);
+  std::vector<uint8_t>().swap(jr.progress->pipelined_left);
+  return jr.first_start_us < 0 ? w_.jobs[id.value()].arrival_us : jr.first_start_us;
+}
+
+uint64_t JobTracker::UnfinishedTasks() const {
+  uint64_t n = 0;
+  for (size_t j = 0; j < jobs_.size() && unfinished_ > 0; ++j) {
+    const JobRun& jr = jobs_[j];
+    if (jr.active) n += jr.progress->tasks.size() - jr.progress->tasks_done;
+    if (!jr.progress) n += w_.jobs[j].num_tasks;  // never arrived
+  }
+  return n;
+}
+
+}  // namespace weft::sim

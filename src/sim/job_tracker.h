@@ -1,0 +1,165 @@
+// File: sim/job_tracker.h (internal to sim/)
+//
+// JobTracker: the life of jobs and their tasks, apart from the attempts that
+// run them: the order jobs arrive in, which are active, each active job's
+// per-task run state (attempt and failure counts, the attempt slot of a
+// launched task, readiness times), readiness along the edges (a barrier
+// child is released when its parent's last task is done, a shuffle child at
+// the parent's slow-start fraction, a pipelined child task when its parent
+// task is), recovery of a job from its history (the runtime's journal), and
+// the bookkeeping of a job's end.
+//
+// What follows from a change of state for the rest of the run (telling the
+// job's home that tasks became ready, the shuffles waiting on a parent,
+// finishing a job whose last task is done) the tracker hands to its JobEvents
+// listener, the engine, at the moment it happens, so the order of effects is
+// the order of the tracker's decisions.
+// Not thread-safe; owned by one engine.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "core/ids.h"
+#include "core/time.h"
+#include "metrics/records.h"
+#include "model/workload.h"
+#include "policy/job_view.h"
+
+namespace weft::sim {
+
+inline constexpr uint32_t kNoAttempt = UINT32_MAX;
+
+// Per-job run state; allocated when the job arrives, freed when it ends, so
+// only active jobs hold per-task state.
+struct JobRun {
+  std::unique_ptr<policy::JobProgress> progress;
+  std::vector<uint8_t> failures;      // failed attempts per task
+  std::vector<uint8_t> attempts;      // attempts started per task (capped at 255)
+  std::vector<uint32_t> slot;         // attempt slot of a launched/running task
+  std::vector<TimeUs> stage_ready_us; // when each stage's barrier parents were done
+  // Per stage, parent stages whose launch condition is not met yet (barrier:
+  // not all done; shuffle: short of its slow-start threshold); the stage is
+  // released at 0. Equals barrier_parents_left without shuffle edges.
+  std::vector<uint32_t> launch_left;
+  std::vector<TimeUs> task_ready_us;  // per task, only for jobs with pipelined edges
+  // Per stage, the attempts (slot, generation) in their shuffle phase waiting
+  // for the last parent task; sized only for jobs whose shuffles wait.
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> shuffling;
+  TimeUs first_start_us = -1;
+  bool active = false;
+};
+
+// JobEvents: what the tracker's changes mean for the rest of the run.
+class JobEvents {
+ public:
+  virtual ~JobEvents() = default;
+  // TasksReady: tasks [begin, end) of the stage became ready.
+  virtual void TasksReady(JobId job, uint32_t stage, uint32_t begin, uint32_t end) = 0;
+  // ShuffleOutputReady: a task of the parent of shuffle edge `child` is done.
+  virtual void ShuffleOutputReady(JobId job, const Edge& child) = 0;
+  // ShuffleParentsDone: every parent task of `stage` is done.
+  virtual void ShuffleParentsDone(JobId job, uint32_t stage) = 0;
+  // JobCompleted: the job's last task is done.
+  virtual void JobCompleted(JobId job) = 0;
+};
+
+class JobTracker {
+ public:
+  // The workload outlives the tracker; its jobs arrive in arrival order
+  // (file order at ties) unless ExpectJobsAdded.
+  JobTracker(const Workload& workload, JobEvents& events);
+
+  // ExpectJobsAdded: jobs come one by one (AddJob), not from the workload's
+  // list (the runtime); before the first arrival.
+  void ExpectJobsAdded();
+  // AddJob: one more job (already in the workload) will arrive.
+  void AddJob();
+  // FirstArrival: the job that arrives first, if any; NextArrival: the one
+  // after the last asked for (each is asked for once, when a job arrives).
+  std::optional<JobId> FirstArrival() const;
+  std::optional<JobId> NextArrival();
+
+  // Arrive: job `id` arrives now and is active; nothing of it is ready yet.
+  void Arrive(JobId id);
+  // ReleaseRoots: the stages without parents are released now.
+  void ReleaseRoots(JobId id, TimeUs now);
+  // Recover: the job's attempts that ended before it arrived here (journal
+  // recovery): ok tasks are done, attempt numbers and failures go on from
+  // them; then the stages whose parents allow it are released (or the job
+  // completes). Returns how many tasks it marked done.
+  uint64_t Recover(JobId id, std::span<const AttemptRecord> history, TimeUs now);
+
+  // MakeReady: task t (blocked) becomes ready; notify: tell at once.
+  void MakeReady(const TaskRef& t, bool notify, TimeUs now);
+  // TaskDone: the task's attempt ended ok.
+  void TaskDone(const TaskRef& t, TimeUs now);
+
+  // Launched: ready task t is launched in attempt `slot`. Returns its
+  // attempt number and when it became ready.
+  std::pair<uint32_t, TimeUs> Launched(const TaskRef& t, uint32_t slot);
+  // Started: the task's attempt reached its machine at `now`.
+  void Started(const TaskRef& t, TimeUs now);
+  // AttemptEnded: the task's attempt (which ran `ran_us`) ended with
+  // `outcome`; the task is blocked until the caller decides (retry: ready
+  // again; job_fails: the job fails; else abandoned, or done when ok).
+  struct EndVerdict {
+    bool retry = false;
+    bool job_fails = false;
+  };
+  EndVerdict AttemptEnded(const TaskRef& t, Outcome outcome, TimeUs ran_us, uint32_t max_attempts);
+  // Abandon: the task will not run again.
+  void Abandon(const TaskRef& t) { jobs_[t.job.value()].progress->state(t) = policy::TaskState::kAbandoned; }
+
+  // Shuffles waiting on their stage's last parent task (sim/shuffle.cc).
+  void AddShuffling(const TaskRef& t, uint32_t slot, uint32_t generation);
+  // Shuffling: those waiting in the stage (empty when none ever waited).
+  std::span<const std::pair<uint32_t, uint32_t>> Shuffling(JobId id, uint32_t stage) const;
+  std::vector<std::pair<uint32_t, uint32_t>> TakeShuffling(JobId id, uint32_t stage);
+
+  // A job's end, in three steps around the engine's stopping of what it
+  // runs: MarkFailed (so that nothing it stops is retried), AbandonUndone,
+  // then Finish, which frees its per-task state; Finish returns when its
+  // first task started (its arrival when none did).
+  void MarkFailed(JobId id) { jobs_[id.value()].progress->failed = true; }
+  void AbandonUndone(JobId id);
+  TimeUs Finish(JobId id);
+
+  // Reading.
+  bool active(JobId id) const { return id.valid() && id.value() < jobs_.size() && jobs_[id.value()].active; }
+  // run: the job's run state (its progress is null before it arrives);
+  // nullptr for an id out of range.
+  const JobRun* run(JobId id) const { return id.valid() && id.value() < jobs_.size() ? &jobs_[id.value()] : nullptr; }
+  const policy::JobProgress& progress(JobId id) const { return *jobs_[id.value()].progress; }
+  policy::TaskState state(const TaskRef& t) const { return jobs_[t.job.value()].progress->state(t); }
+  // SlotOf: the attempt slot of launched or running task t (kNoAttempt when
+  // none); SlotAt: by the task's index within its job.
+  uint32_t SlotOf(const TaskRef& t) const {
+    const JobRun& jr = jobs_[t.job.value()];
+    return jr.slot[jr.progress->stage_offset[t.stage] + t.index];
+  }
+  uint32_t SlotAt(JobId id, uint64_t k) const { return jobs_[id.value()].slot[k]; }
+  uint64_t num_tasks(JobId id) const { return jobs_[id.value()].slot.size(); }
+  std::span<const JobId> active_jobs() const { return active_jobs_; }
+  uint64_t unfinished() const { return unfinished_; }
+  size_t size() const { return jobs_.size(); }
+  // UnfinishedTasks: tasks of jobs that never finished (at the run's end).
+  uint64_t UnfinishedTasks() const;
+
+ private:
+  void ReleaseStage(JobId id, uint32_t stage, TimeUs now);
+
+  const Workload& w_;
+  JobEvents& events_;
+  std::vector<JobId> arrival_order_;
+  size_t next_arrival_ = 0;
+  std::vector<JobRun> jobs_;
+  std::vector<JobId> active_jobs_;
+  uint64_t unfinished_ = 0;
+};
+
+}  // namespace weft::sim
