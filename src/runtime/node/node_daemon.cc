@@ -129,7 +129,7 @@ class Node {
     keeper_ = NodeKeeper::Start(config_.work_dir, runner_.cgroups());
     if (!keeper_) spdlog::warn("no keeper process: a kill -9 of this daemon leaves its tasks to the next start");
     if (keeper_) spdlog::info("keeper process {}", keeper_->pid());
-    const LinkIdentity identity{config_.name, config_.capacity, config_.token, config_.rack};
+    const LinkIdentity identity{config_.name, config_.capacity, config_.token, config_.rack, config_.tls};
     for (size_t i = 0; i < config_.schedulers.size(); ++i) {
       links_.push_back(std::make_unique<SchedulerLink>(i, config_.schedulers[i], identity, inbox_, claims_));
       states_.emplace_back();
