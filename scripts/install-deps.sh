@@ -12,12 +12,15 @@ packages=(
   libjs-chart.js  # Chart.js, compiled into `weft report` pages
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   libcpp-httplib-dev prometheus-cpp-dev  # the scheduler's dashboard and /metrics
+  libssl-dev  # TLS files checked at start, the dashboard's HTTPS (src/runtime/tls.h)
 )
 # --test: what only the test suite needs besides: a one-machine Slurm cluster
 # for `weft sweep --slurm` (scripts/slurm-local.sh), and clang with its
-# libFuzzer runtime (libclang_rt.fuzzer) for the fuzz targets (scripts/fuzz.sh).
+# libFuzzer runtime (libclang_rt.fuzzer) for the fuzz targets (scripts/fuzz.sh),
+# the openssl CLI that makes the TLS tests' certificates, and iproute2 (`ip netns`)
+# for the multi-host test (tests/runtime/multihost_test.sh).
 if [ "${1:-}" = --test ]; then
-  packages+=(slurm-wlm munge clang libclang-rt-14-dev)
+  packages+=(slurm-wlm munge clang libclang-rt-14-dev openssl iproute2)
 fi
 
 missing=()

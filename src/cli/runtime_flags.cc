@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "runtime/auth.h"
 #include "runtime/local_tokens.h"
+#include "runtime/tls_flags.h"
 #include "runtime/wire.h"
 
 namespace weft::cli {
@@ -13,11 +14,19 @@ namespace weft::cli {
 void SchedulerFlags::Add(CLI::App* cmd) {
   cmd->add_option("--scheduler", scheduler, "scheduler address HOST:PORT (several: a,b for failover)")->required();
   cmd->add_option("--token-file", token_file, "the scheduler's shared token (default: $WEFT_TOKEN_FILE, else the one `weft cluster up` recorded for the address)");
+  runtime::AddTlsFlags(cmd, tls, runtime::TlsSide::kClient);
 }
 
+namespace {
+// OrEnv: `flag` if given, else the environment's `name` (unset: empty).
+std::string OrEnv(const std::string& flag, const char* name) {
+  const char* value = std::getenv(name);
+  return !flag.empty() || value == nullptr ? flag : std::string(value);
+}
+}  // namespace
+
 std::unique_ptr<runtime::SchedulerClient> SchedulerFlags::Client() const {
-  std::string file = token_file;
-  if (file.empty() && std::getenv("WEFT_TOKEN_FILE") != nullptr) file = std::getenv("WEFT_TOKEN_FILE");
+  std::string file = OrEnv(token_file, "WEFT_TOKEN_FILE");
   // Else the token `weft cluster up` recorded for one of these addresses
   // (runtime/local_tokens.h): its owner needs no flag.
   for (const std::string& address : runtime::SplitAddresses(scheduler)) {
@@ -33,7 +42,14 @@ std::unique_ptr<runtime::SchedulerClient> SchedulerFlags::Client() const {
     }
     token = *t;
   }
-  return std::make_unique<runtime::SchedulerClient>(scheduler, token);
+  absl::StatusOr<runtime::TlsConfig> config = runtime::LoadClientTls(
+      {.ca = OrEnv(tls.ca, "WEFT_TLS_CA"), .cert = OrEnv(tls.cert, "WEFT_TLS_CERT"), .key = OrEnv(tls.key, "WEFT_TLS_KEY")});
+  if (!config.ok()) {
+    std::cerr << "error: " << config.status().message() << "\n";
+    return nullptr;
+  }
+  runtime::QuietGrpcLogs();
+  return std::make_unique<runtime::SchedulerClient>(scheduler, token, std::move(*config));
 }
 
 int ReportClientError(const absl::Status& status) {

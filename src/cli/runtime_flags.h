@@ -3,7 +3,9 @@
 // What the commands that talk to a running scheduler share: the
 // --scheduler and --token-file flags (the token file may also come from
 // $WEFT_TOKEN_FILE, else from the index `weft cluster up` keeps of its
-// addresses: runtime/local_tokens.h), building a client, and the mapping of a client error
+// addresses: runtime/local_tokens.h), the TLS flags --tls-ca, --tls-cert and
+// --tls-key (else $WEFT_TLS_CA, $WEFT_TLS_CERT, $WEFT_TLS_KEY: runtime/tls.h),
+// building a client, and the mapping of a client error
 // to an exit code (2 for a request the scheduler refused as bad input, 1
 // when it cannot be reached or failed).
 #pragma once
@@ -14,15 +16,17 @@
 #include "CLI/CLI.hpp"
 #include "absl/status/status.h"
 #include "runtime/client/scheduler_client.h"
+#include "runtime/tls.h"
 
 namespace weft::cli {
 
 struct SchedulerFlags {
   std::string scheduler;
   std::string token_file;
+  runtime::TlsFiles tls;
 
   void Add(CLI::App* cmd);
-  // Client builds the client; nullptr after printing the error (bad token file).
+  // Client builds the client; nullptr after printing the error (bad token or TLS file).
   std::unique_ptr<runtime::SchedulerClient> Client() const;
 };
 

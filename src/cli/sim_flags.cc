@@ -54,7 +54,7 @@ void SimFlags::Register(CLI::App& cmd) {
 absl::StatusOr<Workload> SimFlags::Load() const {
   if (trace.empty()) {
     if (trace_flags.Given()) {
-      return absl::InvalidArgumentError("--window, --sample, --machines and --scale-arrivals apply to --trace only");
+      return absl::InvalidArgumentError("--window, --sample, --machines, --scale-arrivals and --stages apply to --trace only");
     }
     return ReadWorkloadFile(workload.empty() ? DefaultWorkloadPath() : workload);
   }

@@ -17,9 +17,16 @@ void TraceFlags::Register(CLI::App& cmd) {
   cmd.add_option("--scale-arrivals", scale_arrivals, "Multiply the arrival rate by this (arrival times are divided by it)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd.add_option("--stages", stages,
+                 "google-2011/2019: a job whose tasks differ in demand becomes one stage per distinct demand "
+                 "(by-demand) or one stage with per-task demands (per-job)")
+      ->check(CLI::IsMember({"by-demand", "per-job"}))
+      ->capture_default_str();
 }
 
-bool TraceFlags::Given() const { return !window.empty() || sample != 1 || machines != 0 || scale_arrivals != 1; }
+bool TraceFlags::Given() const {
+  return !window.empty() || sample != 1 || machines != 0 || scale_arrivals != 1 || stages != "by-demand";
+}
 
 absl::StatusOr<TraceOptions> TraceFlags::Options(uint64_t seed) const {
   TraceOptions o;
@@ -28,6 +35,7 @@ absl::StatusOr<TraceOptions> TraceFlags::Options(uint64_t seed) const {
   o.seed = seed;
   o.machines = machines;
   o.scale_arrivals = scale_arrivals;
+  o.stage_per_job = stages == "per-job";
   return o;
 }
 

@@ -18,6 +18,7 @@ struct TraceFlags {
   double sample = 1;
   uint32_t machines = 0;
   double scale_arrivals = 1;
+  std::string stages = "by-demand";
 
   void Register(CLI::App& cmd);
   // Given: true when any option differs from its default.

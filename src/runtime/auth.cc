@@ -16,17 +16,22 @@ constexpr size_t kMaxTokenBytes = 4096;
 constexpr std::string_view kBearer = "Bearer ";
 }  // namespace
 
+absl::Status CheckPrivateFile(const std::string& path, std::string_view what) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return absl::InvalidArgumentError(fmt::format("cannot stat {} {}", what, path));
+  if ((st.st_mode & S_IRWXO) != 0) {
+    // Anyone who reads a token (or a TLS key) can run commands as the nodes' user.
+    return absl::InvalidArgumentError(fmt::format(
+        "{} {} is accessible to other users (mode {:o}): chmod o-rwx {} (0600 is best)", what, path,
+        st.st_mode & 07777, path));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::string> ReadTokenFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::InvalidArgumentError(fmt::format("cannot read token file {}", path));
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) return absl::InvalidArgumentError(fmt::format("cannot stat token file {}", path));
-  if ((st.st_mode & S_IRWXO) != 0) {
-    // Anyone who reads the token can run commands as the nodes' user.
-    return absl::InvalidArgumentError(fmt::format(
-        "token file {} is accessible to other users (mode {:o}): chmod o-rwx {} (0600 is best)", path,
-        st.st_mode & 07777, path));
-  }
+  if (absl::Status s = CheckPrivateFile(path, "token file"); !s.ok()) return s;
   std::ostringstream text;
   text << in.rdbuf();
   std::string token = text.str();

@@ -19,6 +19,10 @@ namespace weft::runtime {
 // or accessible to other users (any of the mode's o+rwx bits).
 absl::StatusOr<std::string> ReadTokenFile(const std::string& path);
 
+// CheckPrivateFile: InvalidArgument (naming `what` and the chmod that fixes
+// it) when `path` cannot be stat'ed or any of its mode's o+rwx bits is set.
+absl::Status CheckPrivateFile(const std::string& path, std::string_view what);
+
 // ConstantTimeEquals compares in time that depends only on the lengths.
 bool ConstantTimeEquals(std::string_view a, std::string_view b);
 

@@ -1,9 +1,11 @@
 // weftd: the real runtime's daemons (docs/runtime.md, FORMATS.md §4).
 //   weftd scheduler [--listen ADDR] [--policy P] [--param k=v]... [--state DIR] [--nodes N]
-//                   [--replica I --replicas K]
+//                   [--replica I --replicas K] [--tls-cert F --tls-key F [--tls-ca F]] [--insecure]
 //   weftd node --scheduler ADDR[,ADDR] [--name N] [--cpu C] [--mem GB] [--work-dir DIR]
+//              [--tls-ca F [--tls-cert F --tls-key F]]
 // Exit codes: 0 after a clean stop (SIGTERM/SIGINT), 2 bad input (flags, an
-// unsafe listen address, a state dir of another policy), 1 internal error.
+// unsafe listen address, a bad TLS file, a state dir of another policy), 1
+// internal error.
 #include <signal.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -17,6 +19,7 @@
 #include "CLI/CLI.hpp"
 #include "core/status.h"
 #include "fmt/format.h"
+#include "grpc/support/log.h"
 #include "grpcpp/grpcpp.h"
 #include "runtime/auth.h"
 #include "runtime/node/node_daemon.h"
@@ -24,6 +27,8 @@
 #include "runtime/scheduler/dashboard_server.h"
 #include "runtime/scheduler/live_dashboard.h"
 #include "runtime/scheduler/service.h"
+#include "runtime/tls.h"
+#include "runtime/tls_flags.h"
 #include "runtime/wire.h"
 #include "spdlog/sinks/basic_file_sink.h"
 #include "spdlog/spdlog.h"
@@ -83,6 +88,15 @@ absl::Status WriteAddress(const std::filesystem::path& state_dir, const std::str
   return absl::OkStatus();
 }
 
+// gRPC's own log lines (a client's failed TLS handshake, say) go to the
+// daemon's log rather than to a stderr nobody reads.
+void GrpcLogsToSpdlog() {
+  gpr_set_log_function([](gpr_log_func_args* args) {
+    const auto level = args->severity == GPR_LOG_SEVERITY_ERROR ? spdlog::level::warn : spdlog::level::debug;
+    spdlog::log(level, "grpc: {}", args->message);
+  });
+}
+
 // Stop requests: a flag and an eventfd, set from the signal handler.
 std::atomic<bool> g_stop{false};
 int g_stop_fd = -1;
@@ -112,27 +126,44 @@ absl::StatusOr<std::string> TokenFrom(const std::string& token_file) {
   return ReadTokenFile(token_file);
 }
 
-int RunScheduler(const std::string& listen, const SchedulerConfig& config, const std::string& token_file,
+// Listening: what the scheduler's listeners (gRPC, dashboard) are secured with.
+struct Listening {
+  std::string token_file;
+  TlsFiles tls;
+  bool insecure = false;  // --insecure: clear text beyond loopback, on purpose
+};
+
+int RunScheduler(const std::string& listen, const SchedulerConfig& config, const Listening& security,
                  const std::string& http) {
-  absl::StatusOr<std::string> token = TokenFrom(token_file);
+  absl::StatusOr<std::string> token = TokenFrom(security.token_file);
   if (!token.ok()) return Fail(2, StatusMessage(token.status()));
-  if (absl::Status s = CheckListen(listen, !token->empty()); !s.ok()) return Fail(2, StatusMessage(s));
+  absl::StatusOr<TlsConfig> tls = LoadServerTls(security.tls);
+  if (!tls.ok()) return Fail(2, StatusMessage(tls.status()));
+  for (const std::string& address : {listen, http}) {
+    if (address.empty()) continue;
+    if (absl::Status s = CheckListenSecurity(address, !token->empty(), *tls, security.insecure); !s.ok()) {
+      return Fail(2, StatusMessage(s));
+    }
+  }
   std::error_code ec;
   std::filesystem::create_directories(config.state_dir, ec);
   if (ec) return Fail(2, fmt::format("cannot create state dir {}: {}", config.state_dir.string(), ec.message()));
   InstallStopHandler();
   if (absl::Status s = LogTo(config.state_dir / "scheduler.log"); !s.ok()) return Fail(2, StatusMessage(s));
+  GrpcLogsToSpdlog();
   if (absl::Status s = WritePidFile(config.state_dir); !s.ok()) return Fail(2, StatusMessage(s));
   absl::StatusOr<std::unique_ptr<SchedulerCore>> core = SchedulerCore::Open(config);
   if (!core.ok()) return Fail(ExitCodeOf(core.status()), StatusMessage(core.status()));
   SchedulerService service(**core, *token);
   grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
+  builder.AddListeningPort(listen, ServerCredentials(*tls), &port);
   builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
   builder.RegisterService(&service);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-  if (!server || port == 0) return Fail(2, fmt::format("cannot listen on {}", listen));
+  if (!server || port == 0) {
+    return Fail(2, fmt::format("cannot listen on {}{}", listen, tls->enabled() ? " with TLS" : ""));
+  }
   const std::string host = listen.substr(0, listen.rfind(':'));
   const std::string address = fmt::format("{}:{}", host, port);
   // The dashboard and /metrics (docs/runtime.md, "Dashboard and metrics"),
@@ -144,7 +175,8 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
     SchedulerCore& c = **core;
     auto started = DashboardServer::Start(http, *token,
                                           {.metrics = [&c] { c.RefreshMetrics(); return c.metrics().Exposition(); },
-                                           .page = [&d = *dashboard](int refresh) { return d.Page(refresh); }});
+                                           .page = [&d = *dashboard](int refresh) { return d.Page(refresh); }},
+                                          *tls);
     if (!started.ok()) {
       server->Shutdown();
       return Fail(2, StatusMessage(started.status()));
@@ -174,10 +206,13 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
 }
 
 int RunNodeDaemon(NodeConfig config, const std::string& schedulers, double cpu, double mem, double disk, double net,
-                  const std::string& token_file) {
+                  const std::string& token_file, const TlsFiles& tls_files) {
   absl::StatusOr<std::string> token = TokenFrom(token_file);
   if (!token.ok()) return Fail(2, StatusMessage(token.status()));
   config.token = *token;
+  absl::StatusOr<TlsConfig> tls = LoadClientTls(tls_files);
+  if (!tls.ok()) return Fail(2, StatusMessage(tls.status()));
+  config.tls = std::move(*tls);
   config.schedulers = SplitAddresses(schedulers);
   if (config.schedulers.empty()) return Fail(2, "--scheduler needs an address");
   if (cpu <= 0) cpu = std::thread::hardware_concurrency();
@@ -196,6 +231,7 @@ int RunNodeDaemon(NodeConfig config, const std::string& schedulers, double cpu, 
   if (ec) return Fail(2, fmt::format("cannot create work dir {}: {}", config.work_dir.string(), ec.message()));
   InstallStopHandler();
   if (absl::Status s = LogTo(config.work_dir / "node.log"); !s.ok()) return Fail(2, StatusMessage(s));
+  GrpcLogsToSpdlog();
   if (absl::Status s = WritePidFile(config.work_dir); !s.ok()) return Fail(2, StatusMessage(s));
   spdlog::info("node {} (rack {}) with {} serving {}", config.name, config.rack, config.capacity.ToString(), schedulers);
   return RunNode(config, g_stop, g_stop_fd);
@@ -211,7 +247,7 @@ int main(int argc, char** argv) {
 
   SchedulerConfig sched;
   std::string listen = "127.0.0.1:7070";
-  std::string token_file;
+  Listening listening;
   double heartbeat_s = 0.5, timeout_s = 5;
   auto* s = app.add_subcommand("scheduler", "run the scheduler (policy, journal, gRPC API)");
   s->add_option("--listen", listen, "HOST:PORT to listen on (port 0: any free port)")->capture_default_str();
@@ -224,11 +260,14 @@ int main(int argc, char** argv) {
   s->add_option("--max-attempts", sched.max_attempts, "failed attempts before a job fails")->capture_default_str()->check(CLI::Range(1, 255));
   s->add_option("--heartbeat", heartbeat_s, "seconds between node heartbeats")->capture_default_str()->check(CLI::Range(0.01, 60.0));
   s->add_option("--node-timeout", timeout_s, "seconds of silence before a node is lost")->capture_default_str()->check(CLI::Range(0.05, 3600.0));
-  s->add_option("--token-file", token_file, "shared token clients and nodes must present");
+  s->add_option("--token-file", listening.token_file, "shared token clients and nodes must present");
+  AddTlsFlags(s, listening.tls, TlsSide::kServer);
+  s->add_flag("--insecure", listening.insecure,
+              "allow clear text on a non-loopback --listen or --http (without --tls-cert): a trusted network only");
   std::string http;
   s->add_option("--http", http,
                 "HOST:PORT for the live dashboard (/) and Prometheus /metrics (port 0: any free port); "
-                "off by default; beyond loopback it needs --token-file");
+                "off by default; beyond loopback it needs --token-file, and --tls-cert (HTTPS) or --insecure");
   s->add_option("--replica", sched.replica.index, "this daemon's number among --replicas (0-based)")
       ->capture_default_str();
   s->add_option("--replicas", sched.replica.count,
@@ -262,6 +301,8 @@ int main(int argc, char** argv) {
       ->capture_default_str()->check(CLI::Range(0, 65535));
   n->add_option("--work-dir", node.work_dir, "where task output and the node log go");
   n->add_option("--token-file", node_token_file, "the scheduler's shared token");
+  TlsFiles node_tls;
+  AddTlsFlags(n, node_tls, TlsSide::kClient);
 
   try {
     app.parse(argc, argv);
@@ -275,7 +316,7 @@ int main(int argc, char** argv) {
     sched.node_timeout_us = static_cast<weft::TimeUs>(timeout_s * 1e6);
     sched.sync = sync == "full" ? JournalSync::kFull : JournalSync::kNormal;
     sched.max_job_bytes = max_job_mb << 20;
-    return RunScheduler(listen, sched, token_file, http);
+    return RunScheduler(listen, sched, listening, http);
   }
-  return RunNodeDaemon(node, schedulers, cpu, mem, disk, net, node_token_file);
+  return RunNodeDaemon(node, schedulers, cpu, mem, disk, net, node_token_file, node_tls);
 }

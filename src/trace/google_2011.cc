@@ -232,7 +232,7 @@ class TaskEventsReader {
       return absl::OkStatus();
     }
     json j = {{"name", std::to_string(id)}, {"user", job.user.empty() ? "default" : job.user},
-              {"priority", job.priority}, {"stages", StagesByDemand(kept, report)}};
+              {"priority", job.priority}, {"stages", BagStages(kept, out_.options().stage_per_job, report)}};
     return out_.Job(std::move(j), Seconds(arrival_us));
   }
 

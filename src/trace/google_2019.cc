@@ -259,7 +259,7 @@ class Reader {
     std::vector<int64_t> stage_collection;
     int64_t arrives = arrival.at(first);
     for (int64_t id : members) {
-      for (json& s : StagesByDemand(kept[id], report_)) {
+      for (json& s : BagStages(kept[id], out_.options().stage_per_job, report_)) {
         const std::string sid = members.size() == 1 ? s["name"].get<std::string>()
                                                     : fmt::format("c{}-{}", id, s["name"].get<std::string>());
         s.erase("name");

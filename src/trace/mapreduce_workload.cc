@@ -107,8 +107,7 @@ absl::Status CheckMapReduceSpec(const MapReduceSpec& s) {
   return absl::OkStatus();
 }
 
-ordered_json MapReduceWorkloadJson(const MapReduceSpec& s) {
-  Rng rng(s.seed);
+ordered_json MapReduceClusterJson(const MapReduceSpec& s) {
   ordered_json cluster = {
       {"machines", ordered_json::array({{{"name", "m"},
                                           {"count", s.machines},
@@ -117,6 +116,12 @@ ordered_json MapReduceWorkloadJson(const MapReduceSpec& s) {
                                            {{"cpu", s.cores}, {"mem", s.mem_gb}, {"disk", s.disk_mbps},
                                             {"net", s.net_mbps}}}}})}};
   if (s.rack_mbps > 0) cluster["locality_cost"] = {{"rack_mbps", s.rack_mbps}, {"cross_rack_mbps", s.cross_rack_mbps}};
+  return cluster;
+}
+
+ordered_json MapReduceWorkloadJson(const MapReduceSpec& s) {
+  Rng rng(s.seed);
+  ordered_json cluster = MapReduceClusterJson(s);
   ordered_json jobs = ordered_json::array();
   double arrival = 0;
   for (uint32_t j = 0; j < s.jobs; ++j) {

@@ -67,6 +67,11 @@ struct MapReduceSpec {
 // line's exit 2), or ok.
 absl::Status CheckMapReduceSpec(const MapReduceSpec& spec);
 
+// MapReduceClusterJson: the cluster section of the spec's machine fields
+// (machines, rack_size, cores, mem_gb, disk_mbps, net_mbps, the locality
+// cost); also the cluster of a fixed job list (mapreduce_jobs.h).
+nlohmann::ordered_json MapReduceClusterJson(const MapReduceSpec& spec);
+
 // MapReduceWorkloadJson: the workload as FORMATS.md section 1 JSON. The spec
 // must pass CheckMapReduceSpec.
 nlohmann::ordered_json MapReduceWorkloadJson(const MapReduceSpec& spec);

@@ -7,8 +7,49 @@
 
 namespace weft {
 
-nlohmann::json StagesByDemand(std::vector<TraceTask>& tasks, TraceReport& report) {
+namespace {
+
+// OneStage: the job's tasks, in index order, as one stage with per-task
+// demands (and usages where some task was measured).
+nlohmann::json OneStage(std::vector<TraceTask>& tasks) {
   using nlohmann::json;
+  std::sort(tasks.begin(), tasks.end(), [](const TraceTask& a, const TraceTask& b) { return a.index < b.index; });
+  json durations = json::array(), demands = json::array(), usages = json::array();
+  int64_t total_us = 0;
+  bool measured = false;
+  double peak_cpu = 0, peak_mem = 0;  // the stage's demand covers every task's
+  for (const TraceTask& t : tasks) {
+    peak_cpu = std::max(peak_cpu, t.cpu);
+    peak_mem = std::max(peak_mem, t.mem);
+    durations.push_back(Seconds(t.duration_us));
+    total_us += t.duration_us;
+    demands.push_back({{"cpu", t.cpu}, {"mem", t.mem}});
+    usages.push_back(t.has_usage ? json{{"cpu", std::min(t.cpu_used, t.cpu)}, {"mem", std::min(t.mem_used, t.mem)}}
+                                 : json{{"cpu", t.cpu}, {"mem", t.mem}});
+    measured = measured || t.has_usage;
+  }
+  const auto n = static_cast<int64_t>(tasks.size());
+  json stage = {{"name", "s0"},
+                {"tasks", n},
+                {"duration", Seconds(std::max<int64_t>(1, total_us / n))},
+                {"durations", std::move(durations)},
+                {"demand", {{"cpu", peak_cpu}, {"mem", peak_mem}}},
+                {"demands", std::move(demands)}};
+  if (measured) stage["usages"] = std::move(usages);
+  return json::array({std::move(stage)});
+}
+
+}  // namespace
+
+nlohmann::json BagStages(std::vector<TraceTask>& tasks, bool stage_per_job, TraceReport& report) {
+  using nlohmann::json;
+  const bool alike = std::all_of(tasks.begin(), tasks.end(), [&](const TraceTask& t) {
+    return t.cpu == tasks.front().cpu && t.mem == tasks.front().mem;
+  });
+  if (stage_per_job && !alike) {
+    report.Note(kNoteStagePerJob);
+    return OneStage(tasks);
+  }
   std::sort(tasks.begin(), tasks.end(), [](const TraceTask& a, const TraceTask& b) {
     if (a.cpu != b.cpu) return a.cpu > b.cpu;
     if (a.mem != b.mem) return a.mem > b.mem;

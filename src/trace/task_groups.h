@@ -1,11 +1,17 @@
 // File: trace/task_groups.h
 //
-// StagesByDemand: turns a job's independent tasks (Google's bags of tasks)
-// into weft stages. weft stages share one demand (per-task demand overrides
-// are not in the workload model yet), so tasks are grouped by their exact
-// demand, one stage per distinct demand, with no edges between stages: the
-// job is still a bag of independent tasks. Each task keeps its own duration
-// ("durations"). Thread-safe: no shared state.
+// BagStages: turns a job's independent tasks (Google's bags of tasks) into
+// weft stages, two ways (TraceOptions::stage_per_job):
+//   - by demand (the default): tasks grouped by their exact demand, one stage
+//     per distinct demand, no edges between them. Every stage has one demand,
+//     which policies that read a stage's demand (JobView::demand) see exactly,
+//     and nothing is stored per task but the durations;
+//   - one stage per job: the tasks in index order, each with its own demand
+//     (`demands`) and, where measured, use (`usages`), the stage's demand the
+//     largest of them (docs/workload-format.md). Faithful to the trace's job,
+//     at the cost of memory per task and of a stage demand that is a peak.
+// Either way each task keeps its own duration ("durations"), and the job is a
+// bag of independent tasks. Thread-safe: no shared state.
 #pragma once
 
 #include <cstdint>
@@ -30,9 +36,14 @@ struct TraceTask {
 
 inline constexpr std::string_view kNoteSplitByDemand = "jobs split into stages by demand (tasks of one job differ in demand)";
 
-// StagesByDemand sorts `tasks` and returns the stages; counts a split job in
-// `report`. Stage usage is the mean of the measured tasks, capped at demand.
-nlohmann::json StagesByDemand(std::vector<TraceTask>& tasks, TraceReport& report);
+inline constexpr std::string_view kNoteStagePerJob = "jobs as one stage with per-task demands (tasks of one job differ in demand)";
+
+// BagStages sorts `tasks` and returns the stages; counts a job split or given
+// per-task demands in `report`. With stages by demand, a stage's usage is the
+// mean of its measured tasks, capped at its demand; with a stage per job,
+// each measured task's use is its own, capped at its demand, and an
+// unmeasured task's is its demand.
+nlohmann::json BagStages(std::vector<TraceTask>& tasks, bool stage_per_job, TraceReport& report);
 
 // GroupsByCapacity: machine groups (MachineGroup JSON), one per distinct
 // (cpu, mem) capacity of `machines` (id -> capacity), largest first; groups

@@ -37,6 +37,10 @@ struct TraceOptions {
   uint64_t seed = 1;          // the sample's seed, and the seed of formats that draw (decima-tpch)
   uint32_t machines = 0;      // 0: the format's cluster; else this many machines like its largest
   double scale_arrivals = 1;  // arrival rate multiplier: arrivals are divided by it
+  // Google's jobs are bags of tasks that may differ in demand: one stage per
+  // distinct demand (false), or one stage per job with per-task `demands`
+  // (true; trace/task_groups.h).
+  bool stage_per_job = false;
 };
 
 // ParseWindow reads "START:END" in seconds (either side may be empty).

@@ -185,6 +185,25 @@ TEST(CobraTest, ReusesOneContainerForSeveralTasksAtOnce) {
   for (uint32_t i = 4; i < 8; ++i) EXPECT_EQ(run.Task("j", i).start_us, Sec(3)) << i;
 }
 
+// The default container (1 core, 2 GB) is larger than a machine in
+// normalized units (Google's traces: 1 x 1). Each such machine holds one
+// container cut down to it, and the jobs finish; before, no container was
+// ever granted and the run stopped making progress.
+TEST(CobraTest, AContainerLargerThanEveryMachineIsCutDownToIt) {
+  const std::string w = R"({"weft": 1,
+    "cluster": {"machines": [{"name": "m", "count": 2, "capacity": {"cpu": 1, "mem": 1}}]},
+    "jobs": [{"name": "j", "stages": [
+      {"name": "s", "tasks": 4, "duration": 2, "demand": {"cpu": 0.25, "mem": 0.25}}]}]})";
+  for (const char* name : {"cobra", "cobra-default", "spark-dynamic", "spark-static"}) {
+    const auto run = RunPolicy(w, name, {"response_time=0"});
+    ASSERT_TRUE(run.status.ok()) << name << ": " << StatusMessage(run.status);
+    for (uint32_t i = 0; i < 4; ++i) EXPECT_TRUE(run.Task("j", i).in_container) << name << " task " << i;
+  }
+  // cobra's one container (desire 1) holds the four tasks at once.
+  const auto run = RunPolicy(w, "cobra", {"response_time=0", "period=100"});
+  for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(run.Task("j", i).start_us, 0) << i;
+}
+
 TEST(CobraTest, RejectsBadParameters) {
   for (const char* bad : {"rho=1", "delta=0", "delta=1.5", "tau=-1", "period=-1", "initial_desire=0"}) {
     EXPECT_FALSE(BuildPolicy("cobra", {std::string(bad)}).ok()) << bad;

@@ -178,5 +178,31 @@ TEST_F(CgroupTest, AContainerIsACgroupOfItsSizeHoldingItsTasks) {
   EXPECT_TRUE(Until([&] { return !fs::exists(memory / container); }));
 }
 
+// Issue 14: memory over-commit inside a container. A task that grows past
+// its container's memory limit (a 100 MB container; `tail` holding 400 MB
+// of a line with no end) is killed by the kernel's OOM killer, not by the
+// node: the attempt fails, the job fails once its retries are spent, and
+// the scheduler's log says why.
+TEST_F(CgroupTest, ATaskOverItsContainersMemoryIsKilledByTheOomKillerAndSaysSo) {
+  address_ = Up(1, {"--policy", "cobra", "--param", "period=600", "--param", "response_time=0", "--param",
+                    "container_mem=0.1"});
+  const std::string log = Slurp(cluster_ / "node-0" / "node.log");
+  const size_t at = log.find("a cgroup per task in ");
+  if (at == std::string::npos) GTEST_SKIP() << "no writable cgroup hierarchy here (needs root): " << log;
+  std::istringstream dirs(log.substr(at + 21, log.find(" (", at) - at - 21));
+  bool memory = false;
+  for (std::string dir; dirs >> dir;) {
+    memory = memory || fs::exists(fs::path(dir) / "memory.oom_control") || fs::exists(fs::path(dir) / "memory.events");
+  }
+  if (!memory) GTEST_SKIP() << "no memory controller for the node's groups: " << log;
+  SubmitIds(address_, Workload(R"({"name": "hog", "stages": [{"name": "s", "tasks": 1, "duration": 1,
+      "demand": {"cpu": 0.5, "mem": 0.05}, "command": "head -c 400M /dev/zero | tail"}]})"));
+  const Result r = Wait(address_, "0", 60);
+  EXPECT_NE(r.exit_code, 0) << r.out;
+  EXPECT_THAT(r.out + r.err, HasSubstr("failed"));
+  EXPECT_THAT(Slurp(cluster_ / "scheduler" / "scheduler.log"),
+              HasSubstr("exit 137 killed by the kernel's OOM killer: over its container's memory limit"));
+}
+
 }  // namespace
 }  // namespace weft

@@ -3,6 +3,11 @@
 // token rule of the gRPC port (runtime/auth.h).
 #include "runtime/scheduler/dashboard_server.h"
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "fmt/format.h"
@@ -96,6 +101,42 @@ TEST(DashboardServerTest, RefusesBadAddressesAndOpenPortsWithoutToken) {
   auto first = DashboardServer::Start("127.0.0.1:0", "", Fixed());
   ASSERT_TRUE(first.ok());
   EXPECT_TRUE(absl::IsUnavailable(DashboardServer::Start((*first)->address(), "", Fixed()).status()));
+}
+
+// With the scheduler's TLS files the dashboard serves HTTPS, and with its CA
+// it wants a client certificate that CA signed (certificates made by
+// tests/runtime/make_tls_certs.sh at test time).
+TEST(DashboardServerTest, ServesHttpsWithTheSchedulersCertificateAndWantsAClientCertificateOfItsCa) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("weft-dashboard-tls-" + std::to_string(getpid()));
+  ASSERT_EQ(std::system(fmt::format("bash {} {} >/dev/null", WEFT_MAKE_TLS_CERTS, dir.string()).c_str()), 0);
+  const auto file = [&](const char* name) { return (dir / name).string(); };
+  absl::StatusOr<TlsConfig> tls =
+      LoadServerTls({.ca = file("ca.pem"), .cert = file("server.pem"), .key = file("server.key")});
+  ASSERT_TRUE(tls.ok()) << tls.status();
+  auto server = DashboardServer::Start("127.0.0.1:0", "", Fixed(), *tls);
+  ASSERT_TRUE(server.ok()) << server.status();
+  const std::string address = (*server)->address();
+  const std::string host = address.substr(0, address.rfind(':'));
+  const int port = std::stoi(address.substr(address.rfind(':') + 1));
+
+  httplib::SSLClient with_cert(host, port, file("client.pem"), file("client.key"));
+  with_cert.set_ca_cert_path(file("ca.pem").c_str());
+  with_cert.enable_server_certificate_verification(true);
+  auto metrics = with_cert.Get("/metrics");
+  ASSERT_TRUE(metrics);
+  EXPECT_EQ(metrics->body, "weft_up 1\n");
+
+  httplib::SSLClient no_cert(host, port);
+  no_cert.set_ca_cert_path(file("ca.pem").c_str());
+  EXPECT_FALSE(no_cert.Get("/metrics"));
+  httplib::SSLClient other_cert(host, port, file("other-client.pem"), file("other-client.key"));
+  other_cert.set_ca_cert_path(file("ca.pem").c_str());
+  EXPECT_FALSE(other_cert.Get("/metrics"));
+  httplib::Client clear("http://" + address);
+  auto plain = clear.Get("/metrics");
+  EXPECT_TRUE(!plain || plain->body != "weft_up 1\n");
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -9,19 +9,6 @@
 namespace weft {
 namespace {
 
-// Rows: the lines of a CSV file split at commas, header first.
-std::vector<std::vector<std::string>> Rows(const std::string& text) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) {
-    std::vector<std::string> fields;
-    std::istringstream cells(line);
-    for (std::string cell; std::getline(cells, cell, ',');) fields.push_back(cell);
-    rows.push_back(std::move(fields));
-  }
-  return rows;
-}
-
 TEST_F(RuntimeTest, StatusOutWritesEachPhaseOfAPhasedRunInOrder) {
   const std::string address = Up(1);
   SubmitIds(address, Workload(R"({"name": "phased", "stages": [
@@ -32,7 +19,7 @@ TEST_F(RuntimeTest, StatusOutWritesEachPhaseOfAPhasedRunInOrder) {
   const fs::path out = dir_ / "results";
   const Result r = Run({"status", "--scheduler", address, "--out", out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto rows = Rows(Slurp(out / "phases.csv"));
+  const auto rows = CsvRows(Slurp(out / "phases.csv"));
   ASSERT_EQ(rows.size(), 7u) << Slurp(out / "phases.csv");  // header + 2 tasks x 3 phases
   EXPECT_EQ(rows[0], (std::vector<std::string>{"job", "stage", "task", "attempt", "phase", "resource", "machine",
                                                "start", "end", "held", "completed"}));

@@ -190,6 +190,19 @@ class RuntimeTest : public CliTest {
   std::vector<pid_t> spawned_;
 };
 
+// CsvRows: the lines of a CSV file split at commas, header first.
+inline std::vector<std::vector<std::string>> CsvRows(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::vector<std::string> cells;
+    std::istringstream in(line);
+    for (std::string cell; std::getline(in, cell, ',');) cells.push_back(cell);
+    rows.push_back(std::move(cells));
+  }
+  return rows;
+}
+
 // Workload: `jobs` (JSON objects, comma-separated) in a workload whose
 // cluster section the scheduler ignores.
 inline std::string Workload(const std::string& jobs) {

@@ -174,7 +174,8 @@ TEST_F(RuntimeTest, RpcWithoutTheTokenIsRejected) {
   const std::string token = Write("token", "s3cret-token\n");
   chmod(token.c_str(), 0600);  // a token others can read is refused
   const fs::path state = dir_ / "s";
-  SpawnWeftd({"scheduler", "--listen", "0.0.0.0:0", "--state", state.string(), "--token-file", token}, dir_ / "d.out");
+  SpawnWeftd({"scheduler", "--listen", "0.0.0.0:0", "--state", state.string(), "--token-file", token, "--insecure"},
+             dir_ / "d.out");
   ASSERT_TRUE(Until([&] { return fs::exists(state / "address"); }));
   const std::string port = Slurp(state / "address").substr(Slurp(state / "address").rfind(':'));
   const std::string address = "127.0.0.1" + port.substr(0, port.size() - 1);

@@ -531,6 +531,47 @@ TEST(TaskRunnerTest, BuiltinDiskAndNetPhasesDoTheirIoAndAreMeasured) {
   fs::remove_all(dir);
 }
 
+// A profiled phase (BuiltinProfile) runs for its duration doing all its
+// parts at once at their rates: half a core of cpu, 20 MB held, 10 MB/s
+// written to disk, 10 MB/s over loopback; its workers are in its group, so
+// the exit's figures are the phase's, and its scratch file is gone.
+TEST(TaskRunnerTest, AProfiledPhaseRunsItsDurationAtItsRates) {
+  const fs::path dir = FreshDir("profile");
+  TaskRunner runner(dir);
+  const TaskExit e = RunToEnd(runner, TaskSpec{.id = 1, .label = "profile", .builtin_duration_us = 500'000,
+                                               .builtin_work = BuiltinWork::kProfile,
+                                               .builtin_profile = {.cores = 0.5, .mem_gb = 0.02, .disk_mbps = 10,
+                                                                   .net_mbps = 10}});
+  EXPECT_EQ(e.exit_code, 0) << e.error;
+  EXPECT_GE(e.run_us, 500'000);  // its duration at least, wall clock
+  EXPECT_LT(e.run_us, 20'000'000);
+  EXPECT_GT(e.cpu_seconds, 0.2);   // 0.5 core x 0.5 s, paced...
+  EXPECT_LT(e.cpu_seconds, 0.45);  // ...not a whole core
+  EXPECT_GE(e.peak_rss_bytes, 20'000'000);
+  EXPECT_GE(e.storage_bytes, 5'000'000u);
+  EXPECT_GE(e.net_bytes, 5'000'000u);
+  EXPECT_TRUE(fs::is_empty(dir / "scratch"));
+  fs::remove_all(dir);
+}
+
+// Killed mid-phase, a profiled phase takes its workers along.
+TEST(TaskRunnerTest, KillingAProfiledPhaseEndsItsWorkers) {
+  const fs::path dir = FreshDir("profile_kill");
+  TaskRunner runner(dir);
+  ASSERT_TRUE(runner
+                  .Start(TaskSpec{.id = 1, .label = "p", .builtin_duration_us = 30'000'000,
+                                  .builtin_work = BuiltinWork::kProfile, .builtin_profile = {.cores = 1.5}})
+                  .ok());
+  usleep(100'000);
+  const auto start = std::chrono::steady_clock::now();
+  runner.KillAll();
+  const std::vector<TaskExit> exits = runner.Reap();
+  ASSERT_EQ(exits.size(), 1u);
+  EXPECT_TRUE(exits[0].killed);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  fs::remove_all(dir);
+}
+
 TEST(ProcUsageTest, ParsesProcIo) {
   const ProcIo io = ParseProcIo("rchar: 900\nwchar: 50\nsyscr: 3\nread_bytes: 100\nwrite_bytes: 40\n");
   EXPECT_EQ(io.storage(), 140u);

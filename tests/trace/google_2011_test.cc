@@ -83,6 +83,49 @@ TEST_F(Google2011Test, TasksOfDifferentDemandBecomeStagesAndUsageIsRead) {
   EXPECT_DOUBLE_EQ(job.stages[1].usage.units(kCpu), 0.25);  // unmeasured: usage = demand
 }
 
+// --stages per-job: the same job as one stage whose tasks keep their own
+// demand and measured use, the stage's demand the largest.
+TEST_F(Google2011Test, WithAStagePerJobTasksKeepTheirOwnDemandAndUsage) {
+  Write("t/task_events/part-0.csv", Event(0, 5, 0, 0, "0.5", "0.1") + Event(0, 5, 1, 0, "0.25", "0.3") +
+                                        Event(1000000, 5, 0, 1, "0.5", "0.1") + Event(1000000, 5, 1, 1, "0.25", "0.3") +
+                                        Event(3000000, 5, 0, 4, "0.5", "0.1") + Event(4000000, 5, 1, 4, "0.25", "0.3"));
+  const std::string rest = ",0,0,0,0,0,0,0,0,0,0,0,0,0\n";
+  Write("t/task_usage/part-0.csv", "1000000,2000000,5,0,7,0.2,0.05" + rest + "2000000,3000000,5,0,7,0.4,0.05" + rest);
+  TraceOptions options;
+  options.stage_per_job = true;
+  const auto read = Read("google-2011:" + Path("t"), options);
+  ASSERT_TRUE(read.workload.ok()) << read.Error();
+  const Job& job = read.workload->jobs[0];
+  ASSERT_EQ(job.stages.size(), 1u);
+  const Stage& s = job.stages[0];
+  EXPECT_EQ(read.report.noted(kNoteStagePerJob), 1u);
+  EXPECT_EQ(read.report.noted(kNoteSplitByDemand), 0u);
+  ASSERT_EQ(s.num_tasks, 2u);
+  EXPECT_DOUBLE_EQ(s.demand.units(kCpu), 0.5);  // the peak of each resource
+  EXPECT_DOUBLE_EQ(s.demand.units(kMem), 0.3);
+  EXPECT_DOUBLE_EQ(s.TaskDemand(0).units(kCpu), 0.5);
+  EXPECT_DOUBLE_EQ(s.TaskDemand(0).units(kMem), 0.1);
+  EXPECT_DOUBLE_EQ(s.TaskDemand(1).units(kCpu), 0.25);
+  EXPECT_DOUBLE_EQ(s.TaskDemand(1).units(kMem), 0.3);
+  EXPECT_NEAR(s.TaskUsage(0).units(kCpu), 0.3, 1e-6);   // measured
+  EXPECT_DOUBLE_EQ(s.TaskUsage(1).units(kCpu), 0.25);  // unmeasured: its demand
+  EXPECT_EQ(s.TaskDuration(0), 2000000);
+  EXPECT_EQ(s.TaskDuration(1), 3000000);
+}
+
+// Tasks alike in demand make one stage either way, with nothing per task but durations.
+TEST_F(Google2011Test, WithAStagePerJobAlikeTasksNeedNoPerTaskDemands) {
+  Write("t/task_events/part-0.csv", Event(0, 5, 0, 0) + Event(0, 5, 1, 0) + Event(1000000, 5, 0, 1) +
+                                        Event(1000000, 5, 1, 1) + Event(3000000, 5, 0, 4) + Event(3000000, 5, 1, 4));
+  TraceOptions options;
+  options.stage_per_job = true;
+  const auto read = Read("google-2011:" + Path("t"), options);
+  ASSERT_TRUE(read.workload.ok()) << read.Error();
+  ASSERT_EQ(read.workload->jobs[0].stages.size(), 1u);
+  EXPECT_TRUE(read.workload->jobs[0].stages[0].demands.empty());
+  EXPECT_EQ(read.report.noted(kNoteStagePerJob), 0u);
+}
+
 TEST_F(Google2011Test, MachineEventsGiveTheCluster) {
   Write("t/task_events/part-0.csv", Event(0, 5, 0, 0) + Event(1, 5, 0, 1) + Event(2000000, 5, 0, 4));
   // time, machine, type (0 add, 1 remove, 2 update), platform, cpus, memory

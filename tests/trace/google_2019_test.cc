@@ -76,6 +76,27 @@ TEST_F(Google2019Test, MachineEventsAndUsage) {
   EXPECT_NEAR(read.workload->jobs[0].stages[0].usage.units(kCpu), 0.05, 1e-6);
 }
 
+// --stages per-job: a collection whose instances differ in demand stays one
+// stage (named c<id>-s0 inside a workflow), each instance with its own demand.
+TEST_F(Google2019Test, WithAStagePerJobInstancesKeepTheirOwnDemand) {
+  Write("t/instance_events.json", Run(7, 0, 0, 0, 2000000, 0.1) + Run(7, 1, 0, 0, 3000000, 0.3) +
+                                      Run(7, 2, 0, 0, 2000000, 0.1));
+  TraceOptions options;
+  options.stage_per_job = true;
+  const auto read = Read("google-2019:" + Path("t"), options);
+  ASSERT_TRUE(read.workload.ok()) << read.Error();
+  ASSERT_EQ(read.workload->jobs[0].stages.size(), 1u);
+  const Stage& s = read.workload->jobs[0].stages[0];
+  ASSERT_EQ(s.num_tasks, 3u);
+  EXPECT_NEAR(s.demand.units(kCpu), 0.3, 1e-6);
+  EXPECT_NEAR(s.TaskDemand(0).units(kCpu), 0.1, 1e-6);
+  EXPECT_NEAR(s.TaskDemand(1).units(kCpu), 0.3, 1e-6);
+  EXPECT_NEAR(s.TaskDemand(2).units(kCpu), 0.1, 1e-6);
+  EXPECT_EQ(s.TaskDuration(1), 3000000);
+  // By demand (the default), the same collection is two stages.
+  EXPECT_EQ(Read("google-2019:" + Path("t")).workload->jobs[0].stages.size(), 2u);
+}
+
 TEST_F(Google2019Test, RefusesALineThatIsNotJson) {
   Write("t/instance_events.json", Run(7, 0, 0, 0, 2000000) + "7,0,0,3\n");
   EXPECT_THAT(Read("google-2019:" + Path("t")).Error(),

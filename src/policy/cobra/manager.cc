@@ -212,8 +212,12 @@ void CobraManager::Fill() {
 Resources CobraManager::Floor() const {
   // Grown to the first waiting stage only: a component-wise max over several
   // stages (one cpu-heavy, one memory-heavy) may fit no machine at all.
-  if (ready_.empty()) return config_.container;
-  return ComponentMax(config_.container, ctx_.job(job_).demand(ready_.ordered().begin()->second.stage));
+  return ComponentMax(config_.container, MustFit());
+}
+
+Resources CobraManager::MustFit() const {
+  if (ready_.empty()) return Resources();
+  return ctx_.job(job_).demand(ready_.ordered().begin()->second.stage);
 }
 
 int64_t CobraManager::Keep() const {
@@ -313,6 +317,11 @@ void CobraManager::EndPeriod() {
   // A job with work left keeps at least one container (the paper's desire
   // can fall below 1; no container means no progress).
   desire_ = std::max(1.0, desire_);
+  // What Af saw and decided, per period, into the run's series.csv: the
+  // measured utilization (in the runtime, from the nodes' samples) and the
+  // desire it led to.
+  ctx_.Record("utilization", job(), u);
+  ctx_.Record("desire", job(), desire_);
   meter_.Restart(now);
   period_max_held_ = static_cast<int64_t>(pool_.size() - draining_.size());
   period_waited_ = !ready_.empty();
@@ -364,7 +373,13 @@ void CobraManager::SendDesire(int64_t containers) {
   Message m;
   m.type = kSetDesire;
   m.a = containers;
+  // The floor, then what a container must hold (the first waiting stage's
+  // demand): on machines smaller than the configured size, a container cut
+  // down to the machine still serves the job. It goes with the floor only,
+  // so it may be an earlier stage's demand (one that fits some machine too).
   m.list = EncodeResources(floor);
+  const std::vector<int64_t> must_fit = EncodeResources(MustFit());
+  m.list.insert(m.list.end(), must_fit.begin(), must_fit.end());
   ctx_.Send(Address::Scheduler(0), std::move(m));
 }
 

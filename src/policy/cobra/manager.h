@@ -64,6 +64,9 @@ class CobraManager final : public JobManager {
   // to hold the first waiting stage's tasks (as a Spark user sizes
   // executors to the largest task).
   Resources Floor() const;
+  // MustFit: what a container must hold for the job's next task: the first
+  // waiting stage's demand (zero when nothing waits).
+  Resources MustFit() const;
   // The thresholds of a task's wait: node->rack, rack->any.
   std::pair<TimeUs, TimeUs> Thresholds(const TaskRef& t) const;
   static uint64_t Key(const TaskRef& t) { return (uint64_t{t.stage} << 32) | t.index; }

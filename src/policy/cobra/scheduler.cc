@@ -47,6 +47,7 @@ void CobraScheduler::OnMessage(const Address& from, const Message& message) {
   it->second.desire = std::max<int64_t>(0, message.a);
   it->second.floor = DecodeResources(message.list);
   if (it->second.floor.IsZero()) it->second.floor = config_.container;
+  it->second.must_fit = DecodeResources(std::span(message.list).subspan(std::min<size_t>(message.list.size(), kNumResources)));
   Touch();
 }
 
@@ -108,7 +109,9 @@ int64_t CobraScheduler::Slots() const {
       const int64_t n = have / want;
       fit = fit < 0 ? n : std::min(fit, n);
     }
-    slots += std::max<int64_t>(0, fit);
+    // A machine smaller than the configured size still holds one container,
+    // cut down to the machine (ContainerSizeOn), as the granter gives it.
+    slots += std::max<int64_t>(1, fit);
   }
   return slots;
 }
@@ -133,10 +136,11 @@ void CobraScheduler::Rebalance() {
     const int64_t want = std::max<int64_t>(0, a - s.held);
     const int64_t waiting = granter_.Waiting(job);
     if (want > waiting) {
-      // must_fit = the floor: a container cut down to a small machine could
-      // not hold the stage the floor was grown for (and would be given back
-      // and granted again, forever).
-      granter_.Add(job, key, ContainerRequest{s.floor, s.floor, want - waiting, false});
+      // must_fit = the waiting stage's demand: a container cut down to a
+      // machine too small for it could not hold the stage the floor was grown
+      // for (and would be given back and granted again, forever); one cut
+      // down from the configured size alone still serves the job.
+      granter_.Add(job, key, ContainerRequest{s.floor, s.must_fit, want - waiting, false});
     } else if (want < waiting) {
       granter_.Cap(job, want);
     }

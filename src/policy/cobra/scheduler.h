@@ -47,6 +47,7 @@ class CobraScheduler final : public ClusterScheduler {
     int64_t allocation = 0;
     int64_t held = 0;  // granted, not yet released or lost
     Resources floor;   // the container size the job asks for
+    Resources must_fit;  // what a container must hold, even cut down to its machine
   };
 
   // Rebalance soon (once per instant).

@@ -1,9 +1,12 @@
 #include "policy/dagps/space.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <tuple>
 #include <utility>
+
+#include "absl/container/inlined_vector.h"
 
 namespace weft::policy::dagps {
 
@@ -80,18 +83,23 @@ ResourceTimeSpace::FitIndex& ResourceTimeSpace::IndexFor(bool forward, const Res
     it->edge = edge;
     it->seen = log_.size();
     it->runs.resize(m);
-    // Sorted first, so that each class's map is built in one pass.
-    std::vector<std::tuple<int, std::pair<TimeUs, uint32_t>, TimeUs>> entries;
+    // Each class's entries sorted first, so that its map is built in one pass.
+    std::array<std::vector<std::pair<std::pair<TimeUs, uint32_t>, TimeUs>>, std::tuple_size_v<decltype(it->by_length)>>
+        entries;
     for (uint32_t k = 0; k < m; ++k) {
       it->runs[k].clear();
       if (!demand.FitsIn(machines_[k].capacity())) continue;
       machines_[k].FitRuns(demand, forward ? edge : MachineProfile::kNeverLow, forward ? MachineProfile::kNever : edge,
                            it->runs[k]);
-      for (const Run& r : it->runs[k]) entries.emplace_back(LengthClass(Length(r)), Key(*it, k, r), Length(r));
+      for (const Run& r : it->runs[k]) entries[LengthClass(Length(r))].emplace_back(Key(*it, k, r), Length(r));
     }
-    std::sort(entries.begin(), entries.end());
-    for (auto& runs : it->by_length) runs.clear();
-    for (const auto& [w, key, length] : entries) it->by_length[w].emplace_hint(it->by_length[w].end(), key, length);
+    for (size_t w = 0; w < entries.size(); ++w) {
+      auto& runs = it->by_length[w];
+      runs.clear();
+      std::sort(entries[w].begin(), entries[w].end(),
+                [](const auto& a, const auto& b) { return a.first < b.first; });  // keys are unique
+      for (const auto& [key, length] : entries[w]) runs.emplace_hint(runs.end(), key, length);
+    }
   } else {
     for (size_t i = it->seen; i < log_.size(); ++i) Apply(*it, log_[i]);
     it->seen = log_.size();
@@ -111,36 +119,41 @@ std::optional<ResourceTimeSpace::Slot> ResourceTimeSpace::Search(const FitIndex&
                                                                  uint32_t hint) const {
   const uint32_t m = static_cast<uint32_t>(machines_.size());
   // The best key: the first entry of every class longer than d (all are
-  // long enough), and the first long enough one of d's own class.
+  // long enough), and the first long enough one of d's own class. Where
+  // each class holding the best key has its first long-enough entry is kept
+  // (`at_best`, emptied when the best improves), so that the machines
+  // sharing that key are read from there without searching again.
+  using Entries = absl::btree_map<std::pair<TimeUs, uint32_t>, TimeUs>;
+  absl::InlinedVector<std::pair<const Entries*, Entries::const_iterator>, 8> at_best;
   const int own = LengthClass(duration);
   bool found = false;
   TimeUs best = 0;
   for (int w = own; w < static_cast<int>(index.by_length.size()); ++w) {
-    for (const auto& [key, length] : index.by_length[w]) {
-      if (found && key.first >= best) break;
-      if (length < duration) continue;
+    const Entries& runs = index.by_length[w];
+    for (auto it = runs.begin(); it != runs.end(); ++it) {
+      if (found && it->first.first > best) break;
+      if (it->second < duration) continue;
+      if (!found || it->first.first < best) at_best.clear();
+      at_best.emplace_back(&runs, it);
       found = true;
-      best = key.first;
+      best = it->first.first;
       break;
     }
   }
+  if (!found) return std::nullopt;
   // Among the runs with that key, the machine first in scan order.
   uint32_t best_machine = 0;
   uint32_t best_rank = m;
-  if (found) {
-    for (int w = own; w < static_cast<int>(index.by_length.size()); ++w) {
-      const auto& runs = index.by_length[w];
-      for (auto it = runs.lower_bound({best, 0}); it != runs.end() && it->first.first == best; ++it) {
-        if (it->second < duration) continue;
-        const uint32_t rank = (it->first.second + m - hint) % m;
-        if (rank < best_rank) {
-          best_rank = rank;
-          best_machine = it->first.second;
-        }
+  for (const auto& [runs, from] : at_best) {
+    for (auto it = from; it != runs->end() && it->first.first == best; ++it) {
+      if (it->second < duration) continue;
+      const uint32_t rank = (it->first.second + m - hint) % m;
+      if (rank < best_rank) {
+        best_rank = rank;
+        best_machine = it->first.second;
       }
     }
   }
-  if (!found) return std::nullopt;
   return Slot{best_machine, index.forward ? best : -best - duration};
 }
 

@@ -12,6 +12,7 @@
 #include "metrics/phases_writer.h"
 #include "metrics/results_writer.h"
 #include "metrics/run_metrics.h"
+#include "metrics/series_writer.h"
 #include "metrics/timeline_writer.h"
 #include "runtime/wire.h"
 #include "trace/workload_reader.h"
@@ -130,6 +131,34 @@ absl::Status WritePhases(const std::vector<std::vector<v1::ExportChunk>>& export
   return writer->Finish();
 }
 
+// WriteSeries writes series.csv from every replica's recorded values, in
+// time order (each replica's own order kept at equal times), as the
+// simulator does; no file when the policy recorded nothing.
+absl::Status WriteSeries(const std::vector<std::vector<v1::ExportChunk>>& exports, const Merged& merged,
+                         const std::string& dir) {
+  std::vector<SeriesPoint> points;
+  for (size_t r = 0; r < exports.size(); ++r) {
+    const std::vector<uint32_t>& jobs = merged.job_index[r];
+    for (const v1::ExportChunk& chunk : exports[r]) {
+      for (const v1::SeriesRow& row : chunk.series()) {
+        if (row.job() > jobs.size()) {
+          return absl::InternalError("the export names a recorded value's job it does not describe");
+        }
+        // The point's name refers into the chunk, which outlives `points`.
+        points.push_back(SeriesPoint{.time_us = row.time_us() + merged.shift_us[r],
+                                     .series = row.series(),
+                                     .job = row.job() == 0 ? JobId() : JobId(jobs[row.job() - 1]),
+                                     .value = row.value()});
+      }
+    }
+  }
+  std::stable_sort(points.begin(), points.end(),
+                   [](const SeriesPoint& a, const SeriesPoint& b) { return a.time_us < b.time_us; });
+  SeriesWriter writer(dir, merged.workload);
+  for (const SeriesPoint& point : points) writer.OnSeries(point);
+  return writer.Finish();
+}
+
 }  // namespace
 
 absl::Status WriteExportedResults(const std::vector<std::vector<v1::ExportChunk>>& exports, const std::string& dir) {
@@ -189,6 +218,7 @@ absl::Status WriteExportedResults(const std::vector<std::vector<v1::ExportChunk>
   timeline->OnRunEnd(end);
   RETURN_IF_ERROR(timeline->Finish());
   if (HasPhases(workload)) RETURN_IF_ERROR(WritePhases(exports, merged, dir));
+  RETURN_IF_ERROR(WriteSeries(exports, merged, dir));
   nlohmann::ordered_json j;
   j["policy"] = exports[0][0].policy();
   j["seed"] = 0;

@@ -30,14 +30,18 @@ absl::Status FromGrpc(const grpc::Status& status) {
   }
 }
 
-SchedulerClient::SchedulerClient(const std::string& addresses, std::string token)
-    : addresses_(SplitAddresses(addresses)), token_(std::move(token)) {}
+SchedulerClient::SchedulerClient(const std::string& addresses, std::string token, TlsConfig tls)
+    : addresses_(SplitAddresses(addresses)), token_(std::move(token)), tls_(std::move(tls)) {}
+
+absl::Status SchedulerClient::Unreachable(const std::string& address, const grpc::Status& status) const {
+  return absl::UnavailableError(address + ": " + ExplainUnavailable(status.error_message(), tls_));
+}
 
 template <typename Call>
 grpc::Status SchedulerClient::CallAt(const std::string& address, Call&& call) {
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(kMaxMessageBytes);
-  auto stub = v1::Scheduler::NewStub(grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args));
+  auto stub = v1::Scheduler::NewStub(grpc::CreateCustomChannel(address, ChannelCredentials(tls_), args));
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
   AddToken(context, token_);
@@ -52,7 +56,7 @@ absl::Status SchedulerClient::WithFailover(Call&& call) {
     const std::string& address = addresses_[current_];
     const grpc::Status status = CallAt(address, call);
     if (status.error_code() != grpc::StatusCode::UNAVAILABLE) return FromGrpc(status);
-    last = absl::UnavailableError(address + ": " + status.error_message());
+    last = Unreachable(address, status);
     current_ = (current_ + 1) % addresses_.size();
   }
   return last;
@@ -66,7 +70,7 @@ absl::Status SchedulerClient::ForJob(uint32_t job, Call&& call) {
     const std::string& address = addresses_[current_];
     const grpc::Status status = CallAt(address, call);
     if (status.error_code() == grpc::StatusCode::UNAVAILABLE) {
-      unreachable = absl::UnavailableError(address + ": " + status.error_message());
+      unreachable = Unreachable(address, status);
     } else if (status.error_code() == grpc::StatusCode::NOT_FOUND) {
       not_found = FromGrpc(status);
     } else {
@@ -121,7 +125,7 @@ absl::StatusOr<std::vector<Answer>> SchedulerClient::EveryReplica(Ask&& ask, Rep
       return ask(stub, context, answer);
     });
     if (status.error_code() == grpc::StatusCode::UNAVAILABLE) {
-      last = absl::UnavailableError(address + ": " + status.error_message());
+      last = Unreachable(address, status);
       continue;
     }
     if (!status.ok()) return FromGrpc(status);

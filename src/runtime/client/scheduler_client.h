@@ -18,14 +18,16 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "runtime/tls.h"
 #include "weft/v1/weft.grpc.pb.h"
 
 namespace weft::runtime {
 
 class SchedulerClient {
  public:
-  // `addresses`: comma-separated HOST:PORT list; `token`: empty for none.
-  SchedulerClient(const std::string& addresses, std::string token);
+  // `addresses`: comma-separated HOST:PORT list; `token`: empty for none;
+  // `tls`: the client's TLS (runtime/tls.h), empty for clear text.
+  SchedulerClient(const std::string& addresses, std::string token, TlsConfig tls = {});
 
   absl::StatusOr<std::vector<uint32_t>> Submit(const std::string& workload_json);
   // JobStatus: the reply of the replica that owns `job` (with that job only).
@@ -52,7 +54,11 @@ class SchedulerClient {
   absl::StatusOr<std::vector<Answer>> EveryReplica(Ask&& ask, ReplicaOf&& replica_of);
 
   std::vector<std::string> addresses_;
+  // Unreachable: UNAVAILABLE at `address`, with what the user can do about it.
+  absl::Status Unreachable(const std::string& address, const grpc::Status& status) const;
+
   std::string token_;
+  TlsConfig tls_;
   size_t current_ = 0;
 };
 

@@ -64,8 +64,10 @@ void AddPhaseEnd(v1::PhaseEnds& ends, uint64_t attempt, uint32_t phase, const Ta
 }
 
 // PhaseSpec: one phase of a launched phased attempt as the runner runs it:
-// the built-in work of its resource, or the task's command once per phase
-// with WEFT_PHASE (its index) and WEFT_PHASE_RESOURCE in the environment.
+// the built-in work of its resource (or of its profile, for a profiled
+// phase), or the task's command once per phase with WEFT_PHASE (its index),
+// WEFT_PHASE_RESOURCE ("profiled" for a profiled phase) and WEFT_PHASE_NAME
+// in the environment.
 TaskSpec PhaseSpec(uint64_t id, const v1::Launch& launch, const v1::PhaseStart& start) {
   TaskSpec spec{id, fmt::format("{}-p{}", launch.label(), start.phase()), std::nullopt, 0};
   if (launch.has_command()) {
@@ -74,7 +76,15 @@ TaskSpec PhaseSpec(uint64_t id, const v1::Launch& launch, const v1::PhaseStart& 
                 {"WEFT_STAGE", launch.stage()},
                 {"WEFT_TASK", std::to_string(launch.task())},
                 {"WEFT_PHASE", std::to_string(start.phase())},
-                {"WEFT_PHASE_RESOURCE", start.resource()}};
+                {"WEFT_PHASE_RESOURCE", start.resource()},
+                {"WEFT_PHASE_NAME", start.name()}};
+  } else if (start.duration_us() > 0) {
+    spec.builtin_work = BuiltinWork::kProfile;
+    spec.builtin_duration_us = start.duration_us();
+    spec.builtin_profile = {.cores = start.usage().cpu(),
+                            .mem_gb = start.usage().mem(),
+                            .disk_mbps = start.usage().disk(),
+                            .net_mbps = start.usage().net()};
   } else if (start.resource() == "disk") {
     spec.builtin_work = BuiltinWork::kDisk;
     spec.builtin_mb = start.work();
@@ -119,7 +129,7 @@ class Node {
     keeper_ = NodeKeeper::Start(config_.work_dir, runner_.cgroups());
     if (!keeper_) spdlog::warn("no keeper process: a kill -9 of this daemon leaves its tasks to the next start");
     if (keeper_) spdlog::info("keeper process {}", keeper_->pid());
-    const LinkIdentity identity{config_.name, config_.capacity, config_.token, config_.rack};
+    const LinkIdentity identity{config_.name, config_.capacity, config_.token, config_.rack, config_.tls};
     for (size_t i = 0; i < config_.schedulers.size(); ++i) {
       links_.push_back(std::make_unique<SchedulerLink>(i, config_.schedulers[i], identity, inbox_, claims_));
       states_.emplace_back();

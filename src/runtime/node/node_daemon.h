@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "model/resources.h"
+#include "runtime/tls.h"
 
 namespace weft::runtime {
 
@@ -38,6 +39,7 @@ struct NodeConfig {
   uint32_t rack = 0;  // --rack: the machine's rack in the policy's cluster
   std::filesystem::path work_dir;
   std::string token;
+  TlsConfig tls;  // --tls-*: TLS to the scheduler (runtime/tls.h); empty: clear text
 };
 
 // RunNode serves until `stop` is set (and `wake_fd`, if >= 0, becomes

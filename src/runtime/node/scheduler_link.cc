@@ -64,7 +64,7 @@ SchedulerLink::SchedulerLink(size_t index, std::string address, LinkIdentity ide
   args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
   args.SetInt(GRPC_ARG_DNS_MIN_TIME_BETWEEN_RESOLUTIONS_MS, 200);
-  channel_ = grpc::CreateCustomChannel(address_, grpc::InsecureChannelCredentials(), args);
+  channel_ = grpc::CreateCustomChannel(address_, ChannelCredentials(identity_.tls), args);
   thread_ = std::thread([this] { Run(); });
 }
 
@@ -92,6 +92,15 @@ void SchedulerLink::Close(std::chrono::milliseconds pause) {
 void SchedulerLink::Pause(std::chrono::milliseconds how_long) {
   std::unique_lock lock(context_mu_);
   wake_.wait_for(lock, how_long, [&] { return stopping_; });
+}
+
+void SchedulerLink::Unreachable(const grpc::Status& status) {
+  const auto now = std::chrono::steady_clock::now();
+  if (last_unreachable_ != std::chrono::steady_clock::time_point{} && now - last_unreachable_ < std::chrono::seconds(10)) {
+    return;
+  }
+  spdlog::warn("cannot reach scheduler {}: {}", address_, ExplainUnavailable(status.error_message(), identity_.tls));
+  last_unreachable_ = now;
 }
 
 void SchedulerLink::Run() {
@@ -127,9 +136,12 @@ bool SchedulerLink::Session() {
       if (status.error_code() != grpc::StatusCode::UNAVAILABLE &&
           status.error_code() != grpc::StatusCode::DEADLINE_EXCEEDED) {
         spdlog::error("scheduler {} refused this node: {}", address_, status.error_message());
+      } else {
+        Unreachable(status);
       }
       return false;
     }
+    last_unreachable_ = {};
   }
   const uint32_t replica = who.replica();
   if (!claims_.Claim(replica, index_)) return false;  // served through another address

@@ -30,6 +30,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "grpcpp/grpcpp.h"
 #include "model/resources.h"
+#include "runtime/tls.h"
 #include "weft/v1/weft.grpc.pb.h"
 
 namespace weft::runtime {
@@ -77,6 +78,7 @@ struct LinkIdentity {
   Resources capacity;
   std::string token;
   uint32_t rack = 0;
+  TlsConfig tls;
 };
 
 class SchedulerLink {
@@ -100,6 +102,10 @@ class SchedulerLink {
   // Returns true if it registered (the caller then resets its backoff).
   bool Session();
   void Pause(std::chrono::milliseconds how_long);
+  // Unreachable logs why the scheduler cannot be reached: at the first
+  // failure, then at most every 10 s while it lasts (a failed TLS handshake
+  // would otherwise retry in silence).
+  void Unreachable(const grpc::Status& status);
 
   const size_t index_;
   const std::string address_;
@@ -117,6 +123,8 @@ class SchedulerLink {
   std::mutex write_mu_;  // serializes writes with the stream's end
   grpc::ClientReaderWriter<v1::NodeMessage, v1::SchedulerMessage>* stream_ = nullptr;
 
+  // The link thread's only: when Unreachable last logged (zero: not since the last success).
+  std::chrono::steady_clock::time_point last_unreachable_{};
   std::thread thread_;
 };
 

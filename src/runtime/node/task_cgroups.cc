@@ -296,12 +296,18 @@ TaskCgroups::Usage TaskCgroups::Read(std::string_view rel) const {
     const fs::path dir = h->node_dir / std::string(rel);
     if (auto usec = StatValue(dir / "cpu.stat", "usage_usec")) u.cpu_seconds = static_cast<double>(*usec) / 1e6;
     if (auto anon = StatValue(dir / "memory.stat", "anon")) u.rss_bytes = *anon;
+    if (auto kills = StatValue(dir / "memory.events", "oom_kill")) u.oom_kills = *kills;
   }
   if (const Hierarchy* h = Find(Kind::kCpuacct); h != nullptr && !u.cpu_seconds) {
     if (auto ns = SingleValue(h->node_dir / std::string(rel) / "cpuacct.usage")) u.cpu_seconds = static_cast<double>(*ns) / 1e9;
   }
   if (const Hierarchy* h = Find(Kind::kMemory); h != nullptr && !u.rss_bytes) {
     if (auto rss = StatValue(h->node_dir / std::string(rel) / "memory.stat", "total_rss")) u.rss_bytes = *rss;
+  }
+  if (const Hierarchy* h = Find(Kind::kMemory); h != nullptr && !u.oom_kills) {
+    // `oom_kill` in memory.oom_control (kernel 4.13 and later) counts the
+    // group's own processes the OOM killer chose.
+    if (auto kills = StatValue(h->node_dir / std::string(rel) / "memory.oom_control", "oom_kill")) u.oom_kills = *kills;
   }
   return u;
 }

@@ -49,6 +49,10 @@ class TaskCgroups {
   struct Usage {
     std::optional<double> cpu_seconds;  // cumulative, including members that exited
     std::optional<int64_t> rss_bytes;   // resident anonymous memory now
+    // Processes of the group the kernel's OOM killer killed (cgroup2
+    // memory.events, v1 memory.oom_control): a task over its container's
+    // memory limit dies this way.
+    std::optional<int64_t> oom_kills;
   };
 
   // Disabled: every call does nothing.

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <utility>
 
@@ -51,10 +52,11 @@ struct ChildSetup {
   int err_fd = -1;
   const char* command = nullptr;  // nullptr: the built-in task
   char* const* envp = nullptr;    // a command task's environment
-  TimeUs builtin_cpu_us = 0;
+  TimeUs builtin_cpu_us = 0;  // kProfile: the phase's length (wall clock)
   BuiltinWork builtin_work = BuiltinWork::kCpu;
   uint64_t builtin_bytes = 0;
-  const char* scratch = nullptr;  // kDisk: the scratch file's path
+  BuiltinProfile profile;  // kProfile
+  const char* scratch = nullptr;  // kDisk, kProfile: the scratch file's path
   const char* cwd = nullptr;      // a command task runs in the work dir
   const int* cgroup_fds = nullptr;  // cgroup.procs files the child moves itself into
   size_t cgroup_fd_count = 0;
@@ -70,15 +72,24 @@ char* MapBuffer() {
   return p == MAP_FAILED ? nullptr : static_cast<char*>(p);
 }
 
+// OpenScratch maps the write buffer (with something in every page) into
+// `buf` and creates the scratch file: its fd, or -1 (no buffer) or -2 (no
+// file), the child's exit codes.
+int OpenScratch(const char* path, char*& buf) {
+  buf = MapBuffer();
+  if (buf == nullptr) return -1;
+  for (size_t i = 0; i < kIoChunk; i += 4096) buf[i] = static_cast<char>(i >> 12);
+  const int fd = open(path, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0600);
+  return fd < 0 ? -2 : fd;
+}
+
 // DiskWork writes `bytes` to a fresh file, flushes it to storage, drops it
 // from the page cache so the read really comes from the disk, reads it back
 // and removes it. 0 on success.
 int DiskWork(const char* path, uint64_t bytes) {
-  char* buf = MapBuffer();
-  if (buf == nullptr) return 1;
-  for (size_t i = 0; i < kIoChunk; i += 4096) buf[i] = static_cast<char>(i >> 12);
-  const int fd = open(path, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return 2;
+  char* buf = nullptr;
+  const int fd = OpenScratch(path, buf);
+  if (fd < 0) return -fd;
   int result = 0;
   for (uint64_t done = 0; done < bytes && result == 0;) {
     const ssize_t n = write(fd, buf, std::min<uint64_t>(kIoChunk, bytes - done));
@@ -98,9 +109,28 @@ int DiskWork(const char* path, uint64_t bytes) {
   return result;
 }
 
+// The wall clock of a profiled phase's pacing, in microseconds.
+int64_t MonotonicUs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * kUsPerSecond + ts.tv_nsec / 1000;
+}
+
+void NapUs(int64_t us) {
+  timespec ts{us / kUsPerSecond, (us % kUsPerSecond) * 1000};
+  nanosleep(&ts, nullptr);
+}
+
+// Ahead: paced work (per_us units per microsecond since start_us; 0: not
+// paced) that has done `done` is ahead of its schedule.
+bool Ahead(uint64_t done, double per_us, int64_t start_us) {
+  return per_us > 0 && static_cast<double>(done) > per_us * static_cast<double>(MonotonicUs() - start_us);
+}
+
 // NetWork sends `bytes` from one end of a 127.0.0.1 TCP connection to the
-// other, both ends in this process, driven by poll. 0 on success.
-int NetWork(uint64_t bytes) {
+// other, both ends in this process, driven by poll; paced at per_us bytes
+// per microsecond (MB/s) from start_us when per_us > 0. 0 on success.
+int NetWork(uint64_t bytes, double per_us = 0, int64_t start_us = 0) {
   char* buf = MapBuffer();
   if (buf == nullptr) return 1;
   const int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -121,9 +151,13 @@ int NetWork(uint64_t bytes) {
   uint64_t sent = 0;
   uint64_t received = 0;
   while (received < bytes) {
-    pollfd fds[2] = {{receiver, POLLIN, 0}, {sender, static_cast<short>(sent < bytes ? POLLOUT : 0), 0}};
-    if (poll(fds, 2, 10000) <= 0) return 6;
-    if (sent < bytes && (fds[1].revents & POLLOUT) != 0) {
+    const bool may_send = sent < bytes && !Ahead(sent, per_us, start_us);
+    // Ahead of its pace with nothing in flight: look again in a millisecond.
+    const bool idle = !may_send && received == sent;
+    pollfd fds[2] = {{receiver, POLLIN, 0}, {sender, static_cast<short>(may_send ? POLLOUT : 0), 0}};
+    const int ready = poll(fds, 2, idle ? 1 : 10000);
+    if (ready < 0 || (ready == 0 && !idle)) return 6;
+    if (may_send && (fds[1].revents & POLLOUT) != 0) {
       const ssize_t n = write(sender, buf, std::min<uint64_t>(kIoChunk, bytes - sent));
       if (n < 0 && errno != EAGAIN) return 7;
       sent += n > 0 ? static_cast<uint64_t>(n) : 0;
@@ -137,6 +171,117 @@ int NetWork(uint64_t bytes) {
   close(sender);
   close(receiver);
   return 0;
+}
+
+// PacedCpuWork burns `cores` (at most one) of this process's cpu, paced by
+// the wall clock from start_us, until it has used cores x duration_us.
+int PacedCpuWork(double cores, int64_t duration_us, int64_t start_us) {
+  const double target_us = cores * static_cast<double>(duration_us);
+  for (;;) {
+    timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    const int64_t used_us = ts.tv_sec * kUsPerSecond + ts.tv_nsec / 1000;
+    if (static_cast<double>(used_us) >= target_us) return 0;
+    if (Ahead(static_cast<uint64_t>(used_us), cores, start_us)) {
+      NapUs(1000);
+      continue;
+    }
+    for (int i = 0; i < 20000; ++i) asm volatile("");  // work the optimizer cannot remove
+  }
+}
+
+// PacedDiskWork writes `bytes` to a scratch file at per_us bytes per
+// microsecond from start_us, flushing every 4 MiB to storage and writing
+// from the start again past 64 MiB (the file stays small), then removes it.
+int PacedDiskWork(const char* path, uint64_t bytes, double per_us, int64_t start_us) {
+  constexpr uint64_t kFlushBytes = 4 << 20;
+  constexpr uint64_t kFileBytes = 64 << 20;
+  char* buf = nullptr;
+  const int fd = OpenScratch(path, buf);
+  if (fd < 0) return -fd;
+  int result = 0;
+  uint64_t offset = 0;
+  uint64_t unflushed = 0;
+  for (uint64_t done = 0; done < bytes && result == 0;) {
+    if (Ahead(done, per_us, start_us)) {
+      NapUs(1000);
+      continue;
+    }
+    if (offset >= kFileBytes) offset = 0;
+    const ssize_t n = pwrite(fd, buf, std::min<uint64_t>(kIoChunk, bytes - done), static_cast<off_t>(offset));
+    if (n <= 0) result = 3;
+    const uint64_t wrote = n > 0 ? static_cast<uint64_t>(n) : 0;
+    done += wrote;
+    offset += wrote;
+    unflushed += wrote;
+    if (unflushed >= kFlushBytes) {
+      if (fdatasync(fd) != 0) result = 4;
+      unflushed = 0;
+    }
+  }
+  if (result == 0 && fdatasync(fd) != 0) result = 4;
+  close(fd);
+  unlink(path);
+  return result;
+}
+
+// StartWorker starts a copy of this (single-threaded) process that exits
+// with work()'s result, in this process's group; raw clone, as fork without
+// the atfork handlers. The copy dies with this process. Its pid, or -1.
+template <typename Work>
+pid_t StartWorker(Work work) {
+  const long pid = syscall(SYS_clone, SIGCHLD, nullptr, nullptr, nullptr, 0);
+  if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    _exit(work());
+  }
+  return static_cast<pid_t>(pid);
+}
+
+// ProfiledWork: a profiled phase (BuiltinProfile): its cpu, disk and net
+// parts in worker processes started first (so that they do not share the
+// memory's pages, which /proc would count once per process), its memory
+// held here; returns once every part is done and `duration_us` has passed
+// since the start. 0 on success.
+int ProfiledWork(const BuiltinProfile& p, int64_t duration_us, const char* scratch) {
+  const int64_t start_us = MonotonicUs();
+  int workers = 0;
+  const int cpus = static_cast<int>(std::ceil(p.cores - 1e-9));
+  for (int k = 0; k < cpus; ++k) {
+    if (StartWorker([&] { return PacedCpuWork(p.cores / cpus, duration_us, start_us); }) < 0) return 20;
+    ++workers;
+  }
+  const auto bytes = [duration_us](double mbps) {  // MB/s is bytes per microsecond
+    return static_cast<uint64_t>(mbps * static_cast<double>(duration_us));
+  };
+  if (p.disk_mbps > 0 && scratch != nullptr) {
+    if (StartWorker([&] { return PacedDiskWork(scratch, bytes(p.disk_mbps), p.disk_mbps, start_us); }) < 0) return 20;
+    ++workers;
+  }
+  if (p.net_mbps > 0) {
+    if (StartWorker([&] { return NetWork(bytes(p.net_mbps), p.net_mbps, start_us); }) < 0) return 20;
+    ++workers;
+  }
+  if (p.mem_gb > 0) {
+    const auto size = static_cast<size_t>(p.mem_gb * 1e9);
+    void* m = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return 21;
+    for (size_t i = 0; i < size; i += 4096) static_cast<volatile char*>(m)[i] = 1;
+  }
+  for (int64_t left = duration_us - (MonotonicUs() - start_us); left > 0;
+       left = duration_us - (MonotonicUs() - start_us)) {
+    NapUs(left);
+  }
+  int result = 0;
+  while (workers > 0) {
+    int status = 0;
+    const pid_t got = waitpid(-1, &status, 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return 22;
+    --workers;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) result = 23;
+  }
+  return result;
 }
 
 // ReportExecFailure writes why /bin/sh could not be started to the task's
@@ -200,6 +345,9 @@ int BecomeTask(void* arg) {
     close_range(0, ~0U, 0);
     if (setup.builtin_work == BuiltinWork::kDisk) _exit(DiskWork(setup.scratch, setup.builtin_bytes));
     if (setup.builtin_work == BuiltinWork::kNet) _exit(NetWork(setup.builtin_bytes));
+    if (setup.builtin_work == BuiltinWork::kProfile) {
+      _exit(ProfiledWork(setup.profile, setup.builtin_cpu_us, setup.scratch));
+    }
     for (;;) {
       timespec ts;
       clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
@@ -350,7 +498,7 @@ absl::Status TaskRunner::Start(const TaskSpec& spec) {
   if (running_.contains(spec.id)) {
     return absl::AlreadyExistsError(fmt::format("task {} is already running", spec.id));
   }
-  const bool builtin_io = spec.builtin_work != BuiltinWork::kCpu;
+  const bool builtin_io = spec.builtin_work == BuiltinWork::kDisk || spec.builtin_work == BuiltinWork::kNet;
   if (!spec.command && (builtin_io ? spec.builtin_mb <= 0 : spec.builtin_duration_us <= 0)) {
     AddDone(TaskExit{.id = spec.id});
     return absl::OkStatus();
@@ -392,7 +540,8 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
     for (std::string& entry : own) envp.push_back(entry.data());
     envp.push_back(nullptr);
   }
-  const bool disk = !spec.command && spec.builtin_work == BuiltinWork::kDisk;
+  const bool disk = !spec.command && (spec.builtin_work == BuiltinWork::kDisk ||
+                                      (spec.builtin_work == BuiltinWork::kProfile && spec.builtin_profile.disk_mbps > 0));
   const std::string scratch = disk ? (work_dir_ / "scratch" / (SafeFileName(spec.label, spec.id) + ".tmp")).string() : "";
   ChildSetup setup{.parent = getpid(),
                    .stdin_fd = dev_null_fd_,
@@ -403,6 +552,7 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
                    .builtin_cpu_us = spec.builtin_duration_us,
                    .builtin_work = spec.command ? BuiltinWork::kCpu : spec.builtin_work,
                    .builtin_bytes = static_cast<uint64_t>(std::max(0.0, spec.builtin_mb) * 1e6),
+                   .profile = spec.builtin_profile,
                    .scratch = disk ? scratch.c_str() : nullptr,
                    .cwd = work_dir_.c_str()};
   const bool in_container = cgroups_.enabled() && !spec.container.empty();
@@ -547,6 +697,12 @@ void TaskRunner::Finish(uint64_t id) {
     exit.peak_rss_bytes = task.peak_rss_bytes;
   }
   exit.cpu_seconds = std::max(exit.cpu_seconds, in_cgroup.cpu_seconds.value_or(0));
+  if (!task.killed && in_cgroup.oom_kills.value_or(0) > 0) {
+    // The task's status alone (137) does not say who sent the SIGKILL.
+    exit.error = task.container.empty()
+                     ? "killed by the kernel's OOM killer (the machine ran out of memory)"
+                     : "killed by the kernel's OOM killer: over its container's memory limit";
+  }
   exit.storage_bytes = std::max(task.last_storage_bytes, io ? io->storage() : 0);
   exit.net_bytes = std::max(task.last_net_bytes, io ? io->other() : 0);
   exit.average_rss_bytes =

@@ -10,7 +10,10 @@
 // eventfd write); with a duration it is a child process that spins one core
 // until it has used that much cpu time (so, like the simulator's contention
 // model, it takes longer on a loaded machine), killable and measured like any
-// task.
+// task. A phase of a phased task may instead be built-in I/O (a scratch
+// file, loopback TCP) or a profiled phase (BuiltinProfile: cpu, memory,
+// disk and net at once, paced, for a duration, in worker processes of the
+// task's group).
 //
 // No orphans: Kill and KillAll SIGKILL the task's whole process group, and
 // when a task's shell ends on its own, whatever it left running in its group
@@ -68,20 +71,41 @@
 namespace weft::runtime {
 
 // What a built-in task (no command) does: burn cpu, write and read back a
-// scratch file, or move bytes over loopback TCP (a phase of a phased task).
-enum class BuiltinWork : uint8_t { kCpu, kDisk, kNet };
+// scratch file, or move bytes over loopback TCP (a phase of a phased task),
+// or all of them at once at given rates for a given time (a profiled phase).
+enum class BuiltinWork : uint8_t { kCpu, kDisk, kNet, kProfile };
+
+// BuiltinProfile: what a profiled phase does for its builtin_duration_us
+// (kProfile), all at once, each paced by the wall clock from the phase's
+// start so that alone on an idle machine the phase lasts its duration:
+// burns `cores` of cpu (one process per started core, each its share:
+// cores-seconds in all, so on a loaded machine it takes longer, as the
+// built-in cpu task does), holds `mem_gb` of memory (1e9 bytes, written
+// once), writes `disk_mbps` MB/s to a scratch file (flushed every 4 MiB,
+// rewritten from the start past 64 MiB so it stays small) and sends
+// `net_mbps` MB/s to itself over loopback TCP. It ends when every part has
+// done its work and the duration has passed.
+struct BuiltinProfile {
+  double cores = 0;
+  double mem_gb = 0;
+  double disk_mbps = 0;
+  double net_mbps = 0;
+};
 
 struct TaskSpec {
   uint64_t id = 0;                     // unique among this runner's running tasks
   std::string label;                   // for file names; sanitized by the runner
   std::optional<std::string> command;  // already substituted; run as /bin/sh -c COMMAND
-  TimeUs builtin_duration_us = 0;      // without a command: cpu time to burn (0 = instant)
+  TimeUs builtin_duration_us = 0;      // without a command: cpu time to burn (0 = instant); kProfile: its length
   // Without a command, kDisk: write a scratch file of builtin_mb MB in
   // work_dir/scratch, flush it, drop it from the page cache, read it back and
   // remove it; kNet: send builtin_mb MB to itself over a 127.0.0.1 TCP
   // connection. 0 MB ends at once.
   BuiltinWork builtin_work = BuiltinWork::kCpu;
   double builtin_mb = 0;
+  // Without a command, kProfile: the rates a profiled phase runs at for
+  // builtin_duration_us (wall clock, not cpu time).
+  BuiltinProfile builtin_profile;
   // NAME=value pairs added to (or replacing) the daemon's environment for a
   // command task: WEFT_JOB, WEFT_STAGE, WEFT_TASK.
   std::vector<std::pair<std::string, std::string>> env;
@@ -100,7 +124,9 @@ struct TaskExit {
   int exit_code = 0;  // 0 ok; the shell's exit status; 128+signal when killed by a signal
   bool killed = false;  // Kill or KillAll was called before the exit was reaped
   bool failed_to_start = false;
-  std::string error;  // why it failed to start (e.g. fork failed); empty otherwise
+  // Why it failed to start (e.g. fork failed), or that the kernel's OOM
+  // killer killed it (its cgroup says so); empty otherwise.
+  std::string error;
   // User+sys cpu of the process group: the larger of the last SampleUsage
   // figure and what wait4 reports for the shell and the children it reaped.
   double cpu_seconds = 0;

@@ -25,7 +25,7 @@ bool Authorized(const httplib::Request& request, const std::string& token) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<DashboardServer>> DashboardServer::Start(const std::string& address, std::string token,
-                                                                        Handlers handlers) {
+                                                                        Handlers handlers, const TlsConfig& tls) {
   const size_t colon = address.rfind(':');
   int port = -1;
   if (colon != std::string::npos) {
@@ -45,7 +45,14 @@ absl::StatusOr<std::unique_ptr<DashboardServer>> DashboardServer::Start(const st
   if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
 
   std::unique_ptr<DashboardServer> d(new DashboardServer());
-  d->server_ = std::make_unique<httplib::Server>();
+  if (tls.enabled()) {
+    auto ssl = std::make_unique<httplib::SSLServer>(tls.files.cert.c_str(), tls.files.key.c_str(),
+                                                    tls.mutual() ? tls.files.ca.c_str() : nullptr);
+    if (!ssl->is_valid()) return absl::UnavailableError(fmt::format("--http {}: cannot set up HTTPS", address));
+    d->server_ = std::move(ssl);
+  } else {
+    d->server_ = std::make_unique<httplib::Server>();
+  }
   httplib::Server& server = *d->server_;
   // SO_REUSEADDR only: httplib's default adds SO_REUSEPORT, with which a
   // second daemon could bind the same port and steal half the requests.

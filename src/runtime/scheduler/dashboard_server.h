@@ -6,6 +6,9 @@
 // gives it. The same rule as the gRPC port (runtime/auth.h): loopback needs
 // nothing, any other address needs the scheduler's token, which a request
 // carries as `Authorization: Bearer TOKEN` or, for a browser, `?token=TOKEN`.
+// With the scheduler's TLS (runtime/tls.h) it serves HTTPS with the same
+// certificate, and with its CA it asks browsers and scrapers for a client
+// certificate that CA signed, as the gRPC port does.
 // The page reloads itself every `?refresh=N` seconds (default 5, 0: never).
 // Serves on threads of its own; the handlers must be thread-safe.
 #pragma once
@@ -16,6 +19,7 @@
 #include <thread>
 
 #include "absl/status/statusor.h"
+#include "runtime/tls.h"
 
 namespace httplib {
 class Server;
@@ -32,10 +36,11 @@ class DashboardServer {
   static constexpr int kDefaultRefreshSeconds = 5;
 
   // Start binds `address` (HOST:PORT, port 0 for any free one) and serves
-  // until destroyed. InvalidArgument for a malformed address or a
-  // non-loopback one without a token; Unavailable when it cannot bind.
+  // until destroyed, over HTTPS when `tls` is enabled. InvalidArgument for a
+  // malformed address or a non-loopback one without a token; Unavailable
+  // when it cannot bind or TLS cannot be set up.
   static absl::StatusOr<std::unique_ptr<DashboardServer>> Start(const std::string& address, std::string token,
-                                                                Handlers handlers);
+                                                                Handlers handlers, const TlsConfig& tls = {});
   ~DashboardServer();
 
   // address: HOST:PORT actually bound (the port chosen when 0 was asked).

@@ -61,19 +61,6 @@ absl::StatusOr<std::vector<nlohmann::json>> SplitSubmission(std::string_view wor
   // The reader applies the name rules too; checked here as well because a
   // command runs on the nodes with these names in it (model/names.h).
   RETURN_IF_ERROR(ValidateNames(whole));
-  // Profiled phases are the simulator's model of a task whose footprint
-  // changes (docs/workload-format.md): the nodes keep no per-phase
-  // reservation, so a real run would not be what the workload says.
-  for (const Job& job : whole.jobs) {
-    for (const Stage& stage : job.stages) {
-      if (stage.HasProfiledPhases()) {
-        return absl::InvalidArgumentError(fmt::format(
-            "job {}, stage {}: profiled phases (with \"duration\") run in the simulator only; the runtime has no "
-            "per-phase reservation yet",
-            job.name, stage.name));
-      }
-    }
-  }
   if (!doc.is_object() || !doc.contains("jobs") || !doc["jobs"].is_array()) {
     return absl::InvalidArgumentError("the workload has no jobs list");
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "absl/strings/numbers.h"
 #include "core/status.h"
@@ -481,6 +482,13 @@ absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
     row->set_held(p.held);
     row->set_completed(p.completed);
   }
+  for (const SeriesValue& v : series_values_) {
+    v1::SeriesRow* row = chunk.add_series();
+    row->set_time_us(v.time_us);
+    row->set_series(v.series);
+    if (v.job.valid()) row->set_job(v.job.value() + 1);
+    row->set_value(v.value);
+  }
   return chunk;
 }
 
@@ -809,6 +817,14 @@ void SchedulerCore::StartPhase(uint64_t id, MachineId machine, const TaskRef& ta
   v1::PhaseStart* s = nodes_[machine.value()].phase_starts.add_starts();
   s->set_attempt(id);
   s->set_phase(phase);
+  s->set_name(p.name);
+  if (p.profiled) {
+    // ...and each profiled phase's length (its usage is a rate).
+    s->set_resource("profiled");
+    s->set_duration_us(std::max<int64_t>(1, std::llround(static_cast<double>(p.duration_us) * factor)));
+    *s->mutable_usage() = ToProto(p.usage);
+    return;
+  }
   s->set_resource(std::string(kResourceNames[p.resource]));
   s->set_work(p.work * factor);
 }
@@ -823,6 +839,10 @@ void SchedulerCore::OnAttemptEnd(const AttemptRecord& record) { pending_attempts
 void SchedulerCore::OnJobEnd(const JobRecord& record) { pending_job_ends_.push_back(record); }
 
 void SchedulerCore::OnPhaseEnd(const PhaseRecord& record) { phase_records_.push_back(record); }
+
+void SchedulerCore::OnSeries(const SeriesPoint& point) {
+  series_values_.push_back(SeriesValue{point.time_us, std::string(point.series), point.job, point.value});
+}
 
 absl::Status SchedulerCore::CommitPending() {
   std::vector<JournalJob::State> states;

@@ -126,6 +126,7 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   void OnAttemptEnd(const AttemptRecord& record) override;
   void OnJobEnd(const JobRecord& record) override;
   void OnPhaseEnd(const PhaseRecord& record) override;
+  void OnSeries(const SeriesPoint& point) override;
 
  private:
   struct NodeState {
@@ -156,6 +157,15 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   // The ended phases, for Export's phases.csv: kept in memory, not
   // journaled (a restarted scheduler exports the phases since its start).
   std::vector<PhaseRecord> phase_records_;
+  // The values the policy recorded (Context::Record), for Export's
+  // series.csv: kept in memory like the phases, and like them not journaled.
+  struct SeriesValue {
+    TimeUs time_us = 0;
+    std::string series;
+    JobId job;
+    double value = 0;
+  };
+  std::vector<SeriesValue> series_values_;
 
   explicit SchedulerCore(const SchedulerConfig& config);
   absl::Status Recover();

@@ -173,19 +173,22 @@ grpc::Status SchedulerService::ServeExport(grpc::ServerContext* context, const v
   head.set_epoch_unix_us(chunk->epoch_unix_us());
   *head.mutable_jobs() = chunk->jobs();
   if (!writer->Write(head)) return grpc::Status::CANCELLED;
-  for (int begin = 0; begin < chunk->attempts_size(); begin += kRowsPerChunk) {
-    v1::ExportChunk part;
-    for (int i = begin; i < std::min(begin + kRowsPerChunk, chunk->attempts_size()); ++i) {
-      *part.add_attempts() = chunk->attempts(i);
+  // WriteRows sends one kind of row after the head, kRowsPerChunk a chunk;
+  // `rows` names the kind's field in a chunk.
+  auto write_rows = [&](auto rows) {
+    const auto& all = rows(*chunk);
+    for (int begin = 0; begin < all.size(); begin += kRowsPerChunk) {
+      v1::ExportChunk part;
+      auto& out = rows(part);
+      for (int i = begin; i < std::min(begin + kRowsPerChunk, all.size()); ++i) *out.Add() = all[i];
+      if (!writer->Write(part)) return false;
     }
-    if (!writer->Write(part)) return grpc::Status::CANCELLED;
-  }
-  for (int begin = 0; begin < chunk->phases_size(); begin += kRowsPerChunk) {
-    v1::ExportChunk part;
-    for (int i = begin; i < std::min(begin + kRowsPerChunk, chunk->phases_size()); ++i) {
-      *part.add_phases() = chunk->phases(i);
-    }
-    if (!writer->Write(part)) return grpc::Status::CANCELLED;
+    return true;
+  };
+  if (!write_rows([](v1::ExportChunk& c) -> auto& { return *c.mutable_attempts(); }) ||
+      !write_rows([](v1::ExportChunk& c) -> auto& { return *c.mutable_phases(); }) ||
+      !write_rows([](v1::ExportChunk& c) -> auto& { return *c.mutable_series(); })) {
+    return grpc::Status::CANCELLED;
   }
   return grpc::Status::OK;
 }
