@@ -121,6 +121,12 @@ class AttemptTable {
     return a.free || a.generation != generation ? nullptr : &a;
   }
   Attempt* Find(uint64_t id) { return Find(SlotOf(id), GenerationOf(id)); }
+  const Attempt* Find(uint64_t id) const {
+    const uint32_t slot = SlotOf(id);
+    if (slot >= attempts_.size()) return nullptr;
+    const Attempt& a = attempts_[slot];
+    return a.free || a.generation != GenerationOf(id) ? nullptr : &a;
+  }
 
   // OnMachine: the slots of the attempts launched on machine `m` and not
   // ended, in no particular order.

@@ -111,10 +111,6 @@ class EngineCore final : public ExecutionHost, public MailRecipients, public Job
   // AddJob: job `id` (in the workload already) arrives at `arrival`, or
   // now when `history` (its attempts that ended before) is not empty.
   void AddJob(JobId id, TimeUs arrival, std::span<const AttemptRecord> history);
-  // CreateRoles builds the scheduler replicas and the node agents of the
-  // machines that are up; machines not in `up` start down.
-  void CreateRoles(const std::vector<bool>& up);
-  void Dispatch(const Event& e);
   void FinishJob(JobId job, bool succeeded);
   void MachineDown(MachineId m);
   void MachineUp(MachineId m);
@@ -126,12 +122,10 @@ class EngineCore final : public ExecutionHost, public MailRecipients, public Job
   // What the engine's host and the roles' contexts read.
   const EventQueue& clock() const { return queue_; }
   TimeUs Now() const { return queue_.now(); }
-  const Workload& workload() const { return w_; }
   const RunStats& stats() const { return stats_; }
   const policy::ClusterState& cluster() const { return cluster_; }
   uint32_t num_schedulers() const { return static_cast<uint32_t>(schedulers_.size()); }
   const AttemptTable& attempts() const { return attempts_; }
-  AttemptTable& attempts() { return attempts_; }
   const ContainerTable& containers() const { return containers_; }
   const JobTracker& jobs() const { return jobs_; }
   std::span<const JobId> active_jobs() const { return jobs_.active_jobs(); }
@@ -187,6 +181,10 @@ class EngineCore final : public ExecutionHost, public MailRecipients, public Job
 
  private:
   // engine.cc
+  // CreateRoles builds the scheduler replicas and the node agents of the
+  // machines that are up; machines not in `up` start down.
+  void CreateRoles(const std::vector<bool>& up);
+  void Dispatch(const Event& e);
   // ArriveJob: `history` holds the job's attempts that ended before (the
   // runtime's journal recovery): its ok tasks are marked done first and never
   // offered, and attempt numbers and failures carry on from it.
