@@ -8,8 +8,11 @@
 //     (K: `a,b,...`) on the last line. The address is chosen once and kept in DIR: an `up` on a
 //     dir whose daemons are partly dead (a crash, kill -9) starts only the
 //     missing ones, the scheduler on its old address, with the same flags;
+//   weft cluster up --slurm N [--partition P] [--sbatch-arg A]... --dir DIR
+//     the same with the N nodes started as one Slurm job (cli/slurm_nodes.h)
+//     whose id is kept in DIR/slurm-job;
 //   weft cluster down --dir DIR
-//     stops them (SIGTERM, then SIGKILL after 5 s) and kills any task a
+//     cancels that job and waits for it to go, then stops the rest (SIGTERM, then SIGKILL after 5 s) and kills any task a
 //     killed node left behind, so no process outlives the cluster.
 // Each daemon's pid is kept in DIR/NAME.pid; a pid is signalled only while
 // /proc says it is still a weftd (pids get reused).
@@ -30,6 +33,7 @@
 #include <variant>
 
 #include "cli/commands.h"
+#include "cli/slurm_nodes.h"
 #include "fmt/format.h"
 #include "runtime/client/scheduler_client.h"
 #include "runtime/local_tokens.h"
@@ -44,6 +48,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr auto kStartTimeout = std::chrono::seconds(20);
 constexpr auto kStopTimeout = std::chrono::seconds(5);
+// Slurm signals a cancelled job's tasks, waits its KillWait (30 s by
+// default) and kills them: a little more than that.
+constexpr auto kSlurmCancelTimeout = std::chrono::seconds(40);
 
 fs::path WeftdPath() {
   std::error_code ec;
@@ -114,11 +121,27 @@ std::vector<fs::path> PidFiles(const fs::path& dir) {
   return files;
 }
 
+fs::path SlurmJobFile(const fs::path& dir) { return dir / "slurm-job"; }
+
+// StopSlurmNodes cancels the Slurm job of DIR's nodes, if any, and waits for
+// Slurm to stop listing it.
+void StopSlurmNodes(const fs::path& dir) {
+  const std::string job = LastLine(SlurmJobFile(dir));
+  if (job.empty()) return;
+  if (!CancelSlurmJob(job, kSlurmCancelTimeout)) {
+    std::cerr << fmt::format("warning: Slurm job {} still listed {} s after scancel (squeue -j {})\n", job,
+                             kSlurmCancelTimeout.count(), job);
+  }
+  std::error_code ec;
+  fs::remove(SlurmJobFile(dir), ec);
+}
+
 // Stop signals every daemon of DIR (nodes before the scheduler), waits, and
 // kills what remains, then kills tasks a killed node left running. The
 // daemons are those of DIR's NAME.pid files and those that recorded
 // themselves in DIR/NAME/pid (a scheduler restarted by hand on its state).
 void StopAll(const fs::path& dir) {
+  StopSlurmNodes(dir);  // first: its nodes end their tasks while the scheduler is still there
   std::vector<fs::path> files = PidFiles(dir);
   std::error_code list_ec;
   for (const auto& e : fs::directory_iterator(dir, list_ec)) {
@@ -156,6 +179,11 @@ struct UpOptions {
   double mem = 0;
   uint32_t replicas = 1;
   uint32_t rack_size = 0;  // 0: every node in rack 0
+  bool slurm = false;      // the nodes as one Slurm job (--slurm N sets nodes = N)
+  std::string partition;
+  std::vector<std::string> sbatch_args;
+  std::string listen;      // the scheduler's gRPC address; empty: a free loopback port
+  bool insecure = false;   // clear text beyond loopback (docs/runtime.md, "Security")
 };
 
 fs::path TokenPath(const fs::path& dir) { return dir / "token"; }
@@ -176,8 +204,8 @@ std::variant<std::string, int> StartScheduler(const UpOptions& o, const fs::path
   const std::string previous_http = LastLine(dir / name / "http-address");
   std::error_code ec;
   fs::remove(dir / name / "address", ec);
-  std::vector<std::string> args = {WeftdPath().string(), "scheduler", "--listen",
-                                   previous.empty() ? "127.0.0.1:0" : previous, "--state", (dir / name).string(),
+  const std::string listen = !previous.empty() ? previous : !o.listen.empty() ? o.listen : "127.0.0.1:0";
+  std::vector<std::string> args = {WeftdPath().string(), "scheduler", "--listen", listen, "--state", (dir / name).string(),
                                    "--nodes", std::to_string(o.nodes), "--http",
                                    previous_http.empty() ? "127.0.0.1:0" : previous_http, "--token-file",
                                    TokenPath(dir).string()};
@@ -185,6 +213,7 @@ std::variant<std::string, int> StartScheduler(const UpOptions& o, const fs::path
     args.insert(args.end(), {"--replica", std::to_string(replica), "--replicas", std::to_string(o.replicas)});
   }
   if (!o.policy.empty()) args.insert(args.end(), {"--policy", o.policy});
+  if (o.insecure) args.push_back("--insecure");
   for (const std::string& p : o.params) args.insert(args.end(), {"--param", p});
   const pid_t scheduler = Spawn(args, dir / (name + ".out"));
   WritePid(dir / (name + ".pid"), scheduler);
@@ -225,15 +254,20 @@ int Up(const UpOptions& o) {
   for (uint32_t r = 0; r < o.replicas; ++r) {
     all_alive &= alive(SchedulerName(o, r));
   }
-  for (uint32_t i = 0; i < o.nodes; ++i) {
-    all_alive &= alive(fmt::format("node-{}", i));
+  const std::string slurm_job = LastLine(SlurmJobFile(dir));
+  if (o.slurm) {
+    all_alive &= !slurm_job.empty() && !SlurmJobState(slurm_job).empty();
+  } else {
+    for (uint32_t i = 0; i < o.nodes; ++i) {
+      all_alive &= alive(fmt::format("node-{}", i));
+    }
   }
   if (all_alive) {
     std::cerr << fmt::format("error: a cluster is already running in {} (weft cluster down --dir {})\n",
                              dir.string(), o.dir);
     return kExitBadInput;
   }
-  const auto deadline = Clock::now() + kStartTimeout;
+  auto deadline = Clock::now() + kStartTimeout;
   std::vector<std::string> addresses;
   for (uint32_t r = 0; r < o.replicas; ++r) {
     const std::string name = SchedulerName(o, r);
@@ -248,7 +282,21 @@ int Up(const UpOptions& o) {
   std::string address = addresses[0];
   for (size_t r = 1; r < addresses.size(); ++r) address += "," + addresses[r];
   const std::string weftd = WeftdPath().string();
-  for (uint32_t i = 0; i < o.nodes; ++i) {
+  if (o.slurm && (slurm_job.empty() || SlurmJobState(slurm_job).empty())) {
+    const absl::StatusOr<std::string> job = SubmitSlurmNodes({.nodes = o.nodes,
+                                                              .weftd = weftd,
+                                                              .scheduler = address,
+                                                              .dir = dir.string(),
+                                                              .partition = o.partition,
+                                                              .sbatch_args = o.sbatch_args});
+    if (!job.ok()) {
+      std::cerr << "error: " << job.status().message() << "\n";
+      StopAll(dir);  // the scheduler started for it
+      return kExitBadInput;
+    }
+    std::ofstream(SlurmJobFile(dir)) << *job << "\n";
+  }
+  for (uint32_t i = 0; i < o.nodes && !o.slurm; ++i) {
     const std::string name = fmt::format("node-{}", i);
     if (alive(name)) continue;
     std::vector<std::string> node = {weftd, "node", "--scheduler", address, "--name", name, "--work-dir",
@@ -259,6 +307,8 @@ int Up(const UpOptions& o) {
     WritePid(dir / (name + ".pid"), Spawn(node, dir / (name + ".out")));
   }
   runtime::SchedulerClient client(address, *token);
+  const std::string job = o.slurm ? LastLine(SlurmJobFile(dir)) : std::string();
+  auto next_squeue = Clock::now();
   while (true) {
     absl::StatusOr<std::vector<v1::StatusReply>> replies = client.StatusAll();
     const bool ready = replies.ok() && replies->size() == o.replicas &&
@@ -266,6 +316,19 @@ int Up(const UpOptions& o) {
                          return r.ready() && r.nodes_up() == o.nodes;
                        });
     if (ready) break;
+    // A Slurm job may wait in the queue for as long as Slurm likes: the
+    // nodes' time to register starts once it runs; one that ended is a failure.
+    if (!job.empty() && Clock::now() >= next_squeue) {
+      next_squeue = Clock::now() + std::chrono::milliseconds(500);
+      const std::string state = SlurmJobState(job);
+      if (state.empty() || state == "COMPLETING") {
+        std::cerr << fmt::format("error: Slurm job {} of the nodes ended (see {}/slurm-{}.out)\n", job, dir.string(),
+                                 job);
+        StopAll(dir);
+        return kExitFailure;
+      }
+      if (state == "PENDING" || state == "CONFIGURING") deadline = Clock::now() + kStartTimeout;
+    }
     if (Clock::now() > deadline) {
       std::cerr << fmt::format("error: the nodes did not all register within {} s (see {}/node-*.out)\n",
                                kStartTimeout.count(), dir.string());
@@ -280,8 +343,8 @@ int Up(const UpOptions& o) {
                                TokenPath(dir).string());
     }
   }
-  std::cout << fmt::format("cluster of {} nodes running in {}; stop it with: weft cluster down --dir {}\n", o.nodes,
-                           dir.string(), o.dir);
+  std::cout << fmt::format("cluster of {} nodes running in {}{}; stop it with: weft cluster down --dir {}\n",
+                           o.nodes, dir.string(), job.empty() ? "" : fmt::format(" (Slurm job {})", job), o.dir);
   for (uint32_t r = 0; r < o.replicas; ++r) {
     const std::string http = LastLine(dir / SchedulerName(o, r) / "http-address");
     // With the token, as a browser can send it: the page works as printed (only its reader sees it).
@@ -312,19 +375,39 @@ void AddClusterCommand(CLI::App& app, CommandRun& run) {
   cluster->require_subcommand(1);
   auto up = std::make_shared<UpOptions>();
   CLI::App* cmd = cluster->add_subcommand("up", "Start a scheduler and N nodes here; prints the scheduler address last");
-  cmd->add_option("--nodes", up->nodes, "Number of nodes")->required()->check(CLI::Range(1, 64));
+  CLI::Option* nodes = cmd->add_option("--nodes", up->nodes, "Number of nodes")->check(CLI::Range(1, 64));
   cmd->add_option("--policy", up->policy, "Scheduling policy (default fifo)");
   cmd->add_option("--param", up->params, "Policy parameter k=v (repeatable)");
   cmd->add_option("--dir", up->dir, "Directory for state, logs and task output")->required();
-  cmd->add_option("--cpu", up->cpu, "Cores each node offers (default: all)")->check(CLI::Range(0.0, 1e5));
-  cmd->add_option("--mem", up->mem, "GB each node offers (default: all)")->check(CLI::Range(0.0, 1e7));
+  CLI::Option* cpu =
+      cmd->add_option("--cpu", up->cpu, "Cores each node offers (default: all)")->check(CLI::Range(0.0, 1e5));
+  CLI::Option* mem = cmd->add_option("--mem", up->mem, "GB each node offers (default: all)")->check(CLI::Range(0.0, 1e7));
   cmd->add_option("--replicas", up->replicas,
                   "Scheduler daemons sharing the nodes as replicas (sparrow*); the last line lists every address")
       ->capture_default_str()->check(CLI::Range(1, 16));
-  cmd->add_option("--rack-size", up->rack_size,
-                  "Nodes per rack: node-i runs with --rack i/K (default: all in rack 0)")
-      ->check(CLI::Range(1, 64));
-  cmd->callback([&run, up] { run = [up] { return Up(*up); }; });
+  CLI::Option* rack_size = cmd->add_option("--rack-size", up->rack_size,
+                                           "Nodes per rack: node-i runs with --rack i/K (default: all in rack 0)")
+                               ->check(CLI::Range(1, 64));
+  // The nodes as one Slurm job, each sized from its allocation (docs/runtime.md, "On Slurm").
+  CLI::Option* slurm = cmd->add_option("--slurm", up->nodes,
+                                       "Start the N nodes as one Slurm job (sbatch; one weftd node per task)")
+                           ->check(CLI::Range(1, 1024))
+                           ->excludes(nodes, cpu, mem, rack_size);
+  nodes->excludes(slurm);
+  cmd->add_option("--partition", up->partition, "Slurm partition of the nodes' job")->needs(slurm);
+  cmd->add_option("--sbatch-arg", up->sbatch_args, "An argument for sbatch, as --sbatch-arg=--time=1:00:00 (repeatable)")
+      ->needs(slurm)
+      ->allow_extra_args(false);
+  cmd->add_option("--listen", up->listen,
+                  "The scheduler's address (default: a free loopback port); beyond loopback see docs/runtime.md")
+      ->needs(slurm);
+  cmd->add_flag("--insecure", up->insecure, "Clear text on a --listen address beyond loopback (no TLS)")
+      ->needs(slurm);
+  cmd->callback([&run, up, nodes, slurm] {
+    if (nodes->count() + slurm->count() == 0) throw CLI::RequiredError("--nodes or --slurm");
+    up->slurm = slurm->count() > 0;
+    run = [up] { return Up(*up); };
+  });
   auto dir = std::make_shared<std::string>();
   CLI::App* down = cluster->add_subcommand("down", "Stop the cluster in DIR and every task it runs");
   down->add_option("--dir", *dir, "The directory given to cluster up")->required();

@@ -1,0 +1,46 @@
+// File: cli/slurm_nodes.h
+//
+// The node daemons of `weft cluster up --slurm N` as one Slurm job: an sbatch
+// script whose `srun` starts one `weftd node` per Slurm task, each sized from
+// its share of the allocation, and the calls that submit, watch and cancel
+// that job (sbatch, squeue, scancel). The scheduler itself stays local and is
+// started by cluster_command.cc like any other cluster's.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace weft::cli {
+
+struct SlurmNodesSpec {
+  uint32_t nodes = 1;                   // Slurm tasks = weft nodes
+  std::string weftd;                    // path of weftd, as the Slurm nodes see it
+  std::string scheduler;                // address the nodes dial
+  std::string dir;                      // the cluster dir (token, node work dirs, job output)
+  std::string partition;                // empty: Slurm's default partition
+  std::vector<std::string> sbatch_args; // passed to sbatch as they are
+};
+
+// SlurmNodesScript: the sbatch script. Each task names itself
+// "$SLURMD_NODENAME-$SLURM_LOCALID", works in DIR/node-NAME, offers its
+// share of the node's allocation (SLURM_CPUS_ON_NODE and the job's memory
+// per node, split between the tasks on that node) and takes DIR/token.
+std::string SlurmNodesScript(const SlurmNodesSpec& spec);
+
+// SubmitSlurmNodes writes the script to DIR/slurm-nodes.sh and submits it;
+// returns the job id. FailedPrecondition, with sbatch's first line, when
+// sbatch is missing or refuses the job.
+absl::StatusOr<std::string> SubmitSlurmNodes(const SlurmNodesSpec& spec);
+
+// SlurmJobState: the job's state as squeue prints it (PENDING, RUNNING,
+// COMPLETING...), empty once Slurm no longer lists it (ended or unknown).
+std::string SlurmJobState(const std::string& job);
+
+// CancelSlurmJob scancels `job` and waits up to `timeout` for squeue to stop
+// listing it; false if it is still listed then.
+bool CancelSlurmJob(const std::string& job, std::chrono::seconds timeout);
+
+}  // namespace weft::cli
