@@ -74,6 +74,15 @@ TEST_F(SlurmClusterTest, NodesRunAsOneSlurmJobAndGoWithClusterDown) {
   ExpectNothingRunning(refused);
   EXPECT_EQ(Squeue(), "");
 
+  // A job that ends before its nodes register (here: srun not on its PATH) fails up, exit 1, nothing left.
+  const fs::path ended = dir_ / "ended";
+  const Result lost = Run({"cluster", "up", "--slurm", "2", "--sbatch-arg=--export=PATH=/nonexistent", "--dir",
+                           ended.string()});
+  EXPECT_EQ(lost.exit_code, 1) << lost.err;
+  EXPECT_THAT(lost.err, HasSubstr("of the nodes ended"));
+  ExpectNothingRunning(ended);
+  EXPECT_EQ(Squeue(), "");
+
   cluster_ = dir_ / "cluster";
   const Result up = Run({"cluster", "up", "--slurm", "2", "--dir", cluster_.string()});
   ASSERT_EQ(up.exit_code, 0) << up.err;
@@ -102,6 +111,9 @@ TEST_F(SlurmClusterTest, NodesRunAsOneSlurmJobAndGoWithClusterDown) {
   for (const std::string& m : machines) EXPECT_TRUE(m == node + "-0" || m == node + "-1") << m;
   EXPECT_TRUE(fs::exists(cluster_ / ("node-" + node + "-0")));
   EXPECT_TRUE(fs::exists(cluster_ / ("node-" + node + "-1")));
+
+  ExpectBadInput(Run({"cluster", "up", "--slurm", "2", "--dir", cluster_.string()}));  // already running
+  EXPECT_EQ(Squeue(), job);
 
   const Result down = Run({"cluster", "down", "--dir", cluster_.string()});
   EXPECT_EQ(down.exit_code, 0) << down.err;
