@@ -12,8 +12,9 @@
 //     the same with the N nodes started as one Slurm job (cli/slurm_nodes.h)
 //     whose id is kept in DIR/slurm-job;
 //   weft cluster down --dir DIR
-//     cancels that job and waits for it to go, then stops the rest (SIGTERM, then SIGKILL after 5 s) and kills any task a
-//     killed node left behind, so no process outlives the cluster.
+//     cancels that job and waits for it to go, then stops the rest
+//     (SIGTERM, then SIGKILL after 5 s) and kills any task a killed node
+//     left behind, so no process outlives the cluster.
 // Each daemon's pid is kept in DIR/NAME.pid; a pid is signalled only while
 // /proc says it is still a weftd (pids get reused).
 // Every daemon takes the cluster's token, DIR/token (mode 0600, made by the
@@ -48,9 +49,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr auto kStartTimeout = std::chrono::seconds(20);
 constexpr auto kStopTimeout = std::chrono::seconds(5);
-// Slurm signals a cancelled job's tasks, waits its KillWait (30 s by
-// default) and kills them: a little more than that.
-constexpr auto kSlurmCancelTimeout = std::chrono::seconds(40);
 
 fs::path WeftdPath() {
   std::error_code ec;
@@ -119,21 +117,6 @@ std::vector<fs::path> PidFiles(const fs::path& dir) {
   }
   std::sort(files.begin(), files.end());
   return files;
-}
-
-fs::path SlurmJobFile(const fs::path& dir) { return dir / "slurm-job"; }
-
-// StopSlurmNodes cancels the Slurm job of DIR's nodes, if any, and waits for
-// Slurm to stop listing it.
-void StopSlurmNodes(const fs::path& dir) {
-  const std::string job = LastLine(SlurmJobFile(dir));
-  if (job.empty()) return;
-  if (!CancelSlurmJob(job, kSlurmCancelTimeout)) {
-    std::cerr << fmt::format("warning: Slurm job {} still listed {} s after scancel (squeue -j {})\n", job,
-                             kSlurmCancelTimeout.count(), job);
-  }
-  std::error_code ec;
-  fs::remove(SlurmJobFile(dir), ec);
 }
 
 // Stop signals every daemon of DIR (nodes before the scheduler), waits, and
@@ -205,8 +188,8 @@ std::variant<std::string, int> StartScheduler(const UpOptions& o, const fs::path
   std::error_code ec;
   fs::remove(dir / name / "address", ec);
   const std::string listen = !previous.empty() ? previous : !o.listen.empty() ? o.listen : "127.0.0.1:0";
-  std::vector<std::string> args = {WeftdPath().string(), "scheduler", "--listen", listen, "--state", (dir / name).string(),
-                                   "--nodes", std::to_string(o.nodes), "--http",
+  std::vector<std::string> args = {WeftdPath().string(), "scheduler", "--listen", listen, "--state",
+                                   (dir / name).string(), "--nodes", std::to_string(o.nodes), "--http",
                                    previous_http.empty() ? "127.0.0.1:0" : previous_http, "--token-file",
                                    TokenPath(dir).string()};
   if (o.replicas > 1) {

@@ -1,6 +1,7 @@
 #include "cli/slurm_nodes.h"
 
 #include <fstream>
+#include <iostream>
 #include <thread>
 
 #include "cli/sweep_fanout.h"
@@ -33,6 +34,10 @@ elif [ -n "$SLURM_MEM_PER_CPU" ]; then
 fi
 name="$SLURMD_NODENAME-$SLURM_LOCALID"
 )";
+
+// Slurm signals a cancelled job's tasks, waits its KillWait (30 s by
+// default) and kills them: a little more than that.
+constexpr auto kCancelTimeout = std::chrono::seconds(40);
 
 std::string FirstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
 
@@ -87,6 +92,20 @@ bool CancelSlurmJob(const std::string& job, std::chrono::seconds timeout) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   return true;
+}
+
+std::filesystem::path SlurmJobFile(const std::filesystem::path& dir) { return dir / "slurm-job"; }
+
+void StopSlurmNodes(const std::filesystem::path& dir) {
+  std::string job;
+  std::ifstream(SlurmJobFile(dir)) >> job;
+  if (job.empty()) return;
+  if (!CancelSlurmJob(job, kCancelTimeout)) {
+    std::cerr << fmt::format("warning: Slurm job {} still listed {} s after scancel (squeue -j {})\n", job,
+                             kCancelTimeout.count(), job);
+  }
+  std::error_code ec;
+  std::filesystem::remove(SlurmJobFile(dir), ec);
 }
 
 }  // namespace weft::cli

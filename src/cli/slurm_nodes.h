@@ -8,6 +8,7 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -42,5 +43,12 @@ std::string SlurmJobState(const std::string& job);
 // CancelSlurmJob scancels `job` and waits up to `timeout` for squeue to stop
 // listing it; false if it is still listed then.
 bool CancelSlurmJob(const std::string& job, std::chrono::seconds timeout);
+
+// SlurmJobFile: DIR/slurm-job, the id of the cluster's nodes' job.
+std::filesystem::path SlurmJobFile(const std::filesystem::path& dir);
+
+// StopSlurmNodes cancels the job of SlurmJobFile(dir), if any, waits for it
+// to go (a warning line on stderr if it does not) and removes the file.
+void StopSlurmNodes(const std::filesystem::path& dir);
 
 }  // namespace weft::cli

@@ -96,7 +96,8 @@ TEST_F(SlurmClusterTest, NodesRunAsOneSlurmJobAndGoWithClusterDown) {
   const std::vector<std::string> ids = SubmitIds(address, Workload(R"(
     {"name": "two", "stages": [
       {"name": "a", "tasks": 3, "duration": 0.1, "demand": {"cpu": 1, "mem": 0.1}, "command": "true"},
-      {"name": "b", "tasks": 2, "duration": 0.1, "demand": {"cpu": 1, "mem": 0.1}, "after": ["a"], "command": "true"}]})"));
+      {"name": "b", "tasks": 2, "duration": 0.1, "demand": {"cpu": 1, "mem": 0.1}, "after": ["a"],
+       "command": "true"}]})"));
   ASSERT_EQ(ids.size(), 1u);
   const Result waited = Wait(address, ids[0], 20);
   EXPECT_EQ(waited.exit_code, 0) << waited.out << waited.err;
