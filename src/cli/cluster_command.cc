@@ -8,7 +8,8 @@
 //     (K: `a,b,...`) on the last line. The address is chosen once and kept in DIR: an `up` on a
 //     dir whose daemons are partly dead (a crash, kill -9) starts only the
 //     missing ones, the scheduler on its old address, with the same flags;
-//   weft cluster up --slurm N [--partition P] [--sbatch-arg A]... --dir DIR
+//   weft cluster up --slurm N [--partition P] [--sbatch-arg A]... [--listen ADDR
+//                   [--insecure | --tls-cert F --tls-key F --tls-ca F]] --dir DIR
 //     the same with the N nodes started as one Slurm job (cli/slurm_nodes.h)
 //     whose id is kept in DIR/slurm-job;
 //   weft cluster down --dir DIR
@@ -35,10 +36,12 @@
 
 #include "cli/commands.h"
 #include "cli/slurm_nodes.h"
+#include "cli/slurm_up_flags.h"
 #include "fmt/format.h"
 #include "runtime/client/scheduler_client.h"
 #include "runtime/local_tokens.h"
 #include "runtime/node/task_runner.h"
+#include "runtime/tls.h"
 
 namespace weft::cli {
 
@@ -163,10 +166,7 @@ struct UpOptions {
   uint32_t replicas = 1;
   uint32_t rack_size = 0;  // 0: every node in rack 0
   bool slurm = false;      // the nodes as one Slurm job (--slurm N sets nodes = N)
-  std::string partition;
-  std::vector<std::string> sbatch_args;
-  std::string listen;      // the scheduler's gRPC address; empty: a free loopback port
-  bool insecure = false;   // clear text beyond loopback (docs/runtime.md, "Security")
+  SlurmUpFlags slurm_flags;
 };
 
 fs::path TokenPath(const fs::path& dir) { return dir / "token"; }
@@ -187,7 +187,8 @@ std::variant<std::string, int> StartScheduler(const UpOptions& o, const fs::path
   const std::string previous_http = LastLine(dir / name / "http-address");
   std::error_code ec;
   fs::remove(dir / name / "address", ec);
-  const std::string listen = !previous.empty() ? previous : !o.listen.empty() ? o.listen : "127.0.0.1:0";
+  const SlurmUpFlags& net = o.slurm_flags;  // empty without --slurm
+  const std::string listen = !previous.empty() ? previous : !net.listen.empty() ? net.listen : "127.0.0.1:0";
   std::vector<std::string> args = {WeftdPath().string(), "scheduler", "--listen", listen, "--state",
                                    (dir / name).string(), "--nodes", std::to_string(o.nodes), "--http",
                                    previous_http.empty() ? "127.0.0.1:0" : previous_http, "--token-file",
@@ -196,7 +197,8 @@ std::variant<std::string, int> StartScheduler(const UpOptions& o, const fs::path
     args.insert(args.end(), {"--replica", std::to_string(replica), "--replicas", std::to_string(o.replicas)});
   }
   if (!o.policy.empty()) args.insert(args.end(), {"--policy", o.policy});
-  if (o.insecure) args.push_back("--insecure");
+  if (net.insecure) args.push_back("--insecure");
+  if (!net.tls.cert.empty()) args.insert(args.end(), {"--tls-cert", net.tls.cert, "--tls-key", net.tls.key});
   for (const std::string& p : o.params) args.insert(args.end(), {"--param", p});
   const pid_t scheduler = Spawn(args, dir / (name + ".out"));
   WritePid(dir / (name + ".pid"), scheduler);
@@ -225,6 +227,12 @@ int Up(const UpOptions& o) {
   const absl::StatusOr<std::string> token = runtime::EnsureTokenFile(TokenPath(dir));
   if (!token.ok()) {
     std::cerr << "error: " << token.status().message() << "\n";
+    return kExitBadInput;
+  }
+  // What this command's own client trusts (the scheduler checks its files itself).
+  const absl::StatusOr<runtime::TlsConfig> tls = runtime::LoadClientTls({.ca = o.slurm_flags.tls.ca});
+  if (!tls.ok()) {
+    std::cerr << "error: " << tls.status().message() << "\n";
     return kExitBadInput;
   }
   // An up on a dir whose daemons are partly alive starts only what is
@@ -270,8 +278,9 @@ int Up(const UpOptions& o) {
                                                               .weftd = weftd,
                                                               .scheduler = address,
                                                               .dir = dir.string(),
-                                                              .partition = o.partition,
-                                                              .sbatch_args = o.sbatch_args});
+                                                              .tls_ca = o.slurm_flags.tls.ca,
+                                                              .partition = o.slurm_flags.partition,
+                                                              .sbatch_args = o.slurm_flags.sbatch_args});
     if (!job.ok()) {
       std::cerr << "error: " << job.status().message() << "\n";
       StopAll(dir);  // the scheduler started for it
@@ -289,7 +298,7 @@ int Up(const UpOptions& o) {
     if (o.rack_size > 0) node.insert(node.end(), {"--rack", std::to_string(i / o.rack_size)});
     WritePid(dir / (name + ".pid"), Spawn(node, dir / (name + ".out")));
   }
-  runtime::SchedulerClient client(address, *token);
+  runtime::SchedulerClient client(address, *token, *tls);
   const std::string job = o.slurm ? LastLine(SlurmJobFile(dir)) : std::string();
   auto next_squeue = Clock::now();
   while (true) {
@@ -332,7 +341,8 @@ int Up(const UpOptions& o) {
     const std::string http = LastLine(dir / SchedulerName(o, r) / "http-address");
     // With the token, as a browser can send it: the page works as printed (only its reader sees it).
     if (!http.empty()) {
-      std::cout << fmt::format("dashboard: http://{}/?token={} (Prometheus metrics: /metrics)\n", http, *token);
+      std::cout << fmt::format("dashboard: {}://{}/?token={} (Prometheus metrics: /metrics)\n",
+                               o.slurm_flags.tls.cert.empty() ? "http" : "https", http, *token);
     }
   }
   std::cout << address << "\n";  // last: scripts take it with tail -1 (FORMATS.md section 4)
@@ -364,28 +374,16 @@ void AddClusterCommand(CLI::App& app, CommandRun& run) {
   cmd->add_option("--dir", up->dir, "Directory for state, logs and task output")->required();
   CLI::Option* cpu =
       cmd->add_option("--cpu", up->cpu, "Cores each node offers (default: all)")->check(CLI::Range(0.0, 1e5));
-  CLI::Option* mem = cmd->add_option("--mem", up->mem, "GB each node offers (default: all)")->check(CLI::Range(0.0, 1e7));
+  CLI::Option* mem =
+      cmd->add_option("--mem", up->mem, "GB each node offers (default: all)")->check(CLI::Range(0.0, 1e7));
   cmd->add_option("--replicas", up->replicas,
                   "Scheduler daemons sharing the nodes as replicas (sparrow*); the last line lists every address")
       ->capture_default_str()->check(CLI::Range(1, 16));
   CLI::Option* rack_size = cmd->add_option("--rack-size", up->rack_size,
                                            "Nodes per rack: node-i runs with --rack i/K (default: all in rack 0)")
                                ->check(CLI::Range(1, 64));
-  // The nodes as one Slurm job, each sized from its allocation (docs/runtime.md, "On Slurm").
-  CLI::Option* slurm = cmd->add_option("--slurm", up->nodes,
-                                       "Start the N nodes as one Slurm job (sbatch; one weftd node per task)")
-                           ->check(CLI::Range(1, 1024))
-                           ->excludes(nodes, cpu, mem, rack_size);
+  CLI::Option* slurm = AddSlurmUpFlags(cmd, up->nodes, up->slurm_flags)->excludes(nodes, cpu, mem, rack_size);
   nodes->excludes(slurm);
-  cmd->add_option("--partition", up->partition, "Slurm partition of the nodes' job")->needs(slurm);
-  cmd->add_option("--sbatch-arg", up->sbatch_args, "An argument for sbatch, as --sbatch-arg=--time=1:00:00 (repeatable)")
-      ->needs(slurm)
-      ->allow_extra_args(false);
-  cmd->add_option("--listen", up->listen,
-                  "The scheduler's address (default: a free loopback port); beyond loopback see docs/runtime.md")
-      ->needs(slurm);
-  cmd->add_flag("--insecure", up->insecure, "Clear text on a --listen address beyond loopback (no TLS)")
-      ->needs(slurm);
   cmd->callback([&run, up, nodes, slurm] {
     if (nodes->count() + slurm->count() == 0) throw CLI::RequiredError("--nodes or --slurm");
     up->slurm = slurm->count() > 0;

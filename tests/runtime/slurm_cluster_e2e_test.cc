@@ -122,6 +122,34 @@ TEST_F(SlurmClusterTest, NodesRunAsOneSlurmJobAndGoWithClusterDown) {
   ExpectNothingRunning(cluster_);
 }
 
+// With TLS (the set-up beyond loopback, here on loopback so it runs
+// anywhere): the nodes trust the scheduler's certificate through --tls-ca,
+// and so does a client given it.
+TEST_F(SlurmClusterTest, NodesReachATlsSchedulerWithItsCa) {
+  if (!StartSlurm()) GTEST_SKIP() << "no local Slurm here: " << skip_reason_;
+  const fs::path certs = dir_ / "certs";
+  ASSERT_EQ(RunProgram("/bin/bash", {WEFT_MAKE_TLS_CERTS, certs.string()}).exit_code, 0);
+  cluster_ = dir_ / "tls";
+  const std::string ca = (certs / "ca.pem").string();
+  const Result up = Run({"cluster", "up", "--slurm", "1", "--tls-cert", (certs / "server.pem").string(), "--tls-key",
+                         (certs / "server.key").string(), "--tls-ca", ca, "--dir", cluster_.string()});
+  ASSERT_EQ(up.exit_code, 0) << up.err;
+  EXPECT_THAT(up.out, HasSubstr("dashboard: https://"));
+  EXPECT_THAT(Slurp(cluster_ / "slurm-nodes.sh"), HasSubstr("--tls-ca"));
+  const std::string address = up.out.substr(up.out.find_last_of('\n', up.out.size() - 2) + 1,
+                                            up.out.size() - up.out.find_last_of('\n', up.out.size() - 2) - 2);
+  const Result submitted = Run({"submit", "--scheduler", address, "--tls-ca", ca,
+                                Write("w.json", Workload(R"({"name": "one", "stages": [{"name": "s", "tasks": 1,
+                                  "duration": 0.1, "demand": {"cpu": 1, "mem": 0.1}, "command": "true"}]})"))});
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const Result waited = Run({"wait", "--scheduler", address, "--tls-ca", ca, "0", "--timeout", "20"});
+  EXPECT_EQ(waited.exit_code, 0) << waited.out << waited.err;
+  EXPECT_NE(Run({"status", "--scheduler", address}).exit_code, 0) << "a client without the CA is refused";
+  EXPECT_EQ(Run({"cluster", "down", "--dir", cluster_.string()}).exit_code, 0);
+  EXPECT_EQ(Squeue(), "");
+  ExpectNothingRunning(cluster_);
+}
+
 // No sbatch: one line, exit 2, and the scheduler started for it stopped (no Slurm needed).
 TEST_F(SlurmClusterTest, WithoutSbatchNothingIsLeftRunning) {
   const char* path = std::getenv("PATH");
@@ -141,6 +169,9 @@ TEST_F(SlurmClusterTest, SlurmFlagsAreCheckedBeforeAnythingStarts) {
   ExpectBadInput(Run({"cluster", "up", "--slurm", "2", "--cpu", "1", "--dir", dir.string()}));
   ExpectBadInput(Run({"cluster", "up", "--nodes", "1", "--partition", "p", "--dir", dir.string()}));
   ExpectBadInput(Run({"cluster", "up", "--dir", dir.string()}));
+  const std::string cert = Write("cert.pem", "x");
+  ExpectBadInput(Run({"cluster", "up", "--slurm", "1", "--tls-cert", cert, "--dir", dir.string()}));  // no key, CA
+  ExpectBadInput(Run({"cluster", "up", "--nodes", "1", "--tls-ca", cert, "--dir", dir.string()}));
   EXPECT_FALSE(fs::exists(dir));
 }
 
