@@ -8,9 +8,14 @@
 //     (K: `a,b,...`) on the last line. The address is chosen once and kept in DIR: an `up` on a
 //     dir whose daemons are partly dead (a crash, kill -9) starts only the
 //     missing ones, the scheduler on its old address, with the same flags;
+//   weft cluster up --slurm N [--partition P] [--sbatch-arg A]... [--listen ADDR
+//                   [--insecure | --tls-cert F --tls-key F --tls-ca F]] --dir DIR
+//     the same with the N nodes started as one Slurm job (cli/slurm_nodes.h)
+//     whose id is kept in DIR/slurm-job;
 //   weft cluster down --dir DIR
-//     stops them (SIGTERM, then SIGKILL after 5 s) and kills any task a
-//     killed node left behind, so no process outlives the cluster.
+//     cancels that job and waits for it to go, then stops the rest
+//     (SIGTERM, then SIGKILL after 5 s) and kills any task a killed node
+//     left behind, so no process outlives the cluster.
 // Each daemon's pid is kept in DIR/NAME.pid; a pid is signalled only while
 // /proc says it is still a weftd (pids get reused).
 // Every daemon takes the cluster's token, DIR/token (mode 0600, made by the
@@ -30,10 +35,13 @@
 #include <variant>
 
 #include "cli/commands.h"
+#include "cli/slurm_nodes.h"
+#include "cli/slurm_up_flags.h"
 #include "fmt/format.h"
 #include "runtime/client/scheduler_client.h"
 #include "runtime/local_tokens.h"
 #include "runtime/node/task_runner.h"
+#include "runtime/tls.h"
 
 namespace weft::cli {
 
@@ -119,6 +127,7 @@ std::vector<fs::path> PidFiles(const fs::path& dir) {
 // daemons are those of DIR's NAME.pid files and those that recorded
 // themselves in DIR/NAME/pid (a scheduler restarted by hand on its state).
 void StopAll(const fs::path& dir) {
+  StopSlurmNodes(dir);  // first: its nodes end their tasks while the scheduler is still there
   std::vector<fs::path> files = PidFiles(dir);
   std::error_code list_ec;
   for (const auto& e : fs::directory_iterator(dir, list_ec)) {
@@ -156,6 +165,8 @@ struct UpOptions {
   double mem = 0;
   uint32_t replicas = 1;
   uint32_t rack_size = 0;  // 0: every node in rack 0
+  bool slurm = false;      // the nodes as one Slurm job (--slurm N sets nodes = N)
+  SlurmUpFlags slurm_flags;
 };
 
 fs::path TokenPath(const fs::path& dir) { return dir / "token"; }
@@ -176,15 +187,18 @@ std::variant<std::string, int> StartScheduler(const UpOptions& o, const fs::path
   const std::string previous_http = LastLine(dir / name / "http-address");
   std::error_code ec;
   fs::remove(dir / name / "address", ec);
-  std::vector<std::string> args = {WeftdPath().string(), "scheduler", "--listen",
-                                   previous.empty() ? "127.0.0.1:0" : previous, "--state", (dir / name).string(),
-                                   "--nodes", std::to_string(o.nodes), "--http",
+  const SlurmUpFlags& net = o.slurm_flags;  // empty without --slurm
+  const std::string listen = !previous.empty() ? previous : !net.listen.empty() ? net.listen : "127.0.0.1:0";
+  std::vector<std::string> args = {WeftdPath().string(), "scheduler", "--listen", listen, "--state",
+                                   (dir / name).string(), "--nodes", std::to_string(o.nodes), "--http",
                                    previous_http.empty() ? "127.0.0.1:0" : previous_http, "--token-file",
                                    TokenPath(dir).string()};
   if (o.replicas > 1) {
     args.insert(args.end(), {"--replica", std::to_string(replica), "--replicas", std::to_string(o.replicas)});
   }
   if (!o.policy.empty()) args.insert(args.end(), {"--policy", o.policy});
+  if (net.insecure) args.push_back("--insecure");
+  if (!net.tls.cert.empty()) args.insert(args.end(), {"--tls-cert", net.tls.cert, "--tls-key", net.tls.key});
   for (const std::string& p : o.params) args.insert(args.end(), {"--param", p});
   const pid_t scheduler = Spawn(args, dir / (name + ".out"));
   WritePid(dir / (name + ".pid"), scheduler);
@@ -215,6 +229,12 @@ int Up(const UpOptions& o) {
     std::cerr << "error: " << token.status().message() << "\n";
     return kExitBadInput;
   }
+  // What this command's own client trusts (the scheduler checks its files itself).
+  const absl::StatusOr<runtime::TlsConfig> tls = runtime::LoadClientTls({.ca = o.slurm_flags.tls.ca});
+  if (!tls.ok()) {
+    std::cerr << "error: " << tls.status().message() << "\n";
+    return kExitBadInput;
+  }
   // An up on a dir whose daemons are partly alive starts only what is
   // missing (a crashed scheduler comes back on its address; lost nodes
   // come back); with all of them alive there is nothing to do.
@@ -225,15 +245,20 @@ int Up(const UpOptions& o) {
   for (uint32_t r = 0; r < o.replicas; ++r) {
     all_alive &= alive(SchedulerName(o, r));
   }
-  for (uint32_t i = 0; i < o.nodes; ++i) {
-    all_alive &= alive(fmt::format("node-{}", i));
+  const std::string slurm_job = LastLine(SlurmJobFile(dir));
+  if (o.slurm) {
+    all_alive &= !slurm_job.empty() && !SlurmJobState(slurm_job).empty();
+  } else {
+    for (uint32_t i = 0; i < o.nodes; ++i) {
+      all_alive &= alive(fmt::format("node-{}", i));
+    }
   }
   if (all_alive) {
     std::cerr << fmt::format("error: a cluster is already running in {} (weft cluster down --dir {})\n",
                              dir.string(), o.dir);
     return kExitBadInput;
   }
-  const auto deadline = Clock::now() + kStartTimeout;
+  auto deadline = Clock::now() + kStartTimeout;
   std::vector<std::string> addresses;
   for (uint32_t r = 0; r < o.replicas; ++r) {
     const std::string name = SchedulerName(o, r);
@@ -248,7 +273,22 @@ int Up(const UpOptions& o) {
   std::string address = addresses[0];
   for (size_t r = 1; r < addresses.size(); ++r) address += "," + addresses[r];
   const std::string weftd = WeftdPath().string();
-  for (uint32_t i = 0; i < o.nodes; ++i) {
+  if (o.slurm && (slurm_job.empty() || SlurmJobState(slurm_job).empty())) {
+    const absl::StatusOr<std::string> job = SubmitSlurmNodes({.nodes = o.nodes,
+                                                              .weftd = weftd,
+                                                              .scheduler = address,
+                                                              .dir = dir.string(),
+                                                              .tls_ca = o.slurm_flags.tls.ca,
+                                                              .partition = o.slurm_flags.partition,
+                                                              .sbatch_args = o.slurm_flags.sbatch_args});
+    if (!job.ok()) {
+      std::cerr << "error: " << job.status().message() << "\n";
+      StopAll(dir);  // the scheduler started for it
+      return kExitBadInput;
+    }
+    std::ofstream(SlurmJobFile(dir)) << *job << "\n";
+  }
+  for (uint32_t i = 0; i < o.nodes && !o.slurm; ++i) {
     const std::string name = fmt::format("node-{}", i);
     if (alive(name)) continue;
     std::vector<std::string> node = {weftd, "node", "--scheduler", address, "--name", name, "--work-dir",
@@ -258,7 +298,9 @@ int Up(const UpOptions& o) {
     if (o.rack_size > 0) node.insert(node.end(), {"--rack", std::to_string(i / o.rack_size)});
     WritePid(dir / (name + ".pid"), Spawn(node, dir / (name + ".out")));
   }
-  runtime::SchedulerClient client(address, *token);
+  runtime::SchedulerClient client(address, *token, *tls);
+  const std::string job = o.slurm ? LastLine(SlurmJobFile(dir)) : std::string();
+  auto next_squeue = Clock::now();
   while (true) {
     absl::StatusOr<std::vector<v1::StatusReply>> replies = client.StatusAll();
     const bool ready = replies.ok() && replies->size() == o.replicas &&
@@ -266,6 +308,19 @@ int Up(const UpOptions& o) {
                          return r.ready() && r.nodes_up() == o.nodes;
                        });
     if (ready) break;
+    // A Slurm job may wait in the queue for as long as Slurm likes: the
+    // nodes' time to register starts once it runs; one that ended is a failure.
+    if (!job.empty() && Clock::now() >= next_squeue) {
+      next_squeue = Clock::now() + std::chrono::milliseconds(500);
+      const std::string state = SlurmJobState(job);
+      if (state.empty() || state == "COMPLETING") {
+        std::cerr << fmt::format("error: Slurm job {} of the nodes ended (see {}/slurm-{}.out)\n", job, dir.string(),
+                                 job);
+        StopAll(dir);
+        return kExitFailure;
+      }
+      if (state == "PENDING" || state == "CONFIGURING") deadline = Clock::now() + kStartTimeout;
+    }
     if (Clock::now() > deadline) {
       std::cerr << fmt::format("error: the nodes did not all register within {} s (see {}/node-*.out)\n",
                                kStartTimeout.count(), dir.string());
@@ -280,13 +335,14 @@ int Up(const UpOptions& o) {
                                TokenPath(dir).string());
     }
   }
-  std::cout << fmt::format("cluster of {} nodes running in {}; stop it with: weft cluster down --dir {}\n", o.nodes,
-                           dir.string(), o.dir);
+  std::cout << fmt::format("cluster of {} nodes running in {}{}; stop it with: weft cluster down --dir {}\n",
+                           o.nodes, dir.string(), job.empty() ? "" : fmt::format(" (Slurm job {})", job), o.dir);
   for (uint32_t r = 0; r < o.replicas; ++r) {
     const std::string http = LastLine(dir / SchedulerName(o, r) / "http-address");
     // With the token, as a browser can send it: the page works as printed (only its reader sees it).
     if (!http.empty()) {
-      std::cout << fmt::format("dashboard: http://{}/?token={} (Prometheus metrics: /metrics)\n", http, *token);
+      std::cout << fmt::format("dashboard: {}://{}/?token={} (Prometheus metrics: /metrics)\n",
+                               o.slurm_flags.tls.cert.empty() ? "http" : "https", http, *token);
     }
   }
   std::cout << address << "\n";  // last: scripts take it with tail -1 (FORMATS.md section 4)
@@ -312,19 +368,27 @@ void AddClusterCommand(CLI::App& app, CommandRun& run) {
   cluster->require_subcommand(1);
   auto up = std::make_shared<UpOptions>();
   CLI::App* cmd = cluster->add_subcommand("up", "Start a scheduler and N nodes here; prints the scheduler address last");
-  cmd->add_option("--nodes", up->nodes, "Number of nodes")->required()->check(CLI::Range(1, 64));
+  CLI::Option* nodes = cmd->add_option("--nodes", up->nodes, "Number of nodes")->check(CLI::Range(1, 64));
   cmd->add_option("--policy", up->policy, "Scheduling policy (default fifo)");
   cmd->add_option("--param", up->params, "Policy parameter k=v (repeatable)");
   cmd->add_option("--dir", up->dir, "Directory for state, logs and task output")->required();
-  cmd->add_option("--cpu", up->cpu, "Cores each node offers (default: all)")->check(CLI::Range(0.0, 1e5));
-  cmd->add_option("--mem", up->mem, "GB each node offers (default: all)")->check(CLI::Range(0.0, 1e7));
+  CLI::Option* cpu =
+      cmd->add_option("--cpu", up->cpu, "Cores each node offers (default: all)")->check(CLI::Range(0.0, 1e5));
+  CLI::Option* mem =
+      cmd->add_option("--mem", up->mem, "GB each node offers (default: all)")->check(CLI::Range(0.0, 1e7));
   cmd->add_option("--replicas", up->replicas,
                   "Scheduler daemons sharing the nodes as replicas (sparrow*); the last line lists every address")
       ->capture_default_str()->check(CLI::Range(1, 16));
-  cmd->add_option("--rack-size", up->rack_size,
-                  "Nodes per rack: node-i runs with --rack i/K (default: all in rack 0)")
-      ->check(CLI::Range(1, 64));
-  cmd->callback([&run, up] { run = [up] { return Up(*up); }; });
+  CLI::Option* rack_size = cmd->add_option("--rack-size", up->rack_size,
+                                           "Nodes per rack: node-i runs with --rack i/K (default: all in rack 0)")
+                               ->check(CLI::Range(1, 64));
+  CLI::Option* slurm = AddSlurmUpFlags(cmd, up->nodes, up->slurm_flags)->excludes(nodes, cpu, mem, rack_size);
+  nodes->excludes(slurm);
+  cmd->callback([&run, up, nodes, slurm] {
+    if (nodes->count() + slurm->count() == 0) throw CLI::RequiredError("--nodes or --slurm");
+    up->slurm = slurm->count() > 0;
+    run = [up] { return Up(*up); };
+  });
   auto dir = std::make_shared<std::string>();
   CLI::App* down = cluster->add_subcommand("down", "Stop the cluster in DIR and every task it runs");
   down->add_option("--dir", *dir, "The directory given to cluster up")->required();

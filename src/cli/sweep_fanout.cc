@@ -58,15 +58,6 @@ std::string SlurmScript(const std::string& command, size_t runs, const std::stri
       runs - 1, out_dir, command);
 }
 
-namespace {
-
-// Captured: run `command` through /bin/sh, returning its exit status and
-// stdout+stderr.
-struct Captured {
-  int status = -1;
-  std::string output;
-};
-
 Captured RunCaptured(const std::string& command) {
   Captured c;
   FILE* pipe = popen((command + " 2>&1").c_str(), "r");
@@ -79,6 +70,8 @@ Captured RunCaptured(const std::string& command) {
   while (!c.output.empty() && (c.output.back() == '\n' || c.output.back() == '\r')) c.output.pop_back();
   return c;
 }
+
+namespace {
 
 std::string FirstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
 

@@ -20,6 +20,15 @@ namespace weft::cli {
 // ShellQuote: `arg` as one word for /bin/sh, in single quotes.
 std::string ShellQuote(const std::string& arg);
 
+// Captured: what RunCaptured saw of a shell command.
+struct Captured {
+  int status = -1;      // exit status; -1 when it did not exit normally
+  std::string output;   // stdout and stderr together, trailing newlines dropped
+};
+
+// RunCaptured runs `command` through /bin/sh (used for sbatch, squeue, scancel).
+Captured RunCaptured(const std::string& command);
+
 // SweepCommandLine: "cd CWD && WEFT sweep ARGS" with every word quoted; the
 // caller appends the mode (--only "$VAR" or --gather).
 std::string SweepCommandLine(const std::string& cwd, const std::string& weft, const std::vector<std::string>& args);
