@@ -564,6 +564,10 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
   const std::vector<int> cgroup_fds = cgroups_.enabled() ? cgroups_.Create(cgroup) : std::vector<int>{};
   setup.cgroup_fds = cgroup_fds.data();
   setup.cgroup_fd_count = cgroup_fds.size();
+  // The run's clock starts before the child does: a built-in paces itself
+  // from its own start, so a start taken after the bookkeeping below would
+  // make run_us shorter than the work it timed.
+  const auto started = std::chrono::steady_clock::now();
   Spawned child = Spawn(setup, child_stack_.get() + kChildStackBytes);
   close_outputs();
   for (int fd : cgroup_fds) close(fd);
@@ -612,9 +616,8 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
     AddDone(TaskExit{.id = spec.id, .exit_code = 127, .failed_to_start = true, .error = std::move(error)});
     return absl::OkStatus();
   }
-  const auto now = std::chrono::steady_clock::now();
-  running_.emplace(spec.id, Running{.pid = pid, .pidfd = pidfd, .record_slot = *slot, .started = now,
-                                    .last_sample_time = now, .scratch = scratch, .cgroup = task_cgroup,
+  running_.emplace(spec.id, Running{.pid = pid, .pidfd = pidfd, .record_slot = *slot, .started = started,
+                                    .last_sample_time = started, .scratch = scratch, .cgroup = task_cgroup,
                                     .container = container});
   id_of_pidfd_.emplace(pidfd, spec.id);
   return absl::OkStatus();
