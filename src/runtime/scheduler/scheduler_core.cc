@@ -535,6 +535,7 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
   registered.mutable_registered()->set_node_timeout_ms(config_.node_timeout_us / 1000);
   registered.mutable_registered()->set_replica(config_.replica.index);
   registered.mutable_registered()->set_replicas(config_.replica.count);
+  registered.mutable_registered()->set_overbooked(built_.policy->overbooked());
   link->Send(std::move(registered));
   spdlog::info("node {} registered in slot {} (rack {}) with {}", request.name(), slot, request.rack(),
                capacity.ToString());
@@ -804,6 +805,28 @@ void SchedulerCore::StartAttempt(const sim::AttemptLaunch& launch) {
     l->set_container(uint64_t{launch.container.value()} + 1);
     *l->mutable_container_size() = ToProto(launch.container_size);
   }
+  if (auto it = reservations_.find(KeyOf(launch.task, launch.attempt)); it != reservations_.end()) {
+    *l->mutable_reserve() = ToProto(it->second.reserve);
+    if (stage.HasProfiledPhases()) {
+      it->second.id = launch.id;  // its moves go to the node until it ends
+    } else {
+      reservations_.erase(it);
+    }
+  }
+}
+
+void SchedulerCore::OnAttemptStart(const AttemptStart& start) {
+  reservations_[KeyOf(start.task, start.attempt)] = Reservation{start.demand, 0};
+}
+
+void SchedulerCore::OnReservationChange(const ReservationChange& change) {
+  auto it = reservations_.find(KeyOf(change.task, change.attempt));
+  if (it == reservations_.end()) return;
+  it->second.reserve = change.demand;
+  if (it->second.id == 0) return;  // not on its node yet: its Launch will say it
+  v1::ReservationMove* move = nodes_[change.machine.value()].launches.add_moves();
+  move->set_attempt(it->second.id);
+  *move->mutable_reserve() = ToProto(change.demand);
 }
 
 void SchedulerCore::StartPhase(uint64_t id, MachineId machine, const TaskRef& task, uint32_t phase) {
@@ -834,7 +857,10 @@ void SchedulerCore::KillAttempt(uint64_t id, MachineId machine) {
   nodes_[machine.value()].kills.add_attempts(id);
 }
 
-void SchedulerCore::OnAttemptEnd(const AttemptRecord& record) { pending_attempts_.push_back(record); }
+void SchedulerCore::OnAttemptEnd(const AttemptRecord& record) {
+  reservations_.erase(KeyOf(record.task, record.attempt));
+  pending_attempts_.push_back(record);
+}
 
 void SchedulerCore::OnJobEnd(const JobRecord& record) { pending_job_ends_.push_back(record); }
 
@@ -925,7 +951,7 @@ void SchedulerCore::Flush() {
       node.agent_mails.Clear();
       node.link->Send(std::move(m));
     }
-    if (node.launches.launches_size() > 0) {
+    if (node.launches.launches_size() > 0 || node.launches.moves_size() > 0) {
       v1::SchedulerMessage m;
       *m.mutable_launches() = std::move(node.launches);
       node.launches.Clear();

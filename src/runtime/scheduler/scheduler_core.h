@@ -34,6 +34,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -123,6 +124,8 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   void StartPhase(uint64_t id, MachineId machine, const TaskRef& task, uint32_t phase) override;
   void DeliverToNode(MachineId machine, const sim::NodeMail& mail) override;
   // RunObserver (called by the engine, under the lock).
+  void OnAttemptStart(const AttemptStart& start) override;
+  void OnReservationChange(const ReservationChange& change) override;
   void OnAttemptEnd(const AttemptRecord& record) override;
   void OnJobEnd(const JobRecord& record) override;
   void OnPhaseEnd(const PhaseRecord& record) override;
@@ -236,6 +239,18 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   std::vector<AttemptRecord> pending_attempts_;
   std::vector<JobRecord> pending_job_ends_;
   absl::flat_hash_set<uint32_t> cancelling_;  // jobs whose end is a cancel
+  // What the engine reserved for each started attempt, for its Launch
+  // (the node admits and limits by it: docs/runtime.md, "Enforcement"),
+  // and, for a task with profiled phases, its attempt id, so that the
+  // moves of its reservation reach its node. Set by OnAttemptStart, kept
+  // until StartAttempt (or, with profiled phases, until the attempt ends).
+  struct Reservation {
+    Resources reserve;
+    uint64_t id = 0;  // 0 until StartAttempt
+  };
+  using AttemptKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>;  // job, stage, task, attempt
+  static AttemptKey KeyOf(const TaskRef& t, uint32_t attempt) { return {t.job.value(), t.stage, t.index, attempt}; }
+  absl::flat_hash_map<AttemptKey, Reservation> reservations_;
   SchedulerMetrics metrics_;
 };
 
