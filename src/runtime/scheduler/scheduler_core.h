@@ -30,6 +30,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -94,7 +95,12 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
 
   // Client API. Job ids here are global (replica_ids.h): NotFound for a job
   // of another replica.
-  absl::StatusOr<std::vector<uint32_t>> Submit(std::string_view workload_json);
+  // `done`: tasks of the submitted jobs already done elsewhere (failover:
+  // a dead daemon journaled them ok), journaled with the jobs (meta
+  // done:ID) and never run; InvalidArgument for one that names no task.
+  // moved_from: the global id + 1 of the job they continue (for the log).
+  absl::StatusOr<std::vector<uint32_t>> Submit(std::string_view workload_json,
+                                               std::vector<v1::DoneTask> done = {}, uint32_t moved_from = 0);
   v1::StatusReply Status(const v1::StatusRequest& request);
   absl::Status Cancel(uint32_t job);
   absl::StatusOr<v1::ExportChunk> Export();
@@ -152,8 +158,12 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
     // When the job arrives (submission plus its `arrival` offset): kept here
     // so that an ended job exports the same before and after a restart.
     TimeUs arrival_us = 0;
-    uint64_t done = 0;  // ok attempts (one per task), as the journal counts them
+    uint64_t done = 0;  // ok attempts (one per task), as the journal counts them, and tasks done elsewhere
+    uint32_t moved_to = 0;  // global id + 1 of the job a failover moved it to (meta moved:ID); 0: none
   };
+  // DoneElsewhere: the tasks of job `id` done before it came here (meta
+  // done:ID, a JSON array of [stage, task]) as ok history records.
+  static std::vector<AttemptRecord> DoneElsewhere(const std::map<std::string, std::string>& meta, JobId id);
 
   class EventLock;
 
