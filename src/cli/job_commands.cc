@@ -18,6 +18,7 @@
 #include "model/names.h"
 #include "nlohmann/json.hpp"
 #include "runtime/client/export_results.h"
+#include "runtime/client/failover.h"
 
 namespace weft::cli {
 
@@ -93,19 +94,77 @@ int Status(const SchedulerFlags& flags, std::optional<uint32_t> job, const std::
   return kExitOk;
 }
 
-int Wait(const SchedulerFlags& flags, uint32_t job, double timeout_s) {
+// Failover: where `weft wait` moves a job whose scheduler daemon is down
+// (runtime/client/failover.h).
+struct FailoverFlags {
+  double after_s = 10;                 // --failover-after: unreachable this long (0: never)
+  std::vector<std::string> state_dirs;  // --state-dir; default: the cluster dirs of the addresses
+};
+
+// TryMove: job's daemon has been unreachable for a while: if it is one of
+// several replicas and others answer, move the job to one of them.
+absl::StatusOr<runtime::MovedJob> TryMove(runtime::SchedulerClient& client, uint32_t job, const FailoverFlags& f) {
+  absl::StatusOr<std::vector<v1::StatusReply>> live = client.StatusAll();
+  if (!live.ok()) return live.status();
+  const uint32_t replicas = live->front().replicas();
+  if (replicas <= 1) return absl::FailedPreconditionError("no other scheduler replica to move it to");
+  for (const v1::StatusReply& r : *live) {
+    if (r.replica() == job % replicas) return absl::FailedPreconditionError("its scheduler answers again");
+  }
+  std::vector<std::filesystem::path> dirs(f.state_dirs.begin(), f.state_dirs.end());
+  if (dirs.empty()) {
+    for (const std::string& address : client.addresses()) {
+      const std::filesystem::path d = runtime::ClusterDirFor(address);
+      if (!d.empty() && std::find(dirs.begin(), dirs.end(), d) == dirs.end()) dirs.push_back(d);
+    }
+  }
+  if (dirs.empty()) return absl::NotFoundError("its scheduler's state dir is unknown (give --state-dir)");
+  return runtime::MoveJob(client, job, replicas, dirs);
+}
+
+int Wait(const SchedulerFlags& flags, uint32_t job, double timeout_s, const FailoverFlags& failover) {
   auto client = flags.Client();
   if (!client) return kExitBadInput;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   auto pause = std::chrono::milliseconds(10);
+  std::optional<std::chrono::steady_clock::time_point> unreachable_since;
+  std::string said;  // the last reason a move could not be made, said once
   while (true) {
     absl::StatusOr<v1::StatusReply> reply = client->JobStatus(job);
     if (!reply.ok() && !absl::IsUnavailable(reply.status())) return ReportClientError(reply.status());
     if (reply.ok() && reply->jobs_size() == 1) {
+      unreachable_since.reset();
       const std::string& state = reply->jobs(0).state();
+      if (state == "moved" && reply->jobs(0).moved_to() > 0) {
+        std::cout << fmt::format("job {} moved to job {}\n", job, reply->jobs(0).moved_to() - 1);
+        job = reply->jobs(0).moved_to() - 1;
+        continue;
+      }
       if (state == "succeeded" || state == "failed" || state == "cancelled") {
         std::cout << fmt::format("job {} {}\n", job, state);
         return state == "succeeded" ? kExitOk : kExitFailure;
+      }
+    }
+    if (!reply.ok()) {
+      const auto now = std::chrono::steady_clock::now();
+      if (!unreachable_since) unreachable_since = now;
+      if (failover.after_s > 0 && now - *unreachable_since >= std::chrono::duration<double>(failover.after_s)) {
+        absl::StatusOr<runtime::MovedJob> moved = TryMove(*client, job, failover);
+        if (moved.ok() && !moved->ended.empty()) {
+          std::cout << fmt::format("job {} {}\n", job, moved->ended);
+          return moved->ended == "succeeded" ? kExitOk : kExitFailure;
+        }
+        if (moved.ok()) {
+          std::cout << fmt::format("job {} moved to job {}{}\n", job, moved->to,
+                                   moved->already ? "" : fmt::format(" ({} of its tasks were done)", moved->done));
+          job = moved->to;
+          unreachable_since.reset();
+          continue;
+        }
+        if (std::string why(moved.status().message()); why != said) {
+          std::cerr << fmt::format("note: job {}'s scheduler is unreachable and the job cannot move: {}\n", job, why);
+          said = why;
+        }
       }
     }
     // An unreachable scheduler may be restarting: keep waiting until the deadline.
@@ -151,11 +210,21 @@ void AddJobCommands(CLI::App& app, CommandRun& run) {
     auto flags = std::make_shared<SchedulerFlags>();
     auto job = std::make_shared<uint32_t>();
     auto timeout = std::make_shared<double>(0);
+    auto failover = std::make_shared<FailoverFlags>();
     CLI::App* cmd = app.add_subcommand("wait", "Wait for a job to end: exit 0 succeeded, 1 failed, 3 timed out");
     flags->Add(cmd);
     cmd->add_option("job", *job, "Job id")->required();
     cmd->add_option("--timeout", *timeout, "Give up after S seconds (0: never)")->check(CLI::Range(0.0, 1e9));
-    cmd->callback([&run, flags, job, timeout] { run = [flags, job, timeout] { return Wait(*flags, *job, *timeout); }; });
+    cmd->add_option("--failover-after", failover->after_s,
+                    "Move the job to a live scheduler replica once its own has been unreachable S seconds (0: never)")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 1e9));
+    cmd->add_option("--state-dir", failover->state_dirs,
+                    "State dir of a scheduler daemon (or a cluster dir holding them), for failover "
+                    "(default: the cluster dirs of the --scheduler addresses)");
+    cmd->callback([&run, flags, job, timeout, failover] {
+      run = [flags, job, timeout, failover] { return Wait(*flags, *job, *timeout, *failover); };
+    });
   }
   {
     auto flags = std::make_shared<SchedulerFlags>();

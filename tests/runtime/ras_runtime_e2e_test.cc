@@ -4,9 +4,11 @@
 // sum beyond its capacity (checked from the exported tasks.csv); fair-slots
 // runs the same job with two map slots per node whatever the tasks demand.
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "runtime/runtime_e2e_fixture.h"
@@ -57,8 +59,37 @@ TEST_F(RuntimeTest, RasMeetsTheGoalWithoutOverCommittingANode) {
   const std::string address = Up(2, {"--policy", "ras", "--param", "period=1"});
   const auto ids = SubmitIds(address, kJob);
   ASSERT_EQ(ids.size(), 1u);
+  // From the nodes' side (docs/runtime.md, "Enforcement"): while the job
+  // runs, the cpu quotas of each node's task groups, which the kernel
+  // enforces, never sum past its one core.
+  const bool limits = NodeCpuLimits(cluster_ / "node-0") && NodeCpuLimits(cluster_ / "node-1");
+  std::atomic<bool> done = false;
+  std::vector<double> most(2, 0.0);  // the largest sum of quotas seen per node
+  std::vector<size_t> seen(2, 0);    // task groups with a quota seen per node
+  std::thread sampler([&] {
+    while (!done) {
+      for (int n = 0; n < 2; ++n) {
+        const std::vector<double> quotas = TaskQuotas(cluster_ / fmt::format("node-{}", n));
+        double sum = 0;
+        for (double q : quotas) sum += q;
+        most[n] = std::max(most[n], sum);
+        seen[n] += quotas.size();
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  });
   const Result r = Wait(address, ids[0], 60);
+  done = true;
+  sampler.join();
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  for (int n = 0; n < 2; ++n) {
+    const std::string log = Slurp(cluster_ / fmt::format("node-{}", n) / "node.log");
+    EXPECT_THAT(log, testing::Not(testing::HasSubstr("refused by the node"))) << "node " << n;
+    if (!limits) continue;  // no cgroup cpu controller: admission only
+    EXPECT_GT(seen[n], 0u) << "node " << n << " ran no task under a cpu quota";
+    EXPECT_LE(most[n], 1.0 + 1e-9) << "node " << n << " let its tasks' quotas pass its core";
+  }
+  EXPECT_THAT(Slurp(cluster_ / "scheduler" / "scheduler.log"), testing::Not(testing::HasSubstr("refused by the node")));
   const std::vector<Row> rows = Parse(TaskRows(address));
   ASSERT_EQ(rows.size(), 9u);
   double first = 1e300, last = 0;

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include <chrono>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -201,6 +202,50 @@ inline std::vector<std::vector<std::string>> CsvRows(const std::string& text) {
     rows.push_back(std::move(cells));
   }
   return rows;
+}
+
+// NodeGroups: a node's cgroups, one per hierarchy (WORK_DIR/cgroups, which
+// the node writes at start; empty without cgroups).
+inline std::vector<fs::path> NodeGroups(const fs::path& node_work_dir) {
+  std::vector<fs::path> dirs;
+  std::ifstream in(node_work_dir / "cgroups");
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) dirs.emplace_back(line);
+  }
+  return dirs;
+}
+
+// NodeCpuLimits: the node's groups can take a cpu quota.
+inline bool NodeCpuLimits(const fs::path& node_work_dir) {
+  for (const fs::path& d : NodeGroups(node_work_dir)) {
+    if (fs::exists(d / "cpu.cfs_quota_us") || fs::exists(d / "cpu.max")) return true;
+  }
+  return false;
+}
+
+// TaskQuotas: the cpu quota (cores) of each of the node's task groups now
+// (docs/runtime.md, "Enforcement"); groups without one are left out.
+inline std::vector<double> TaskQuotas(const fs::path& node_work_dir) {
+  std::vector<double> quotas;
+  for (const fs::path& d : NodeGroups(node_work_dir)) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(d, ec)) {
+      const std::string name = e.path().filename().string();
+      if (!e.is_directory(ec) || name.empty() || name[0] != 't') continue;
+      if (fs::exists(e.path() / "cpu.cfs_quota_us")) {
+        double quota = 0, period = 0;
+        std::ifstream(e.path() / "cpu.cfs_quota_us") >> quota;
+        std::ifstream(e.path() / "cpu.cfs_period_us") >> period;
+        if (quota > 0 && period > 0) quotas.push_back(quota / period);
+      } else if (fs::exists(e.path() / "cpu.max")) {
+        std::string quota;
+        double period = 0;
+        std::ifstream(e.path() / "cpu.max") >> quota >> period;
+        if (!quota.empty() && quota != "max" && period > 0) quotas.push_back(std::stod(quota) / period);
+      }
+    }
+  }
+  return quotas;
 }
 
 // Workload: `jobs` (JSON objects, comma-separated) in a workload whose

@@ -291,6 +291,55 @@ TEST_F(ReplicaTest, AReplicaKilledLeavesTheOtherRunningAndItsJobsFinishWhenItCom
   ExpectEachTaskOkOnce(both_, 8);
 }
 
+// Issue 20 bug 10, Sparrow's failover for real: replica 0 dies (kill -9)
+// while its job runs; `weft wait` moves the job's unfinished tasks to
+// replica 1 once replica 0 has been unreachable for a second, and the job
+// finishes there without rerunning a task replica 0 had finished. When
+// replica 0 comes back it runs nothing of the job and says where it went.
+TEST_F(ReplicaTest, AKilledReplicasJobMovesToALiveOneWithoutRerunningFinishedTasks) {
+  EXPECT_EQ(SubmitIds(first_, SlowJob("x", 6, 1.0)), std::vector<std::string>{"0"});
+  // Some tasks are done and journaled (the first wave, one per node); the others run.
+  ASSERT_TRUE(Until([&] {
+    const std::string out = Run({"status", "--scheduler", first_, "0"}).out;
+    return out.find(" 3/6 ") != std::string::npos || out.find(" 4/6 ") != std::string::npos ||
+           out.find(" 5/6 ") != std::string::npos;
+  }));
+  ASSERT_EQ(kill(PidOf("scheduler-0"), SIGKILL), 0);
+  const Result moved = Run({"wait", "--scheduler", both_, "0", "--timeout", "60", "--failover-after", "1"});
+  EXPECT_EQ(moved.exit_code, 0) << moved.out << moved.err;
+  EXPECT_THAT(moved.out, testing::ContainsRegex("job 0 moved to job 1 \\([345] of its tasks were done\\)"));
+  EXPECT_THAT(moved.out, HasSubstr("job 1 succeeded"));
+  // Every task ran to its end exactly once, over both replicas.
+  std::map<std::string, int> ends;
+  std::istringstream log(Slurp(WorkDir() / "x.log"));
+  for (std::string line; std::getline(log, line);) ++ends[line];
+  EXPECT_EQ(ends.size(), 6u);
+  for (const auto& [task, n] : ends) EXPECT_EQ(n, 1) << "task " << task << " ran to its end " << n << " times";
+  // Replica 0 back on its state dir: the job is not run there again, and a
+  // client waiting on it follows it to job 1.
+  const pid_t restarted = SpawnWeftd({"scheduler", "--listen", first_, "--state", (cluster_ / "scheduler-0").string(),
+                                      "--nodes", "3", "--replica", "0", "--replicas", "2"},
+                                     cluster_ / "restarted.out");
+  std::ofstream(cluster_ / "scheduler-0.pid") << restarted << "\n";
+  const Result again = Wait(both_, "0");
+  EXPECT_EQ(again.exit_code, 0) << again.out << again.err;
+  EXPECT_THAT(again.out, HasSubstr("job 0 moved to job 1\n"));
+  EXPECT_THAT(Run({"status", "--scheduler", first_, "0"}).out, HasSubstr("moved"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // what it would rerun would have ended by now
+  EXPECT_EQ(CountFileLines(WorkDir() / "x.log"), 6);
+  // In the merged export, each of the six tasks is ok once.
+  std::map<std::string, int> ok;
+  for (const std::string& row : TaskRows(both_)) {
+    if (row.find(",ok,") == std::string::npos) continue;
+    std::vector<std::string> f;
+    std::istringstream in(row);
+    for (std::string cell; std::getline(in, cell, ',');) f.push_back(cell);
+    ++ok[f[1] + "/" + f[2]];
+  }
+  EXPECT_EQ(ok.size(), 6u);
+  for (const auto& [task, n] : ok) EXPECT_EQ(n, 1) << task << " ok " << n << " times";
+}
+
 TEST_F(RuntimeTest, ReplicasOfAPolicyWithoutNodeAgentsAreRefused) {
   cluster_ = dir_ / "refused";
   const Result r = Run({"cluster", "up", "--nodes", "1", "--policy", "fifo", "--replicas", "2", "--dir",

@@ -248,6 +248,63 @@ TEST_F(SchedulerCoreTest, RunsTheDagAsNodesReportEnds) {
   EXPECT_TRUE(absl::IsNotFound(core->Cancel(7)));
 }
 
+// Enforcement on the nodes (docs/runtime.md): a node learns at registration
+// which resources the policy overbooks, and each launch says what the
+// engine reserved for it there.
+TEST_F(SchedulerCoreTest, LaunchesCarryTheirReservationAndRegistrationTheOverbooking) {
+  auto core = Open();
+  FakeLink link;
+  ASSERT_TRUE(core->RegisterNode(Node("n"), &link).ok());
+  ASSERT_FALSE(link.sent.empty());
+  EXPECT_EQ(link.sent[0].registered().overbooked(), 0u);  // fifo overbooks nothing
+  ASSERT_TRUE(core->Submit(kTwoStages).ok());
+  ASSERT_EQ(link.Launches().size(), 1u);
+  EXPECT_EQ(link.Launches()[0].reserve().cpu(), 1);
+  EXPECT_EQ(link.Launches()[0].reserve().mem(), 1);
+  core.reset();
+  std::filesystem::remove_all(config_.state_dir);
+  config_.policy = "fair-slots";
+  auto slots = Open();
+  FakeLink slots_link;
+  ASSERT_TRUE(slots->RegisterNode(Node("n"), &slots_link).ok());
+  EXPECT_EQ(slots_link.sent[0].registered().overbooked(), 0b1111u);  // all four: slots ignore resources
+}
+
+// Failover (issue 20 bug 10): tasks submitted as done elsewhere are never
+// run, count as done, and stay done after a restart; a done task that names
+// no task refuses the submission whole.
+TEST_F(SchedulerCoreTest, TasksSubmittedAsDoneElsewhereNeverRun) {
+  v1::DoneTask bad;
+  bad.set_stage(0);
+  bad.set_task(2);  // stage a has two tasks
+  {
+    auto core = Open();
+    FakeLink link;
+    auto session = core->RegisterNode(Node("n"), &link);
+    EXPECT_TRUE(absl::IsInvalidArgument(core->Submit(kTwoStages, {bad}, 1).status()));
+    EXPECT_EQ(Jobs(*core), 0u);
+    v1::DoneTask done;
+    done.set_stage(0);
+    done.set_task(0);
+    ASSERT_TRUE(core->Submit(kTwoStages, {done}, 1).ok());
+    ASSERT_EQ(link.Launches().size(), 1u);
+    EXPECT_EQ(link.Launches()[0].label(), "0-a-1-0");  // a/0 was done elsewhere
+    v1::StatusRequest one;
+    one.set_job(0);
+    EXPECT_EQ(core->Status(one).jobs(0).done(), 1u);
+  }
+  auto core = Open();  // a crash with a/1 running
+  FakeLink link;
+  auto session = core->RegisterNode(Node("n"), &link);
+  ASSERT_EQ(link.Launches().size(), 1u);
+  EXPECT_EQ(link.Launches()[0].label(), "0-a-1-0");
+  core->OnNodeMessage(*session, Ends({link.Launches()[0].attempt()}));
+  ASSERT_EQ(link.Launches().size(), 2u);
+  EXPECT_EQ(link.Launches()[1].label(), "0-b-0-0");
+  core->OnNodeMessage(*session, Ends({link.Launches()[1].attempt()}));
+  EXPECT_EQ(State(*core, 0), "succeeded");
+}
+
 TEST_F(SchedulerCoreTest, ReopenedCoreResumesWithoutRerunningFinishedTasks) {
   {
     auto core = Open();

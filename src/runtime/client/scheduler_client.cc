@@ -83,9 +83,13 @@ absl::Status SchedulerClient::ForJob(uint32_t job, Call&& call) {
   return not_found.ok() ? absl::NotFoundError(fmt::format("no job {}", job)) : not_found;
 }
 
-absl::StatusOr<std::vector<uint32_t>> SchedulerClient::Submit(const std::string& workload_json) {
+absl::StatusOr<std::vector<uint32_t>> SchedulerClient::Submit(const std::string& workload_json,
+                                                             const std::vector<v1::DoneTask>& done,
+                                                             uint32_t moved_from) {
   v1::SubmitRequest request;
   request.set_workload_json(workload_json);
+  for (const v1::DoneTask& d : done) *request.add_done() = d;
+  request.set_moved_from(moved_from);
   v1::SubmitReply reply;
   absl::Status s = WithFailover([&](v1::Scheduler::Stub& stub, grpc::ClientContext& context) {
     return stub.Submit(&context, request, &reply);

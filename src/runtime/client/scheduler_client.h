@@ -29,7 +29,9 @@ class SchedulerClient {
   // `tls`: the client's TLS (runtime/tls.h), empty for clear text.
   SchedulerClient(const std::string& addresses, std::string token, TlsConfig tls = {});
 
-  absl::StatusOr<std::vector<uint32_t>> Submit(const std::string& workload_json);
+  // done, moved_from: a failover's resubmission (failover.h; SubmitRequest).
+  absl::StatusOr<std::vector<uint32_t>> Submit(const std::string& workload_json,
+                                               const std::vector<v1::DoneTask>& done = {}, uint32_t moved_from = 0);
   // JobStatus: the reply of the replica that owns `job` (with that job only).
   // Unavailable when no address owns it and some could not be reached.
   absl::StatusOr<v1::StatusReply> JobStatus(uint32_t job);

@@ -9,10 +9,12 @@
 #include "core/status.h"
 #include "fmt/format.h"
 #include "runtime/node/agent_host.h"
+#include "runtime/node/node_book.h"
 #include "runtime/node/node_keeper.h"
 #include "runtime/node/scheduler_link.h"
 #include "runtime/node/task_runner.h"
 #include "runtime/replica_ids.h"
+#include "runtime/wire.h"
 #include "spdlog/spdlog.h"
 
 namespace weft::runtime {
@@ -110,6 +112,23 @@ void SetContainer(TaskSpec& spec, size_t link, const v1::Launch& launch) {
   spec.container_mem_bytes = static_cast<int64_t>(launch.container_size().mem() * 1e9);
 }
 
+// A task's memory limit is its reservation plus this much for the process
+// itself (a shell, the pages a built-in task writes besides the memory its
+// profile holds): a task using what it reserved is not killed by its own
+// overhead, and one using more is.
+constexpr int64_t kMemHeadroomBytes = int64_t{32} << 20;
+
+// SetLimits: a task outside a container is limited to its reservation in
+// cpu and memory, where the policy does not overbook them and the
+// reservation says something (a zero demand reserves nothing to limit to).
+void SetLimits(TaskSpec& spec, const Resources& reserve, ResourceMask overbooked) {
+  if (!spec.container.empty()) return;
+  if (!InMask(overbooked, kCpu) && reserve.micro(kCpu) > 0) spec.limit_cores = reserve.units(kCpu);
+  if (!InMask(overbooked, kMem) && reserve.micro(kMem) > 0) {
+    spec.limit_mem_bytes = static_cast<int64_t>(reserve.units(kMem) * 1e9) + kMemHeadroomBytes;
+  }
+}
+
 // Node: the daemon's main thread. It owns the task runner (children die
 // with the thread that forked them) and the hosted node agent, and serves
 // every scheduler link: runs their launches, reports ends and heartbeats
@@ -121,7 +140,8 @@ class Node {
       : config_(config),
         stop_(stop),
         wake_fd_(wake_fd),
-        runner_(config.work_dir, TaskCgroups::GroupName(config.name, config.work_dir)) {}
+        runner_(config.work_dir, TaskCgroups::GroupName(config.name, config.work_dir)),
+        book_(config.capacity) {}
 
   void Run() {
     spdlog::info("{}", runner_.cgroups().Describe());
@@ -204,6 +224,9 @@ class Node {
         s.node_timeout = std::chrono::milliseconds(e.registered.node_timeout_ms());
         s.last_heartbeat = Clock::now();
         s.next_heartbeat = s.last_heartbeat + s.heartbeat;
+        // Every daemon sharing the node runs the same policy (agent_host
+        // checks it), so the last one to register speaks for all.
+        book_.set_overbooked(static_cast<ResourceMask>(e.registered.overbooked() & kAllResources));
         return;
       }
       case LinkEvent::Kind::kDown:
@@ -261,6 +284,7 @@ class Node {
     s.running.clear();
     for (const auto& [attempt, p] : s.phased) runner_.Kill(p.runner_id);
     s.phased.clear();
+    book_.ReleaseLink(link);
     if (!agent_) return;
     if (!UpReplicas()) {
       agent_.reset();  // rebuilt fresh by the next START
@@ -276,7 +300,26 @@ class Node {
 
   void OnMessage(size_t link, const v1::SchedulerMessage& m) {
     LinkState& s = states_[link];
+    // Moves of what runs here first: a shrink may make room for a launch of
+    // the same batch. A move of an attempt launched in this batch comes after it.
+    std::vector<const v1::ReservationMove*> later;
+    for (const v1::ReservationMove& move : m.launches().moves()) {
+      if (book_.holds(link, move.attempt())) {
+        MoveReservation(link, move);
+      } else {
+        later.push_back(&move);
+      }
+    }
     for (const v1::Launch& l : m.launches().launches()) {
+      // Validate before anything changes: the reservation must fit.
+      if (absl::Status admitted = Admit(link, l); !admitted.ok()) {
+        spdlog::warn("launch of {} (attempt {}) {}", l.label(), l.attempt(), StatusMessage(admitted));
+        v1::NodeMessage refused;
+        AddEnd(*refused.mutable_ends(), l.attempt(),
+               TaskExit{.exit_code = 127, .failed_to_start = true, .error = std::string(StatusMessage(admitted))});
+        links_[link]->Write(refused);
+        continue;
+      }
       if (l.phases() > 0) {
         s.phased[l.attempt()] = Phased{.launch = l};  // nothing runs until its phases start
         continue;
@@ -290,18 +333,24 @@ class Node {
         spec.env = {{"WEFT_JOB", l.job()}, {"WEFT_STAGE", l.stage()}, {"WEFT_TASK", std::to_string(l.task())}};
       }
       SetContainer(spec, link, l);
+      SetLimits(spec, ReserveOf(l), book_.overbooked());
       if (absl::Status started = runner_.Start(spec); !started.ok()) {
+        book_.Release(link, l.attempt());
         v1::NodeMessage failed;
         AddEnd(*failed.mutable_ends(), l.attempt(),
                TaskExit{.id = id, .exit_code = 127, .failed_to_start = true, .error = std::string(started.message())});
         links_[link]->Write(failed);
         continue;
       }
+      NoteLimits();
       origins_[id] = Origin{link, s.session, l.attempt()};
       s.running[l.attempt()] = id;
     }
+    for (const v1::ReservationMove* move : later) MoveReservation(link, *move);
     for (const v1::PhaseStart& start : m.phase_starts().starts()) StartPhase(link, start);
     for (uint64_t attempt : m.kills().attempts()) {
+      // The scheduler freed its reservation when it decided the kill.
+      book_.Release(link, attempt);
       if (auto it = s.running.find(attempt); it != s.running.end()) runner_.Kill(it->second);
       if (auto it = s.phased.find(attempt); it != s.phased.end()) {
         runner_.Kill(it->second.runner_id);  // its end is not reported: the attempt is gone
@@ -309,6 +358,58 @@ class Node {
       }
     }
     for (const v1::AgentMail& mail : m.agent_mails().mails()) DeliverToAgent(link, mail);
+  }
+
+  // ReserveOf: what the scheduler reserved for a launch (none from a
+  // scheduler that does not say: then nothing is checked or limited).
+  static Resources ReserveOf(const v1::Launch& l) {
+    absl::StatusOr<Resources> r = FromProto(l.reserve());
+    return r.ok() ? *r : Resources();
+  }
+
+  // Admit: the node's admission check of a launch (node_book.h).
+  absl::Status Admit(size_t link, const v1::Launch& l) {
+    absl::StatusOr<Resources> reserve = FromProto(l.reserve());
+    if (!reserve.ok()) return absl::InvalidArgumentError(fmt::format("a bad reservation: {}", StatusMessage(reserve.status())));
+    Resources size;
+    if (l.container() != 0) {
+      absl::StatusOr<Resources> c = FromProto(l.container_size());
+      if (!c.ok()) return absl::InvalidArgumentError(fmt::format("a bad container size: {}", StatusMessage(c.status())));
+      size = *c;
+    }
+    return book_.Admit(link, l.attempt(), *reserve, l.container(), size);
+  }
+
+  void MoveReservation(size_t link, const v1::ReservationMove& move) {
+    absl::StatusOr<Resources> reserve = FromProto(move.reserve());
+    if (!reserve.ok()) {
+      spdlog::warn("attempt {}: a bad reservation move ignored: {}", move.attempt(), StatusMessage(reserve.status()));
+      return;
+    }
+    if (!book_.Move(link, move.attempt(), *reserve)) {
+      spdlog::warn("attempt {} grew to {}: the node's reservations ({}) pass its capacity ({})", move.attempt(),
+                   reserve->ToString(), book_.reserved().ToString(), book_.capacity().ToString());
+    }
+    if (auto it = states_[link].phased.find(move.attempt()); it != states_[link].phased.end()) {
+      *it->second.launch.mutable_reserve() = move.reserve();  // its next phase is limited to it
+    }
+  }
+
+  // NoteLimits says once in the log when a task's reservation cannot be
+  // made a cgroup limit here (no cgroup, or no cpu or memory controller):
+  // the node then enforces it by admission only.
+  void NoteLimits() {
+    const TaskRunner::Limits& l = runner_.last_limits();
+    if (l.cpu_asked && !l.set.cpu && !said_no_cpu_limit_) {
+      said_no_cpu_limit_ = true;
+      spdlog::warn("tasks' cpu cannot be limited to their reservation here (no cgroup with a cpu controller): "
+                   "the node enforces reservations by admission only (accounting)");
+    }
+    if (l.mem_asked && !l.set.mem && !said_no_mem_limit_) {
+      said_no_mem_limit_ = true;
+      spdlog::warn("tasks' memory cannot be limited to their reservation here (no cgroup with a memory controller): "
+                   "the node enforces reservations by admission only (accounting)");
+    }
   }
 
   // StartPhase runs one phase of a phased attempt; a start for an attempt
@@ -321,14 +422,17 @@ class Node {
     const uint64_t id = next_task_id_++;
     TaskSpec spec = PhaseSpec(id, it->second.launch, start);
     SetContainer(spec, link, it->second.launch);
+    SetLimits(spec, ReserveOf(it->second.launch), book_.overbooked());
     if (absl::Status started = runner_.Start(spec); !started.ok()) {
       v1::NodeMessage failed;
       AddPhaseEnd(*failed.mutable_phase_ends(), start.attempt(), start.phase(),
                   TaskExit{.id = id, .exit_code = 127, .failed_to_start = true, .error = std::string(started.message())});
       links_[link]->Write(failed);
       s.phased.erase(it);
+      book_.Release(link, start.attempt());
       return;
     }
+    NoteLimits();
     it->second.runner_id = id;
     origins_[id] = Origin{link, s.session, start.attempt(), start.phase()};
   }
@@ -416,6 +520,7 @@ class Node {
       if (!s.up || s.session != origin.session) continue;
       if (origin.phase < 0) {
         s.running.erase(origin.attempt);
+        book_.Release(origin.link, origin.attempt);
         AddEnd(*out[origin.link].mutable_ends(), origin.attempt, e);
         continue;
       }
@@ -424,7 +529,10 @@ class Node {
       p->second.runner_id = 0;
       const bool ok = e.exit_code == 0 && !e.failed_to_start && !e.killed;
       // After its last phase, or a failed one, the attempt is over here.
-      if (!ok || origin.phase + 1 >= p->second.launch.phases()) s.phased.erase(p);
+      if (!ok || origin.phase + 1 >= p->second.launch.phases()) {
+        s.phased.erase(p);
+        book_.Release(origin.link, origin.attempt);
+      }
       AddPhaseEnd(*phase_out[origin.link].mutable_phase_ends(), origin.attempt, static_cast<uint32_t>(origin.phase), e);
     }
     for (size_t l = 0; l < out.size(); ++l) {
@@ -466,6 +574,9 @@ class Node {
   const std::atomic<bool>& stop_;
   const int wake_fd_;
   TaskRunner runner_;
+  NodeBook book_;  // what the tasks of every link reserve here, and the admission check
+  bool said_no_cpu_limit_ = false;
+  bool said_no_mem_limit_ = false;
   LinkInbox inbox_;
   ReplicaClaims claims_;
   std::vector<std::unique_ptr<SchedulerLink>> links_;

@@ -315,18 +315,20 @@ TaskCgroups::Usage TaskCgroups::Read(std::string_view rel) const {
 TaskCgroups::LimitsSet TaskCgroups::SetLimits(std::string_view rel, double cores, int64_t mem_bytes) const {
   LimitsSet set;
   constexpr int64_t kPeriodUs = 100000;
+  const bool cpu = cores >= 0;
+  const bool mem = mem_bytes >= 0;
   const int64_t quota_us = std::max<int64_t>(1000, std::llround(cores * kPeriodUs));
   if (const Hierarchy* h = Find(Kind::kV2)) {
     const fs::path dir = h->node_dir / std::string(rel);
-    set.cpu = WriteText(dir / "cpu.max", fmt::format("{} {}", quota_us, kPeriodUs));
-    set.mem = WriteText(dir / "memory.max", std::to_string(mem_bytes));
+    if (cpu) set.cpu = WriteText(dir / "cpu.max", fmt::format("{} {}", quota_us, kPeriodUs));
+    if (mem) set.mem = WriteText(dir / "memory.max", std::to_string(mem_bytes));
   }
-  if (const Hierarchy* h = Find(Kind::kCpu); h != nullptr && !set.cpu) {
+  if (const Hierarchy* h = Find(Kind::kCpu); h != nullptr && cpu && !set.cpu) {
     const fs::path dir = h->node_dir / std::string(rel);
     set.cpu = WriteText(dir / "cpu.cfs_period_us", std::to_string(kPeriodUs)) &&
               WriteText(dir / "cpu.cfs_quota_us", std::to_string(quota_us));
   }
-  if (const Hierarchy* h = Find(Kind::kMemory); h != nullptr && !set.mem) {
+  if (const Hierarchy* h = Find(Kind::kMemory); h != nullptr && mem && !set.mem) {
     set.mem = WriteText(h->node_dir / std::string(rel) / "memory.limit_in_bytes", std::to_string(mem_bytes));
   }
   return set;

@@ -89,7 +89,8 @@ class TaskCgroups {
   Usage Read(std::string_view rel) const;
 
   // SetLimits sets a cpu quota of `cores` and a memory limit of `mem_bytes`
-  // on group `rel` where the hierarchies allow; returns which were set.
+  // on group `rel` where the hierarchies allow (a negative amount: that one
+  // is not set); returns which were set.
   struct LimitsSet {
     bool cpu = false;
     bool mem = false;

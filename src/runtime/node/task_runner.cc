@@ -495,6 +495,7 @@ void TaskRunner::AddDone(TaskExit exit) {
 
 absl::Status TaskRunner::Start(const TaskSpec& spec) {
   if (!init_status_.ok()) return init_status_;
+  last_limits_ = Limits{};
   if (running_.contains(spec.id)) {
     return absl::AlreadyExistsError(fmt::format("task {} is already running", spec.id));
   }
@@ -562,6 +563,15 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
   }
   const std::string cgroup = in_container ? fmt::format("{}/t{}", spec.container, spec.id) : fmt::format("t{}", spec.id);
   const std::vector<int> cgroup_fds = cgroups_.enabled() ? cgroups_.Create(cgroup) : std::vector<int>{};
+  // The task's own limits (its reservation), set before it joins its group.
+  // A task in a container is bounded by the container's group instead.
+  if (!in_container) {
+    last_limits_.cpu_asked = spec.limit_cores >= 0;
+    last_limits_.mem_asked = spec.limit_mem_bytes >= 0;
+    if (!cgroup_fds.empty() && (last_limits_.cpu_asked || last_limits_.mem_asked)) {
+      last_limits_.set = cgroups_.SetLimits(cgroup, spec.limit_cores, spec.limit_mem_bytes);
+    }
+  }
   setup.cgroup_fds = cgroup_fds.data();
   setup.cgroup_fd_count = cgroup_fds.size();
   // The run's clock starts before the child does: a built-in paces itself
@@ -618,7 +628,7 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
   }
   running_.emplace(spec.id, Running{.pid = pid, .pidfd = pidfd, .record_slot = *slot, .started = started,
                                     .last_sample_time = started, .scratch = scratch, .cgroup = task_cgroup,
-                                    .container = container});
+                                    .container = container, .mem_limited = last_limits_.set.mem});
   id_of_pidfd_.emplace(pidfd, spec.id);
   return absl::OkStatus();
 }
@@ -702,9 +712,9 @@ void TaskRunner::Finish(uint64_t id) {
   exit.cpu_seconds = std::max(exit.cpu_seconds, in_cgroup.cpu_seconds.value_or(0));
   if (!task.killed && in_cgroup.oom_kills.value_or(0) > 0) {
     // The task's status alone (137) does not say who sent the SIGKILL.
-    exit.error = task.container.empty()
-                     ? "killed by the kernel's OOM killer (the machine ran out of memory)"
-                     : "killed by the kernel's OOM killer: over its container's memory limit";
+    exit.error = !task.container.empty() ? "killed by the kernel's OOM killer: over its container's memory limit"
+                 : task.mem_limited ? "killed by the kernel's OOM killer: over its memory reservation (its cgroup's limit)"
+                                    : "killed by the kernel's OOM killer (the machine ran out of memory)";
   }
   exit.storage_bytes = std::max(task.last_storage_bytes, io ? io->storage() : 0);
   exit.net_bytes = std::max(task.last_net_bytes, io ? io->other() : 0);

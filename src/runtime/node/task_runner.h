@@ -117,6 +117,12 @@ struct TaskSpec {
   std::string container;
   double container_cores = 0;
   int64_t container_mem_bytes = 0;
+  // The task's own limits, outside a container (docs/runtime.md,
+  // "Enforcement"): with cgroups, its group gets a cpu quota of limit_cores
+  // and a memory limit of limit_mem_bytes before it starts (over the limit,
+  // the kernel's OOM killer ends it). Negative: that one is not limited.
+  double limit_cores = -1;
+  int64_t limit_mem_bytes = -1;
 };
 
 struct TaskExit {
@@ -198,6 +204,13 @@ class TaskRunner {
 
   size_t running() const { return running_.size(); }
   const TaskCgroups& cgroups() const { return cgroups_; }
+  // The limits the last started task asked for (TaskSpec::limit_*) and
+  // which of them its cgroup got (none without cgroups), for the node's log.
+  struct Limits {
+    bool cpu_asked = false, mem_asked = false;
+    TaskCgroups::LimitsSet set;
+  };
+  const Limits& last_limits() const { return last_limits_; }
   // CgroupOf: the relative name of a running task's cgroup ("t12"); empty
   // when the task has none.
   std::string CgroupOf(uint64_t id) const;
@@ -241,6 +254,7 @@ class TaskRunner {
     std::string scratch;  // a disk phase's scratch file, removed at the end whatever happened
     std::string cgroup;   // relative name of its cgroup; empty: none
     std::string container;  // the container group it is nested in; empty: none
+    bool mem_limited = false;  // its own group has a memory limit (its reservation)
   };
 
   absl::Status EnsureDirs();
@@ -277,6 +291,7 @@ class TaskRunner {
   TaskCgroups cgroups_;
   std::vector<std::string> cgroups_to_remove_;
   absl::flat_hash_map<std::string, int> container_tasks_;  // container group -> its running tasks
+  Limits last_limits_;
 };
 
 }  // namespace weft::runtime

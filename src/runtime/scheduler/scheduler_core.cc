@@ -177,11 +177,17 @@ absl::Status SchedulerCore::Recover() {
     if (j.id.value() != jobs_.size()) return absl::DataLossError("the journal's job ids are not consecutive");
     nlohmann::json spec = nlohmann::json::parse(j.spec_json, nullptr, false);
     ASSIGN_OR_RETURN(LiveJob built, BuildJob(spec, live_.cluster));
-    const std::vector<AttemptRecord>& past = history[j.id.value()];
-    const uint64_t done = static_cast<uint64_t>(
-        std::count_if(past.begin(), past.end(), [](const AttemptRecord& a) { return a.outcome == Outcome::kOk; }));
+    std::vector<AttemptRecord>& past = history[j.id.value()];
+    const std::vector<AttemptRecord> elsewhere = DoneElsewhere(r.meta, j.id);
+    const uint64_t done = elsewhere.size() + static_cast<uint64_t>(std::count_if(
+        past.begin(), past.end(), [](const AttemptRecord& a) { return a.outcome == Outcome::kOk; }));
+    past.insert(past.begin(), elsewhere.begin(), elsewhere.end());
     jobs_.push_back(JobInfo{built.job.name, j.spec_json, j.submitted_us, j.state, j.end_us, built.job.num_tasks,
                             ArrivalUs(j.submitted_us, built.job.arrival_us), done});
+    if (auto moved = r.meta.find(fmt::format("moved:{}", j.id.value())); moved != r.meta.end()) {
+      uint32_t to = 0;
+      if (absl::SimpleAtoi(moved->second, &to)) jobs_.back().moved_to = to + 1;
+    }
     if (j.state == JournalJob::State::kActive) {
       AddLiveJob(j.id, built, now, past);
     } else {
@@ -255,7 +261,22 @@ absl::Status SchedulerCore::CheckLimits(uint64_t tasks, uint64_t bytes) const {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view workload_json) {
+std::vector<AttemptRecord> SchedulerCore::DoneElsewhere(const std::map<std::string, std::string>& meta, JobId id) {
+  std::vector<AttemptRecord> records;
+  auto it = meta.find(fmt::format("done:{}", id.value()));
+  if (it == meta.end()) return records;
+  const nlohmann::json list = nlohmann::json::parse(it->second, nullptr, false);
+  if (!list.is_array()) return records;
+  for (const nlohmann::json& t : list) {
+    if (!t.is_array() || t.size() != 2 || !t[0].is_number_unsigned() || !t[1].is_number_unsigned()) continue;
+    records.push_back(AttemptRecord{.task = TaskRef{id, t[0].get<uint32_t>(), t[1].get<uint32_t>()},
+                                    .outcome = Outcome::kOk});
+  }
+  return records;
+}
+
+absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view workload_json,
+                                                           std::vector<v1::DoneTask> done, uint32_t moved_from) {
   if (const size_t bad = FirstInvalidUtf8(workload_json); bad != std::string_view::npos) {
     return absl::InvalidArgumentError(fmt::format("Submit: workload_json is not valid UTF-8 (byte {})", bad));
   }
@@ -281,6 +302,16 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
     bytes += texts.back().size();
     built.push_back(std::move(job));
   }
+  // Tasks done elsewhere, per job, checked against the jobs they name.
+  std::vector<nlohmann::json> done_lists(specs.size(), nlohmann::json::array());
+  for (const v1::DoneTask& d : done) {
+    if (d.job() >= built.size() || d.stage() >= built[d.job()].job.stages.size() ||
+        d.task() >= built[d.job()].job.stages[d.stage()].num_tasks) {
+      return absl::InvalidArgumentError(
+          fmt::format("Submit: done task {}/{}/{} names no task of the submission", d.job(), d.stage(), d.task()));
+    }
+    done_lists[d.job()].push_back({d.stage(), d.task()});
+  }
 
   EventLock lock(*this);
   RETURN_IF_ERROR(AcceptingJobs());
@@ -297,14 +328,33 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
     entries.push_back(JournalJob{id, built[i].job.name, std::move(texts[i]), now});
     ids.push_back(config_.replica.Global(id.value()));
   }
-  // Journal first: an id is returned only for a job that survives a crash.
-  RETURN_IF_ERROR(journal_->AddJobs(entries));
+  // Journal first: an id is returned only for a job that survives a crash
+  // (with the tasks it had done elsewhere, in the same transaction).
+  absl::Status journaled = journal_->Begin();
+  if (journaled.ok()) journaled = journal_->AddJobs(entries);
+  std::map<std::string, std::string> done_meta;
+  for (size_t i = 0; i < specs.size() && journaled.ok(); ++i) {
+    if (done_lists[i].empty()) continue;
+    const std::string key = fmt::format("done:{}", entries[i].id.value());
+    done_meta[key] = done_lists[i].dump();
+    journaled = journal_->SetMeta(key, done_meta[key]);
+  }
+  if (journaled.ok()) journaled = journal_->Commit();
+  if (!journaled.ok()) {
+    journal_->Rollback();
+    return journaled;
+  }
   for (size_t i = 0; i < specs.size(); ++i) {
+    const std::vector<AttemptRecord> history = DoneElsewhere(done_meta, entries[i].id);
     jobs_.push_back(JobInfo{built[i].job.name, std::move(entries[i].spec_json), now, JournalJob::State::kActive, 0,
-                            built[i].job.num_tasks, ArrivalUs(now, built[i].job.arrival_us), 0});
-    AddLiveJob(entries[i].id, built[i], now, {});
+                            built[i].job.num_tasks, ArrivalUs(now, built[i].job.arrival_us), history.size()});
+    AddLiveJob(entries[i].id, built[i], now, history);
   }
   spdlog::info("accepted {} jobs (ids {}..{})", ids.size(), ids.empty() ? 0 : ids.front(), ids.empty() ? 0 : ids.back());
+  if (moved_from > 0) {
+    spdlog::info("job {} continues job {} of a scheduler that went down, with {} tasks already done", ids.front(),
+                 moved_from - 1, done.size());
+  }
   return ids;
 }
 
@@ -339,7 +389,8 @@ v1::StatusReply SchedulerCore::Status(const v1::StatusRequest& request) {
     v1::JobStatus* s = reply.add_jobs();
     s->set_id(config_.replica.Global(j));
     s->set_name(info.name);
-    s->set_state(JobState(JobId(j)));
+    s->set_state(info.moved_to > 0 ? "moved" : JobState(JobId(j)));
+    s->set_moved_to(info.moved_to);
     s->set_tasks(info.tasks);
     s->set_submitted_s(UsToSeconds(info.submitted_us));
     s->set_end_s(UsToSeconds(info.end_us));
@@ -535,6 +586,7 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
   registered.mutable_registered()->set_node_timeout_ms(config_.node_timeout_us / 1000);
   registered.mutable_registered()->set_replica(config_.replica.index);
   registered.mutable_registered()->set_replicas(config_.replica.count);
+  registered.mutable_registered()->set_overbooked(built_.policy->overbooked());
   link->Send(std::move(registered));
   spdlog::info("node {} registered in slot {} (rack {}) with {}", request.name(), slot, request.rack(),
                capacity.ToString());
@@ -804,6 +856,28 @@ void SchedulerCore::StartAttempt(const sim::AttemptLaunch& launch) {
     l->set_container(uint64_t{launch.container.value()} + 1);
     *l->mutable_container_size() = ToProto(launch.container_size);
   }
+  if (auto it = reservations_.find(KeyOf(launch.task, launch.attempt)); it != reservations_.end()) {
+    *l->mutable_reserve() = ToProto(it->second.reserve);
+    if (stage.HasProfiledPhases()) {
+      it->second.id = launch.id;  // its moves go to the node until it ends
+    } else {
+      reservations_.erase(it);
+    }
+  }
+}
+
+void SchedulerCore::OnAttemptStart(const AttemptStart& start) {
+  reservations_[KeyOf(start.task, start.attempt)] = Reservation{start.demand, 0};
+}
+
+void SchedulerCore::OnReservationChange(const ReservationChange& change) {
+  auto it = reservations_.find(KeyOf(change.task, change.attempt));
+  if (it == reservations_.end()) return;
+  it->second.reserve = change.demand;
+  if (it->second.id == 0) return;  // not on its node yet: its Launch will say it
+  v1::ReservationMove* move = nodes_[change.machine.value()].launches.add_moves();
+  move->set_attempt(it->second.id);
+  *move->mutable_reserve() = ToProto(change.demand);
 }
 
 void SchedulerCore::StartPhase(uint64_t id, MachineId machine, const TaskRef& task, uint32_t phase) {
@@ -834,7 +908,10 @@ void SchedulerCore::KillAttempt(uint64_t id, MachineId machine) {
   nodes_[machine.value()].kills.add_attempts(id);
 }
 
-void SchedulerCore::OnAttemptEnd(const AttemptRecord& record) { pending_attempts_.push_back(record); }
+void SchedulerCore::OnAttemptEnd(const AttemptRecord& record) {
+  reservations_.erase(KeyOf(record.task, record.attempt));
+  pending_attempts_.push_back(record);
+}
 
 void SchedulerCore::OnJobEnd(const JobRecord& record) { pending_job_ends_.push_back(record); }
 
@@ -925,7 +1002,7 @@ void SchedulerCore::Flush() {
       node.agent_mails.Clear();
       node.link->Send(std::move(m));
     }
-    if (node.launches.launches_size() > 0) {
+    if (node.launches.launches_size() > 0 || node.launches.moves_size() > 0) {
       v1::SchedulerMessage m;
       *m.mutable_launches() = std::move(node.launches);
       node.launches.Clear();

@@ -30,10 +30,12 @@
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -93,7 +95,12 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
 
   // Client API. Job ids here are global (replica_ids.h): NotFound for a job
   // of another replica.
-  absl::StatusOr<std::vector<uint32_t>> Submit(std::string_view workload_json);
+  // `done`: tasks of the submitted jobs already done elsewhere (failover:
+  // a dead daemon journaled them ok), journaled with the jobs (meta
+  // done:ID) and never run; InvalidArgument for one that names no task.
+  // moved_from: the global id + 1 of the job they continue (for the log).
+  absl::StatusOr<std::vector<uint32_t>> Submit(std::string_view workload_json,
+                                               std::vector<v1::DoneTask> done = {}, uint32_t moved_from = 0);
   v1::StatusReply Status(const v1::StatusRequest& request);
   absl::Status Cancel(uint32_t job);
   absl::StatusOr<v1::ExportChunk> Export();
@@ -123,6 +130,8 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   void StartPhase(uint64_t id, MachineId machine, const TaskRef& task, uint32_t phase) override;
   void DeliverToNode(MachineId machine, const sim::NodeMail& mail) override;
   // RunObserver (called by the engine, under the lock).
+  void OnAttemptStart(const AttemptStart& start) override;
+  void OnReservationChange(const ReservationChange& change) override;
   void OnAttemptEnd(const AttemptRecord& record) override;
   void OnJobEnd(const JobRecord& record) override;
   void OnPhaseEnd(const PhaseRecord& record) override;
@@ -149,8 +158,12 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
     // When the job arrives (submission plus its `arrival` offset): kept here
     // so that an ended job exports the same before and after a restart.
     TimeUs arrival_us = 0;
-    uint64_t done = 0;  // ok attempts (one per task), as the journal counts them
+    uint64_t done = 0;  // ok attempts (one per task), as the journal counts them, and tasks done elsewhere
+    uint32_t moved_to = 0;  // global id + 1 of the job a failover moved it to (meta moved:ID); 0: none
   };
+  // DoneElsewhere: the tasks of job `id` done before it came here (meta
+  // done:ID, a JSON array of [stage, task]) as ok history records.
+  static std::vector<AttemptRecord> DoneElsewhere(const std::map<std::string, std::string>& meta, JobId id);
 
   class EventLock;
 
@@ -236,6 +249,18 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   std::vector<AttemptRecord> pending_attempts_;
   std::vector<JobRecord> pending_job_ends_;
   absl::flat_hash_set<uint32_t> cancelling_;  // jobs whose end is a cancel
+  // What the engine reserved for each started attempt, for its Launch
+  // (the node admits and limits by it: docs/runtime.md, "Enforcement"),
+  // and, for a task with profiled phases, its attempt id, so that the
+  // moves of its reservation reach its node. Set by OnAttemptStart, kept
+  // until StartAttempt (or, with profiled phases, until the attempt ends).
+  struct Reservation {
+    Resources reserve;
+    uint64_t id = 0;  // 0 until StartAttempt
+  };
+  using AttemptKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>;  // job, stage, task, attempt
+  static AttemptKey KeyOf(const TaskRef& t, uint32_t attempt) { return {t.job.value(), t.stage, t.index, attempt}; }
+  absl::flat_hash_map<AttemptKey, Reservation> reservations_;
   SchedulerMetrics metrics_;
 };
 

@@ -131,7 +131,8 @@ grpc::Status SchedulerService::Counted(std::string_view method, grpc::Status sta
 grpc::Status SchedulerService::ServeSubmit(grpc::ServerContext* context, const v1::SubmitRequest* request,
                                       v1::SubmitReply* reply) {
   if (grpc::Status s = CheckToken(*context, token_); !s.ok()) return s;
-  absl::StatusOr<std::vector<uint32_t>> ids = core_.Submit(request->workload_json());
+  absl::StatusOr<std::vector<uint32_t>> ids =
+      core_.Submit(request->workload_json(), {request->done().begin(), request->done().end()}, request->moved_from());
   if (!ids.ok()) return ToGrpc(ids.status());
   for (uint32_t id : *ids) reply->add_job_ids(id);
   return grpc::Status::OK;
