@@ -15,25 +15,26 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "core/ids.h"
 #include "core/time.h"
 #include "model/resources.h"
+#include "sim/execution.h"
 
 namespace weft::sim {
 
 // A launched or running attempt, as the engine tracks it; how its work
-// progresses is its Execution's (sim/execution.h).
-struct Attempt {
-  TaskRef task;
-  MachineId machine;
-  ContainerId container;
-  uint32_t attempt_no = 0;
+// progresses is its Execution's (sim/execution.h). What the execution is told
+// of it (ExecutionAttempt: task, machine, attempt number, generation, current
+// phase, launch order, demand, usage, container) is its base, so the engine
+// hands the execution the record itself rather than a copy built per call.
+// `generation` is bumped when the slot is freed, to drop stale events.
+struct Attempt : ExecutionAttempt {
   uint32_t machine_index = 0;  // its place in AttemptTable's list of its machine's attempts
-  uint32_t generation = 0;  // bumped when the slot is freed, to drop stale events
-  uint16_t phase = 0;       // current phase for tasks with phases
   bool started = false;     // arrived on the machine
   bool segment_running = false;  // the current segment (whole task or phase) was started
   bool free = true;
@@ -43,9 +44,6 @@ struct Attempt {
   double copy_done_us = 0;  // when the parents' output available so far is copied
   TimeUs ready_us = 0;
   TimeUs start_us = 0;
-  uint64_t launch_order = 0;
-  Resources demand;         // reserved at launch
-  Resources usage;          // the stage's average use
   // Profiled phases (sim/profiled_phases.cc): what the attempt reserves now
   // (its current phase's demand; `demand` otherwise), whether its next phase
   // waits for room, and the shuffle phase whose end waits for the edge's.
@@ -56,6 +54,8 @@ struct Attempt {
   TimeUs deferred_start_us = 0;
   double deferred_held = 0;
 };
+
+static_assert(std::is_trivially_destructible_v<Attempt>, "AttemptTable::New reuses a slot without destroying it");
 
 class AttemptTable {
  public:
@@ -82,7 +82,7 @@ class AttemptTable {
     }
     Attempt& a = attempts_[slot];
     const uint32_t generation = a.generation;
-    a = Attempt();
+    std::construct_at(&a);  // a fresh record in place: `a = Attempt()` builds one and copies it
     a.generation = generation;
     a.free = false;
     a.machine = m;

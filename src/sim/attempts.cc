@@ -27,12 +27,6 @@ Locality EngineCore::LocalityOf(const Attempt& a) const {
   return same_rack ? Locality::kRack : Locality::kRemote;
 }
 
-ExecutionAttempt EngineCore::ExecutionView(const Attempt& a) const {
-  return ExecutionAttempt{.task = a.task, .attempt_no = a.attempt_no, .machine = a.machine,
-                          .generation = a.generation, .phase = a.phase, .launch_order = a.launch_order,
-                          .demand = a.demand, .usage = a.usage, .container = a.container};
-}
-
 bool EngineCore::AgentControlsPhases(MachineId m) const {
   if (remote_.attached()) return remote_.controls_phases() && HasAgent(m.value());
   return !nodes_.empty() && nodes_[m.value()] && nodes_[m.value()]->ControlsPhases();
@@ -152,8 +146,8 @@ void EngineCore::EndAttempt(uint32_t slot, Outcome outcome) {
   for (RunObserver* o : observers_) o->OnAttemptEnd(record);
 
   policy::TaskEnd end{t, m, outcome, a.attempt_no, start, now, a.container, verdict.retry, account.usage};
-  mailbox_.Post(Mail{.kind = MailKind::kTaskEnded, .to = HomeOf(t.job), .end = end}, opt_.latency_us);
-  if (HasAgent(m.value())) mailbox_.Post(Mail{.kind = MailKind::kTaskEnded, .to = Address::Node(m), .end = end}, 0);
+  mailbox_.PostTaskEnd(HomeOf(t.job), end, opt_.latency_us);
+  if (HasAgent(m.value())) mailbox_.PostTaskEnd(Address::Node(m), end, 0);
 
   if (outcome == Outcome::kOk) {
     ++stats_.tasks_done;

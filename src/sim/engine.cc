@@ -43,6 +43,7 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
       policy_(policy),
       opt_(std::move(options)),
       knowledge_(policy.knowledge()),
+      has_job_managers_(policy.has_job_managers()),
       cluster_(workload.cluster),
       root_rng_(opt_.seed) {
   queue_.SetLaneDelay(opt_.latency_us);  // messages and notifications between roles skip the heap
@@ -235,7 +236,7 @@ void EngineCore::Dispatch(const Event& e) {
 }
 
 Address EngineCore::HomeOf(JobId job) const {
-  if (policy_.has_job_managers()) return Address::JobManager(job);
+  if (has_job_managers_) return Address::JobManager(job);
   return Address::Scheduler(HomeReplica(job));
 }
 

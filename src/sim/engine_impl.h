@@ -146,7 +146,9 @@ class EngineCore final : public ExecutionHost, public MailRecipients, public Job
 
   // attempts.cc
   void EndAttempt(uint32_t slot, policy::Outcome outcome);
-  ExecutionAttempt ExecutionView(const Attempt& a) const;
+  // ExecutionView: what the execution is told of attempt `a` (its base: no
+  // copy; it changes as the attempt does).
+  static const ExecutionAttempt& ExecutionView(const Attempt& a) { return a; }
 
   // MailRecipients: the mailbox delivers to the roles here (inline: the
   // mailbox's hot path).
@@ -239,6 +241,7 @@ class EngineCore final : public ExecutionHost, public MailRecipients, public Job
   policy::Policy& policy_;
   SimOptions opt_;
   policy::Knowledge knowledge_;
+  bool has_job_managers_;  // the policy's, asked once: every task's end asks where its job's home is
   EventQueue queue_;
   policy::ClusterState cluster_;
   RunStats stats_;

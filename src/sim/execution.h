@@ -65,7 +65,10 @@ class ExecutionHost {
   virtual Resources ContainerSize(ContainerId c) const = 0;
 };
 
-// What an attempt is, as an execution needs to know it.
+// What an attempt is, as an execution needs to know it: the engine's own
+// record of the attempt (sim/attempt_table.h), passed by reference, so it is
+// current when read and may change during any call back to the host (read
+// what is needed after such a call before making it).
 struct ExecutionAttempt {
   TaskRef task;
   uint32_t attempt_no = 0;

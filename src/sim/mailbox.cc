@@ -22,9 +22,6 @@ void Mailbox::Post(const Mail& mail, TimeUs delay) {
     case MailKind::kTasksReady:
       p.payload.range = mail.range;
       break;
-    case MailKind::kTaskEnded:
-      p.payload.end = PackEnd(mail.end);
-      break;
     case MailKind::kJobArrived:
     case MailKind::kJobFinished:
       p.payload.job = {mail.job, mail.ok};
@@ -39,15 +36,25 @@ void Mailbox::Post(const Mail& mail, TimeUs delay) {
       break;
     case MailKind::kStart:
       break;
+    case MailKind::kTaskEnded:         // PostTaskEnd
     case MailKind::kMessage:           // PostMessage
     case MailKind::kTimer:             // PostTimer
     case MailKind::kCancelled:
     case MailKind::kContainerGranted:  // PostContainer
     case MailKind::kContainerLost:
     case MailKind::kContainerReleased:
-      throw std::logic_error("messages, timers and container mail have their own Post functions");
+      throw std::logic_error("task ends, messages, timers and container mail have their own Post functions");
   }
   Queue(mail_.Put(p), delay);
+}
+
+void Mailbox::PostTaskEnd(const Address& to, const policy::TaskEnd& end, TimeUs delay) {
+  const uint32_t slot = mail_.Emplace();
+  PackedMail& p = mail_.At(slot);
+  p.kind = MailKind::kTaskEnded;
+  p.to = to;
+  p.payload.end = PackEnd(end);
+  Queue(slot, delay);
 }
 
 void Mailbox::PostMessage(const Address& from, const Address& to, policy::Message& message, TimeUs delay) {

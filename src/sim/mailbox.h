@@ -44,10 +44,11 @@ enum class MailKind : uint8_t {
 };
 
 // Mail: a notification as the engine posts it, by kind: tag
-// (kSchedulerDown), range (kTasksReady), end (kTaskEnded), job and ok
+// (kSchedulerDown), range (kTasksReady), job and ok
 // (kJobArrived, kJobFinished), machine (kMachineUp, kMachineDown), end.task
-// and phase (kPhaseReady, kPhaseEnded); container records go through PostContainer,
-// messages through PostMessage and timers through PostTimer.
+// and phase (kPhaseReady, kPhaseEnded); task ends go through PostTaskEnd,
+// container records through PostContainer, messages through PostMessage and
+// timers through PostTimer.
 struct Mail {
   MailKind kind = MailKind::kTimer;
   policy::Address to;
@@ -150,8 +151,12 @@ class Mailbox {
   // Delivery events go to `queue`; dropped messages are counted in `stats`.
   Mailbox(EventQueue& queue, RunStats& stats) : queue_(queue), stats_(stats) {}
 
-  // Post: a notification (any kind but messages, timers and container mail).
+  // Post: a notification (any kind but task ends, messages, timers and
+  // container mail).
   void Post(const Mail& mail, TimeUs delay);
+  // PostTaskEnd: kTaskEnded mail to `to` (packed in place: every attempt's
+  // end posts one or two).
+  void PostTaskEnd(const policy::Address& to, const policy::TaskEnd& end, TimeUs delay);
   // PostMessage: takes the message's list.
   void PostMessage(const policy::Address& from, const policy::Address& to, policy::Message& message,
                    TimeUs delay);

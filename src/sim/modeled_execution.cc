@@ -39,7 +39,9 @@ double ModeledExecution::NominalSegmentUs(const Work& w, const Stage& st, uint32
 }
 
 void ModeledExecution::Begin(uint32_t slot, const ExecutionAttempt& attempt) {
-  if (slot >= work_.size()) work_.resize(std::max<size_t>(slot + 1, 2 * work_.size()));
+  // Only up to this slot: the vector's capacity grows geometrically anyway,
+  // and a Work built ahead of need is a few hundred bytes set for nothing.
+  if (slot >= work_.size()) work_.resize(slot + 1);
   Work& w = work_[slot];
   const Stage& st = w_.jobs[attempt.task.job.value()].stages[attempt.task.stage];
   // Field by field rather than `w = Work()`: a fresh Work is a few hundred
@@ -75,9 +77,13 @@ void ModeledExecution::Begin(uint32_t slot, const ExecutionAttempt& attempt) {
     w.fail_phase = w.phased ? static_cast<uint16_t>(failure_rng_.UniformInt(st.phases.size())) : 0;
   }
   auto& list = on_machine_[w.machine.value()];
-  auto pos = std::upper_bound(list.begin(), list.end(), w.launch_order,
-                              [&](uint64_t order, uint32_t s) { return order < work_[s].launch_order; });
-  list.insert(pos, slot);
+  if (list.empty() || work_[list.back()].launch_order < w.launch_order) {
+    list.push_back(slot);  // the common case: launched after every attempt begun on the machine
+  } else {
+    auto pos = std::upper_bound(list.begin(), list.end(), w.launch_order,
+                                [&](uint64_t order, uint32_t s) { return order < work_[s].launch_order; });
+    list.insert(pos, slot);
+  }
   if (w.profiled) {
     // It holds phase 0's demand and uses its memory until the phase runs
     // (at once, or after the edge's shuffle); it may reserve more
@@ -104,9 +110,9 @@ void ModeledExecution::Begin(uint32_t slot, const ExecutionAttempt& attempt) {
   // Memory beyond capacity is charged under contention only: the fixed
   // model idealizes a task as running for its duration, whatever shares its
   // machine.
-  if (Contended() && work_[slot].active && work_[slot].generation == attempt.generation) {
-    EnforceMemory(attempt.machine);
-  }
+  // (`attempt` is the engine's record, which BeginSegments may have freed:
+  // what this attempt was is read from w.)
+  if (Contended() && w.active) EnforceMemory(w.machine);
 }
 
 void ModeledExecution::RunSegment(uint32_t slot, const ExecutionAttempt& attempt) {
@@ -156,7 +162,7 @@ void ModeledExecution::RunSegment(uint32_t slot, const ExecutionAttempt& attempt
   if (!work_[slot].phased) work_[slot].changed = false;
   // A profiled phase may use more memory than the last: charged under
   // contention only, as at Begin.
-  if (w.profiled && Contended() && w.active && w.generation == attempt.generation) EnforceMemory(m);
+  if (w.profiled && Contended() && w.active) EnforceMemory(m);
 }
 
 void ModeledExecution::OnSegmentEvent(const Event& e) {

@@ -33,6 +33,7 @@ void MachineFinder::Refresh(MachineId m) {
   if (candidate == was) return;
   word ^= bit;
   count_ += candidate ? 1 : -1;
+  if (candidate) first_word_ = std::min<size_t>(first_word_, m.value() / 64);
 }
 
 MachineId MachineFinder::FirstFit(const Resources& demand) const {

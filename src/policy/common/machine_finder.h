@@ -43,7 +43,11 @@ class MachineFinder {
   // returns false.
   template <typename Fn>
   void ForEachCandidate(Fn&& fn) const {
-    for (size_t w = 0; w < bits_.size(); ++w) {
+    // The words below first_word_ are empty: in a busy cluster the
+    // low-numbered machines are the full ones, and every search would
+    // otherwise walk past them.
+    while (first_word_ < bits_.size() && bits_[first_word_] == 0) ++first_word_;
+    for (size_t w = first_word_; w < bits_.size(); ++w) {
       uint64_t word = bits_[w];
       while (word != 0) {
         const int b = __builtin_ctzll(word);
@@ -58,6 +62,9 @@ class MachineFinder {
  private:
   const ClusterState& cluster_;
   std::vector<uint64_t> bits_;
+  // Every word before this one is zero (a lower bound on the first
+  // candidate's word, kept by Refresh and raised by searches).
+  mutable size_t first_word_ = 0;
   uint32_t count_ = 0;
   ResourceMask unchecked_;
   bool has_smallest_ = false;
