@@ -10,10 +10,10 @@ seconds per 1k jobs: linear draining keeps the last column flat.
 
 With --bursts B: B successive bursts of N jobs on one cluster, and after
 each the scheduler's RSS and the journal's size (retention: pass
---scheduler-arg=--retain=K).
+--scheduler-arg=--retain=K, passed to `weft cluster up`).
 
 usage: bench/drain_jobs.py BUILD_DIR|BIN_DIR [--jobs 5000 10000 20000] [--bursts B]
-       [--scheduler-arg=--retain=1000 ...]
+       [--scheduler-arg=--retain=1000 ...]  (arguments for `weft cluster up`)
 """
 import argparse
 import json
@@ -58,11 +58,11 @@ def proc_stats(pid):
     return cpu, rss_kb / 1024
 
 
-def dir_mb(path):
+def dir_mb(path, prefix="journal"):
     total = 0
     for root, _, files in os.walk(path):
         for f in files:
-            if f.startswith("journal"):
+            if f.startswith(prefix):
                 total += os.path.getsize(os.path.join(root, f))
     return total / 1e6
 
@@ -101,12 +101,12 @@ def main():
                          *extra).strip().splitlines()[-1]
             try:
                 pid = scheduler_pid(cluster)
-                print("| burst | jobs so far | wall s | scheduler cpu s | scheduler RSS MB | journal MB |")
-                print("|---|---|---|---|---|---|")
+                print("| burst | jobs so far | wall s | scheduler cpu s | scheduler RSS MB | journal MB | results archive MB |")
+                print("|---|---|---|---|---|---|---|")
                 n = a.jobs[0]
                 for b in range(a.bursts):
                     wall, cpu, rss = drain(weft, address, tmp, n, b * n, pid)
-                    print(f"| {b + 1} | {(b + 1) * n} | {wall:.2f} | {cpu:.2f} | {rss:.0f} | {dir_mb(cluster):.1f} |",
+                    print(f"| {b + 1} | {(b + 1) * n} | {wall:.2f} | {cpu:.2f} | {rss:.0f} | {dir_mb(cluster):.1f} | {dir_mb(cluster, 'results-archive'):.1f} |",
                           flush=True)
             finally:
                 sh(weft, "cluster", "down", "--dir", cluster)
