@@ -378,10 +378,10 @@ void AddClusterCommand(CLI::App& app, CommandRun& run) {
   cmd->add_option("--dir", up->dir, "Directory for state, logs and task output")->required();
   cmd->add_option("--retain", up->retain,
                   "Keep at most N ended jobs in the scheduler (weftd scheduler --retain; default: all)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 40));
   cmd->add_option("--retain-age", up->retain_age,
                   "Compact ended jobs older than S seconds (weftd scheduler --retain-age)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1.0, 1e9));
   CLI::Option* cpu =
       cmd->add_option("--cpu", up->cpu, "Cores each node offers (default: all)")->check(CLI::Range(0.0, 1e5));
   CLI::Option* mem =
