@@ -167,6 +167,8 @@ struct UpOptions {
   uint32_t rack_size = 0;  // 0: every node in rack 0
   bool slurm = false;      // the nodes as one Slurm job (--slurm N sets nodes = N)
   SlurmUpFlags slurm_flags;
+  std::string retain;      // weftd scheduler --retain, passed through (empty: not given)
+  std::string retain_age;  // weftd scheduler --retain-age
 };
 
 fs::path TokenPath(const fs::path& dir) { return dir / "token"; }
@@ -200,6 +202,8 @@ std::variant<std::string, int> StartScheduler(const UpOptions& o, const fs::path
   if (net.insecure) args.push_back("--insecure");
   if (!net.tls.cert.empty()) args.insert(args.end(), {"--tls-cert", net.tls.cert, "--tls-key", net.tls.key});
   for (const std::string& p : o.params) args.insert(args.end(), {"--param", p});
+  if (!o.retain.empty()) args.insert(args.end(), {"--retain", o.retain});
+  if (!o.retain_age.empty()) args.insert(args.end(), {"--retain-age", o.retain_age});
   const pid_t scheduler = Spawn(args, dir / (name + ".out"));
   WritePid(dir / (name + ".pid"), scheduler);
   while (true) {
@@ -372,6 +376,12 @@ void AddClusterCommand(CLI::App& app, CommandRun& run) {
   cmd->add_option("--policy", up->policy, "Scheduling policy (default fifo)");
   cmd->add_option("--param", up->params, "Policy parameter k=v (repeatable)");
   cmd->add_option("--dir", up->dir, "Directory for state, logs and task output")->required();
+  cmd->add_option("--retain", up->retain,
+                  "Keep at most N ended jobs in the scheduler (weftd scheduler --retain; default: all)")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 40));
+  cmd->add_option("--retain-age", up->retain_age,
+                  "Compact ended jobs older than S seconds (weftd scheduler --retain-age)")
+      ->check(CLI::Range(1.0, 1e9));
   CLI::Option* cpu =
       cmd->add_option("--cpu", up->cpu, "Cores each node offers (default: all)")->check(CLI::Range(0.0, 1e5));
   CLI::Option* mem =

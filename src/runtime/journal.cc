@@ -7,6 +7,7 @@
 
 #include "core/status.h"
 #include "fmt/format.h"
+#include "nlohmann/json.hpp"
 #include "runtime/sqlite_statement.h"
 
 namespace weft::runtime {
@@ -87,7 +88,7 @@ struct JournalDb {
   ~JournalDb() { sqlite3_close_v2(db); }
   sqlite3* db = nullptr;
   std::string path;
-  Statement set_meta, put_node, add_job, add_attempt, end_job, job_state;
+  Statement set_meta, put_node, add_job, add_attempt, end_job, job_state, delete_jobs, delete_attempts;
   Statement savepoint, release, rollback_to;
 };
 
@@ -159,6 +160,9 @@ absl::Status PrepareAll(JournalDb& d) {
       d.end_job, fmt::format("UPDATE jobs SET state = ?, end_us = ? WHERE id = ? AND state = {}",
                              static_cast<int>(JournalJob::State::kActive))));
   RETURN_IF_ERROR(prepare(d.job_state, "SELECT state FROM jobs WHERE id = ?"));
+  RETURN_IF_ERROR(prepare(d.delete_jobs, "DELETE FROM jobs WHERE id IN (SELECT value FROM json_each(?))"));
+  RETURN_IF_ERROR(
+      prepare(d.delete_attempts, "DELETE FROM attempts WHERE job IN (SELECT value FROM json_each(?))"));
   // One savepoint name for every level: SQLite resolves a name to the most
   // recent savepoint that has it, which is exactly the innermost batch.
   RETURN_IF_ERROR(prepare(d.savepoint, "SAVEPOINT weft_batch"));
@@ -197,6 +201,44 @@ absl::StatusOr<std::unique_ptr<Journal>> Journal::Open(const std::filesystem::pa
   return std::unique_ptr<Journal>(new Journal(std::move(d)));
 }
 
+namespace {
+
+void ReadAttempt(RowReader& r, AttemptRecord& a) {
+  a.task.job = JobId(r.U32());
+  a.task.stage = r.U32();
+  a.task.index = r.U32();
+  a.attempt = r.U32();
+  a.machine = MachineId(r.U32());
+  a.ready_us = r.I64();
+  a.start_us = r.I64();
+  a.end_us = r.I64();
+  a.outcome = r.As(Outcome::kKilled);
+  a.demand = r.Res();
+  a.usage = r.Res();
+  a.locality = r.As(Locality::kRemote);
+  a.in_container = r.Range(0, 1) != 0;
+}
+
+// IdList: "[1,2,3]" for json_each (numbers only).
+std::string IdList(std::span<const JobId> ids) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const JobId id : ids) list.push_back(id.value());
+  return list.dump();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<AttemptRecord>> Journal::LoadAttempts(std::span<const JobId> ids) {
+  std::vector<AttemptRecord> out;
+  if (ids.empty()) return out;
+  RETURN_IF_ERROR(ForEachRow(
+      db_->db,
+      fmt::format("SELECT {} FROM attempts WHERE job IN (SELECT value FROM json_each('{}')) ORDER BY seq",
+                  kAttemptColumns, IdList(ids)),
+      "attempts", [&](RowReader& r) { ReadAttempt(r, out.emplace_back()); }));
+  return out;
+}
+
 absl::StatusOr<Recovered> Journal::Load() {
   Recovered out;
   sqlite3* db = db_->db;
@@ -222,24 +264,8 @@ absl::StatusOr<Recovered> Journal::Load() {
                                j.state = r.As(JournalJob::State::kCancelled);
                                j.end_us = r.I64();
                              }));
-  RETURN_IF_ERROR(ForEachRow(db,
-                             fmt::format("SELECT {} FROM attempts ORDER BY seq", kAttemptColumns),
-                             "attempts", [&](RowReader& r) {
-                               AttemptRecord& a = out.attempts.emplace_back();
-                               a.task.job = JobId(r.U32());
-                               a.task.stage = r.U32();
-                               a.task.index = r.U32();
-                               a.attempt = r.U32();
-                               a.machine = MachineId(r.U32());
-                               a.ready_us = r.I64();
-                               a.start_us = r.I64();
-                               a.end_us = r.I64();
-                               a.outcome = r.As(Outcome::kKilled);
-                               a.demand = r.Res();
-                               a.usage = r.Res();
-                               a.locality = r.As(Locality::kRemote);
-                               a.in_container = r.Range(0, 1) != 0;
-                             }));
+  RETURN_IF_ERROR(ForEachRow(db, fmt::format("SELECT {} FROM attempts ORDER BY seq", kAttemptColumns),
+                             "attempts", [&](RowReader& r) { ReadAttempt(r, out.attempts.emplace_back()); }));
   return out;
 }
 
@@ -326,6 +352,17 @@ absl::Status Journal::EndJob(JobId id, JournalJob::State state, TimeUs end_us) {
     if (!found) return absl::NotFoundError(fmt::format("job {} is not in the journal", id.value()));
     RETURN_IF_ERROR(db_->job_state.Step().status());  // finish the query
     return absl::FailedPreconditionError(fmt::format("job {} has already ended", id.value()));
+  });
+}
+
+absl::Status Journal::DeleteJobs(std::span<const JobId> ids) {
+  if (ids.empty()) return absl::OkStatus();
+  const std::string text = IdList(ids);
+  return Mutate([&]() -> absl::Status {
+    // One pass over each table for the whole batch (attempts has no index by
+    // job alone): the id list goes in as a JSON array.
+    RETURN_IF_ERROR(db_->delete_jobs.Bind(text).Run());
+    return db_->delete_attempts.Bind(text).Run();
   });
 }
 

@@ -104,6 +104,8 @@ class Journal {
   // Load reads the whole journal. DataLoss if a row is corrupt or out of range.
   absl::StatusOr<Recovered> Load();
 
+  // LoadAttempts reads the attempt ends of the given jobs, in journal order.
+  absl::StatusOr<std::vector<AttemptRecord>> LoadAttempts(std::span<const JobId> ids);
   // SetMeta inserts or replaces one meta value.
   absl::Status SetMeta(std::string_view key, std::string_view value);
 
@@ -124,6 +126,10 @@ class Journal {
   // FailedPrecondition if it already ended, InvalidArgument for kActive.
   absl::Status EndJob(JobId id, JournalJob::State state, TimeUs end_us);
 
+  // DeleteJobs removes the jobs' rows and their attempts' rows (retention:
+  // the scheduler archived them first). Unknown ids are skipped. Freed pages
+  // are reused by later writes, so the file stops growing at its peak.
+  absl::Status DeleteJobs(std::span<const JobId> ids);
   // Begin opens a batch (or a nested one inside the current batch). Commit
   // closes the innermost; the outermost Commit makes the batch durable.
   // FailedPrecondition for a Commit outside any batch. If the outermost

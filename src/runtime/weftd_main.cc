@@ -280,6 +280,17 @@ int main(int argc, char** argv) {
   s->add_option("--max-job-mb", max_job_mb,
                 "most MiB of job descriptions (JSON) of unfinished jobs; a submission beyond it is refused")
       ->capture_default_str()->check(CLI::Range(uint64_t{1}, uint64_t{1} << 30));
+  // Retention (issue 20): unset, every ended job is kept (in memory and the journal).
+  uint64_t retain = 0;
+  double retain_age_s = 0;
+  CLI::Option* retain_opt = s->add_option(
+      "--retain", retain,
+      "keep at most N ended jobs; older ones are compacted out of memory and the journal, their results kept "
+      "in the state dir's results archive for export (default: keep all)")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 40));
+  s->add_option("--retain-age", retain_age_s,
+                "compact ended jobs that ended more than S seconds ago, as --retain does (default: no age limit)")
+      ->check(CLI::Range(1.0, 1e9));
   std::string sync = "normal";
   s->add_option("--sync", sync, "journal durability: normal (survives kill -9) or full (also power loss; an fsync per commit)")
       ->capture_default_str()->check(CLI::IsMember({"normal", "full"}));
@@ -316,6 +327,8 @@ int main(int argc, char** argv) {
     sched.node_timeout_us = static_cast<weft::TimeUs>(timeout_s * 1e6);
     sched.sync = sync == "full" ? JournalSync::kFull : JournalSync::kNormal;
     sched.max_job_bytes = max_job_mb << 20;
+    if (retain_opt->count() > 0) sched.retain_jobs = retain;
+    sched.retain_age_us = static_cast<weft::TimeUs>(retain_age_s * 1e6);
     return RunScheduler(listen, sched, listening, http);
   }
   return RunNodeDaemon(node, schedulers, cpu, mem, disk, net, node_token_file, node_tls);

@@ -138,6 +138,32 @@ TEST_F(JournalTest, SecondOkOfATaskIsRefusedAndChangesNothing) {
   EXPECT_EQ(LoadOrDie(*journal).attempts.size(), 3u);
 }
 
+// Retention (issue 20): DeleteJobs forgets the named jobs and their attempts,
+// and only them; LoadAttempts reads one job's attempts back.
+TEST_F(JournalTest, DeleteJobsForgetsOnlyTheNamedJobsAndTheirAttempts) {
+  {
+    auto journal = OpenOrDie();
+    const JournalJob jobs[] = {MakeJob(0), MakeJob(1), MakeJob(2)};
+    ASSERT_TRUE(journal->AddJobs(jobs).ok());
+    const AttemptRecord a[] = {MakeAttempt(0, 0, 0, Outcome::kOk), MakeAttempt(1, 0, 0, Outcome::kFailed),
+                               MakeAttempt(2, 0, 0, Outcome::kOk), MakeAttempt(1, 0, 0, Outcome::kOk)};
+    ASSERT_TRUE(journal->RecordAttempts(a).ok());
+    const JobId one[] = {JobId(1)};
+    auto of_one = journal->LoadAttempts(one);
+    ASSERT_TRUE(of_one.ok());
+    ASSERT_EQ(of_one->size(), 2u);
+    EXPECT_EQ((*of_one)[0].outcome, Outcome::kFailed);  // journal order
+    const JobId doomed[] = {JobId(0), JobId(2), JobId(7)};  // 7: unknown, skipped
+    ASSERT_TRUE(journal->DeleteJobs(doomed).ok());
+  }
+  auto journal = OpenOrDie();  // and it is durable
+  const Recovered r = LoadOrDie(*journal);
+  ASSERT_EQ(r.jobs.size(), 1u);
+  EXPECT_EQ(r.jobs[0].id, JobId(1));
+  ASSERT_EQ(r.attempts.size(), 2u);
+  for (const AttemptRecord& a : r.attempts) EXPECT_EQ(a.task.job, JobId(1));
+}
+
 TEST_F(JournalTest, AddJobsIsAllOrNothing) {
   auto journal = OpenOrDie();
   const JournalJob first[] = {MakeJob(1)};

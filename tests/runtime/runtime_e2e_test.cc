@@ -436,5 +436,25 @@ TEST_F(RuntimeTest, EveryPolicyRunsASmallDag) {
   }
 }
 
+// Retention through `weft cluster up --retain` (issue 20): ended jobs beyond
+// it are compacted; status says so, wait still answers, and the export still
+// has every job's task rows (from the state dir's results archive).
+TEST_F(RuntimeTest, ClusterUpRetainCompactsEndedJobsAndTheExportKeepsThem) {
+  const std::string address = Up(1, {"--retain", "5"});
+  std::string jobs;
+  for (int i = 0; i < 300; ++i) {
+    jobs += fmt::format(R"({}{{"name": "j{}", "stages": [{{"name": "s", "tasks": 1, "duration": 0.000001, "demand": {{"cpu": 1}}}}]}})",
+                        i == 0 ? "" : ",", i);
+  }
+  const std::vector<std::string> ids = SubmitIds(
+      address, R"({"weft": 1, "cluster": {"machines": [{"name": "x", "capacity": {"cpu": 1, "mem": 1}}]}, "jobs": [)" + jobs + "]}");
+  ASSERT_EQ(ids.size(), 300u);
+  EXPECT_EQ(Wait(address, "299").exit_code, 0);
+  EXPECT_TRUE(Until([&] { return Run({"status", "--scheduler", address, "0"}).out.find("(compacted)") != std::string::npos; }));
+  EXPECT_EQ(Wait(address, "0").exit_code, 0);  // how a compacted job ended is kept
+  EXPECT_EQ(TaskRows(address).size(), 300u);
+  EXPECT_TRUE(fs::exists(cluster_ / "scheduler" / "results-archive.binpb"));
+}
+
 }  // namespace
 }  // namespace weft

@@ -581,3 +581,111 @@ TEST_F(SchedulerCoreTest, ConcurrentNodeEventsShareCommitsWithoutLosingAny) {
 
 }  // namespace
 }  // namespace weft::runtime
+
+namespace weft::runtime {
+namespace {
+
+// Retention (issue 20): ended jobs beyond --retain are compacted out of
+// memory and the journal; their export rows are the same as before, from
+// the results archive, also after a restart; job ids keep counting.
+class RetentionTest : public SchedulerCoreTest {
+ protected:
+  static std::string OneTaskJobs(int n) {
+    nlohmann::json jobs = nlohmann::json::array();
+    for (int i = 0; i < n; ++i) {
+      jobs.push_back({{"name", fmt::format("j{}", i)},
+                      {"stages", {{{"name", "s"}, {"tasks", 1}, {"duration", 1}, {"demand", {{"cpu", 1}, {"mem", 1}}}}}}});
+    }
+    return nlohmann::json{{"weft", 1},
+                          {"cluster", {{"machines", {{{"name", "m"}, {"capacity", {{"cpu", 1}, {"mem", 1}}}}}}}},
+                          {"jobs", jobs}}
+        .dump();
+  }
+  // Rows of jobs below `below`, serialized and sorted (order is not part of the guarantee).
+  static std::vector<std::string> RowsBelow(const v1::ExportChunk& chunk, uint32_t below) {
+    std::vector<std::string> rows;
+    for (const auto& a : chunk.attempts()) {
+      if (a.job() < below) rows.push_back("a" + a.SerializeAsString());
+    }
+    for (const auto& j : chunk.jobs()) {
+      if (j.job() < below) rows.push_back("j" + j.SerializeAsString());
+    }
+    const nlohmann::json workload = nlohmann::json::parse(chunk.workload_json());
+    for (uint32_t j = 0; j < below && j < workload["jobs"].size(); ++j) rows.push_back("w" + workload["jobs"][j].dump());
+    std::sort(rows.begin(), rows.end());
+    return rows;
+  }
+};
+
+TEST_F(RetentionTest, CompactsEndedJobsOutOfMemoryAndTheJournalKeepingTheirExportRows) {
+  config_.retain_jobs = 10;
+  constexpr int kJobs = 300;
+  constexpr uint32_t kFirstBatch = 256;  // compaction runs in batches of >= 256 beyond the retention
+  std::vector<std::string> before;
+  {
+    auto core = Open();
+    FakeLink link;
+    auto session = core->RegisterNode(Node("n"), &link);
+    ASSERT_TRUE(session.ok());
+    ASSERT_TRUE(core->Submit(OneTaskJobs(kJobs)).ok());
+    for (int ended = 0; ended < kJobs; ++ended) {
+      if (ended == static_cast<int>(config_.retain_jobs + kFirstBatch) - 1) {
+        auto chunk = core->Export();  // the last moment nothing is compacted
+        ASSERT_TRUE(chunk.ok());
+        before = RowsBelow(*chunk, kFirstBatch);
+        EXPECT_EQ(Jobs(*core), static_cast<size_t>(kJobs));
+      }
+      ASSERT_EQ(link.Launches().size(), static_cast<size_t>(ended + 1));
+      core->OnNodeMessage(*session, Ends({link.Launches()[ended].attempt()}));
+    }
+    EXPECT_EQ(Jobs(*core), static_cast<size_t>(kJobs) - kFirstBatch);  // a listing shows what is held
+    v1::StatusRequest one;
+    one.set_job(0);
+    const v1::StatusReply reply = core->Status(one);
+    ASSERT_EQ(reply.jobs_size(), 1);
+    EXPECT_TRUE(reply.jobs(0).compacted());
+    EXPECT_EQ(reply.jobs(0).state(), "succeeded");  // weft wait still gets its answer
+    EXPECT_EQ(State(*core, kFirstBatch), "succeeded");
+    auto chunk = core->Export();
+    ASSERT_TRUE(chunk.ok());
+    ASSERT_EQ(before.size(), 3u * kFirstBatch);
+    EXPECT_EQ(RowsBelow(*chunk, kFirstBatch), before);
+    EXPECT_EQ(chunk->jobs_size(), kJobs);
+    EXPECT_EQ(chunk->attempts_size(), kJobs);
+  }
+  {
+    // The journal forgot them.
+    auto journal = Journal::Open(config_.state_dir);
+    ASSERT_TRUE(journal.ok());
+    auto r = (*journal)->Load();
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->jobs.size(), static_cast<size_t>(kJobs) - kFirstBatch);
+    EXPECT_EQ(r->jobs.front().id, JobId(kFirstBatch));
+    EXPECT_EQ(r->attempts.size(), static_cast<size_t>(kJobs) - kFirstBatch);
+  }
+  // A restart recovers the compacted jobs from the archive: same export, ids go on.
+  auto core = Open();
+  ASSERT_NE(core, nullptr);
+  FakeLink link;
+  ASSERT_TRUE(core->RegisterNode(Node("n"), &link).ok());
+  EXPECT_EQ(State(*core, 0), "succeeded");
+  auto chunk = core->Export();
+  ASSERT_TRUE(chunk.ok());
+  EXPECT_EQ(RowsBelow(*chunk, kFirstBatch), before);
+  auto ids = core->Submit(OneTaskJobs(1));
+  ASSERT_TRUE(ids.ok());
+  EXPECT_EQ(*ids, std::vector<uint32_t>{kJobs});
+}
+
+TEST_F(RetentionTest, KeepsEverythingByDefault) {
+  auto core = Open();
+  FakeLink link;
+  auto session = core->RegisterNode(Node("n"), &link);
+  ASSERT_TRUE(core->Submit(OneTaskJobs(300)).ok());
+  for (int ended = 0; ended < 300; ++ended) core->OnNodeMessage(*session, Ends({link.Launches()[ended].attempt()}));
+  EXPECT_EQ(Jobs(*core), 300u);
+  EXPECT_FALSE(std::filesystem::exists(config_.state_dir / "results-archive.binpb"));
+}
+
+}  // namespace
+}  // namespace weft::runtime

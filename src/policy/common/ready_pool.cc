@@ -19,6 +19,7 @@ void ReadyPool::Add(const TaskRange& range, const OrderKey& key) {
   if (inserted) {
     group.key = key;
     ordered_.insert({key, g});
+    stages_of_job_[g.job.value()].push_back(g.stage);
   }
   // Keep ranges sorted by begin and disjoint; retried tasks may come back out
   // of order. Appends (the common case) take the fast path.
@@ -100,11 +101,11 @@ bool ReadyPool::Remove(const TaskRef& task) {
 }
 
 void ReadyPool::RemoveJob(JobId job) {
-  std::vector<GroupId> doomed;
-  for (const auto& [key, g] : ordered_) {
-    if (g.job == job) doomed.push_back(g);
-  }
-  for (const GroupId& g : doomed) {
+  auto it = stages_of_job_.find(job.value());
+  if (it == stages_of_job_.end()) return;
+  const std::vector<uint32_t> stages = it->second;  // Erase edits the original
+  for (const uint32_t stage : stages) {
+    const GroupId g{job, stage};
     Group& group = groups_.at(g.Packed());
     total_ -= group.count;
     Erase(g, group);
@@ -127,6 +128,10 @@ const std::deque<std::pair<uint32_t, uint32_t>>* ReadyPool::ranges(const GroupId
 void ReadyPool::Erase(const GroupId& g, Group& group) {
   ordered_.erase({group.key, g});
   groups_.erase(g.Packed());
+  auto it = stages_of_job_.find(g.job.value());
+  std::vector<uint32_t>& stages = it->second;
+  stages.erase(std::find(stages.begin(), stages.end(), g.stage));
+  if (stages.empty()) stages_of_job_.erase(it);
 }
 
 }  // namespace weft::policy

@@ -8,6 +8,7 @@
 #include "core/status.h"
 #include "fmt/format.h"
 #include "model/names.h"
+#include "runtime/scheduler/results_archive.h"
 #include "runtime/wire.h"
 #include "spdlog/spdlog.h"
 
@@ -19,6 +20,17 @@ constexpr TimeUs kClockTickUs = 100'000;  // heartbeat deadlines are checked thi
 constexpr size_t kMaxNodeName = 128;
 constexpr uint32_t kMaxRack = 65535;  // weftd node --rack
 constexpr int kMaxDeferredEvents = 64;  // a commit at least every this many events
+
+// Retention compacts in batches of at least this many jobs beyond it (or
+// retain/8, if larger): each batch costs a pass over the journal's attempts.
+constexpr uint64_t kMinCompactBatch = 256;
+constexpr TimeUs kAgeCheckUs = 1'000'000;  // --retain-age is checked this often
+
+JournalJob::State StateOfName(const std::string& name) {
+  if (name == "succeeded") return JournalJob::State::kSucceeded;
+  if (name == "cancelled") return JournalJob::State::kCancelled;
+  return JournalJob::State::kFailed;
+}
 
 const char* StateName(JournalJob::State s) {
   switch (s) {
@@ -173,7 +185,24 @@ absl::Status SchedulerCore::Recover() {
   absl::flat_hash_map<uint32_t, std::vector<AttemptRecord>> history;
   for (const AttemptRecord& a : r.attempts) history[a.task.job.value()].push_back(a);
   const TimeUs now = NowUs();
+  // Jobs compacted by retention are in the results archive, not the journal.
+  ASSIGN_OR_RETURN(const auto archived, ReadArchive(ResultsArchivePath(config_.state_dir)));
+  auto add_compacted = [&]() -> bool {
+    auto it = archived.find(static_cast<uint32_t>(jobs_.size()));
+    if (it == archived.end()) return false;
+    const v1::ArchivedJob& a = it->second;
+    JobInfo info{.submitted_us = static_cast<TimeUs>(std::llround(a.submitted_s() * 1e6)),
+                 .state = StateOfName(a.row().state()), .end_us = a.row().end_us(), .tasks = a.tasks(),
+                 .arrival_us = a.row().arrival_us(), .done = a.done()};
+    info.compacted = true;
+    jobs_.push_back(std::move(info));
+    live_.jobs.emplace_back();  // keeps JobId = index; never run
+    return true;
+  };
+  std::vector<uint32_t> ended;
   for (const JournalJob& j : r.jobs) {
+    while (jobs_.size() < j.id.value() && add_compacted()) {
+    }
     if (j.id.value() != jobs_.size()) return absl::DataLossError("the journal's job ids are not consecutive");
     nlohmann::json spec = nlohmann::json::parse(j.spec_json, nullptr, false);
     ASSIGN_OR_RETURN(LiveJob built, BuildJob(spec, live_.cluster));
@@ -191,13 +220,19 @@ absl::Status SchedulerCore::Recover() {
     if (j.state == JournalJob::State::kActive) {
       AddLiveJob(j.id, built, now, past);
     } else {
+      ended.push_back(j.id.value());
       built.job.arrival_us = jobs_.back().arrival_us;
       live_.jobs.push_back(std::move(built.job));  // keeps JobId = index; never run
     }
   }
+  while (add_compacted()) {
+  }
+  std::stable_sort(ended.begin(), ended.end(),
+                   [&](uint32_t a, uint32_t b) { return jobs_[a].end_us < jobs_[b].end_us; });
+  for (const uint32_t j : ended) NoteEnded(j);
   Flush();
-  spdlog::info("recovered {} nodes, {} jobs, {} attempt ends from {}", r.nodes.size(), r.jobs.size(),
-               r.attempts.size(), config_.state_dir.string());
+  spdlog::info("recovered {} nodes, {} jobs ({} compacted), {} attempt ends from {}", r.nodes.size(), jobs_.size(),
+               jobs_.size() - r.jobs.size(), r.attempts.size(), config_.state_dir.string());
   return absl::OkStatus();
 }
 
@@ -386,7 +421,20 @@ v1::StatusReply SchedulerCore::Status(const v1::StatusRequest& request) {
   for (uint32_t j = 0; j < jobs_.size(); ++j) {
     if (request.no_jobs() || (!request.all() && wanted != j)) continue;
     const JobInfo& info = jobs_[j];
+    if (info.compacted && request.all()) continue;  // a listing shows what is held
     v1::JobStatus* s = reply.add_jobs();
+    if (info.compacted) {
+      // Its name and progress are gone; how it ended is kept (weft wait needs it).
+      s->set_id(config_.replica.Global(j));
+      s->set_name("(compacted)");
+      s->set_state(StateName(info.state));
+      s->set_compacted(true);
+      s->set_tasks(info.tasks);
+      s->set_done(info.done);
+      s->set_submitted_s(UsToSeconds(info.submitted_us));
+      s->set_end_s(UsToSeconds(info.end_us));
+      continue;
+    }
     s->set_id(config_.replica.Global(j));
     s->set_name(info.name);
     s->set_state(info.moved_to > 0 ? "moved" : JobState(JobId(j)));
@@ -425,6 +473,7 @@ absl::Status SchedulerCore::Cancel(uint32_t global_job) {
     jobs_[job].state = JournalJob::State::kCancelled;
     jobs_[job].end_us = end;
     Retire(job);
+    NoteEnded(job);
   }
   return absl::OkStatus();
 }
@@ -471,6 +520,16 @@ absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
   std::lock_guard lock(mu_);
   Flush();  // export only what is journaled, all of it
   ASSIGN_OR_RETURN(Recovered r, journal_->Load());
+  // Compacted jobs' rows come from the results archive, as they were.
+  std::map<uint32_t, v1::ArchivedJob> archived;
+  if (std::any_of(jobs_.begin(), jobs_.end(), [](const JobInfo& i) { return i.compacted; })) {
+    ASSIGN_OR_RETURN(archived, ReadArchive(ResultsArchivePath(config_.state_dir)));
+  }
+  auto archive_of = [&](uint32_t j) -> const v1::ArchivedJob& {
+    static const v1::ArchivedJob kNone;
+    auto it = archived.find(j);
+    return it == archived.end() ? kNone : it->second;
+  };
   v1::ExportChunk chunk;
   chunk.set_policy(built_.info->name);
   chunk.set_replica(config_.replica.index);
@@ -478,40 +537,39 @@ absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
   chunk.set_epoch_unix_us(epoch_unix_us_);
   // Names repeat across submissions; the results format needs them unique.
   absl::flat_hash_map<std::string, int> uses;
-  for (const JobInfo& info : jobs_) ++uses[info.name];
+  auto name_of = [&](uint32_t j) -> const std::string& {
+    return jobs_[j].compacted ? archive_of(j).name() : jobs_[j].name;
+  };
+  for (uint32_t j = 0; j < jobs_.size(); ++j) ++uses[name_of(j)];
   nlohmann::json jobs = nlohmann::json::array();
   for (uint32_t j = 0; j < jobs_.size(); ++j) {
-    nlohmann::json spec = nlohmann::json::parse(jobs_[j].spec_json, nullptr, false);
+    nlohmann::json spec = nlohmann::json::parse(
+        jobs_[j].compacted ? archive_of(j).spec_json() : jobs_[j].spec_json, nullptr, false);
     spec["arrival"] = 0;  // arrivals are in the job rows
     // Results do not need the commands, and a renamed job (NAME#ID) must not
     // trip the rules for names a command substitutes (model/names.h).
     for (nlohmann::json& stage : spec["stages"]) stage.erase("command");
-    if (uses[jobs_[j].name] > 1) spec["name"] = fmt::format("{}#{}", jobs_[j].name, config_.replica.Global(j));
+    if (uses[name_of(j)] > 1) spec["name"] = fmt::format("{}#{}", name_of(j), config_.replica.Global(j));
     jobs.push_back(std::move(spec));
   }
   const nlohmann::json doc = {{"weft", 1}, {"cluster", ClusterJson(live_.cluster)}, {"jobs", jobs}};
   chunk.set_workload_json(doc.dump());
+  for (const auto& [id, a] : archived) {
+    if (id < jobs_.size() && jobs_[id].compacted) chunk.mutable_attempts()->Add(a.attempts().begin(), a.attempts().end());
+  }
   absl::flat_hash_map<uint32_t, TimeUs> first_start;
   for (const AttemptRecord& a : r.attempts) {
-    v1::AttemptRow* row = chunk.add_attempts();
-    row->set_job(a.task.job.value());
-    row->set_stage(a.task.stage);
-    row->set_task(a.task.index);
-    row->set_attempt(a.attempt);
-    row->set_machine(a.machine.value());
-    row->set_ready_us(a.ready_us);
-    row->set_start_us(a.start_us);
-    row->set_end_us(a.end_us);
-    row->set_outcome(OutcomeName(a.outcome));
-    row->set_locality(LocalityName(a.locality));
-    *row->mutable_demand() = ToProto(a.demand);
-    *row->mutable_usage() = ToProto(a.usage);
+    *chunk.add_attempts() = AttemptRowOf(a);
     auto [it, inserted] = first_start.try_emplace(a.task.job.value(), a.start_us);
     if (!inserted) it->second = std::min(it->second, a.start_us);
   }
   for (uint32_t j = 0; j < jobs_.size(); ++j) {
     const JobInfo& info = jobs_[j];
     v1::JobRow* row = chunk.add_jobs();
+    if (info.compacted) {
+      *row = archive_of(j).row();
+      continue;
+    }
     row->set_job(j);
     row->set_state(StateName(info.state));
     const TimeUs arrival = info.arrival_us;
@@ -541,6 +599,108 @@ absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
     row->set_value(v.value);
   }
   return chunk;
+}
+
+v1::AttemptRow SchedulerCore::AttemptRowOf(const AttemptRecord& a) {
+  v1::AttemptRow row;
+  row.set_job(a.task.job.value());
+  row.set_stage(a.task.stage);
+  row.set_task(a.task.index);
+  row.set_attempt(a.attempt);
+  row.set_machine(a.machine.value());
+  row.set_ready_us(a.ready_us);
+  row.set_start_us(a.start_us);
+  row.set_end_us(a.end_us);
+  row.set_outcome(OutcomeName(a.outcome));
+  row.set_locality(LocalityName(a.locality));
+  *row.mutable_demand() = ToProto(a.demand);
+  *row.mutable_usage() = ToProto(a.usage);
+  return row;
+}
+
+void SchedulerCore::NoteEnded(uint32_t job) {
+  if (config_.retain_jobs == UINT64_MAX && config_.retain_age_us <= 0) return;  // keep everything
+  ended_order_.push_back(job);
+}
+
+void SchedulerCore::MaybeCompact(TimeUs now) {
+  if (ended_order_.empty()) return;
+  const uint64_t batch = std::max(kMinCompactBatch, config_.retain_jobs == UINT64_MAX ? 0 : config_.retain_jobs / 8);
+  std::vector<uint32_t> doomed;
+  if (ended_order_.size() >= config_.retain_jobs + batch) {
+    while (ended_order_.size() > config_.retain_jobs) {
+      doomed.push_back(ended_order_.front());
+      ended_order_.pop_front();
+    }
+  }
+  if (config_.retain_age_us > 0 && now - last_age_check_us_ >= kAgeCheckUs) {
+    last_age_check_us_ = now;
+    // Oldest end first, so the expired ones are a prefix (ends are journaled
+    // in order; a recovered journal's were sorted by end).
+    while (!ended_order_.empty() && jobs_[ended_order_.front()].end_us < now - config_.retain_age_us) {
+      doomed.push_back(ended_order_.front());
+      ended_order_.pop_front();
+    }
+  }
+  if (doomed.empty()) return;
+  if (const absl::Status s = Compact(doomed); !s.ok()) {
+    // Kept, and tried again with the next batch: retention is best effort.
+    spdlog::error("retention: cannot compact {} ended jobs: {}", doomed.size(), StatusMessage(s));
+    ended_order_.insert(ended_order_.begin(), doomed.begin(), doomed.end());
+  }
+}
+
+absl::Status SchedulerCore::Compact(const std::vector<uint32_t>& ids) {
+  std::vector<JobId> job_ids;
+  for (const uint32_t j : ids) job_ids.push_back(JobId(j));
+  ASSIGN_OR_RETURN(const std::vector<AttemptRecord> attempts, journal_->LoadAttempts(job_ids));
+  absl::flat_hash_map<uint32_t, size_t> index;
+  std::vector<v1::ArchivedJob> archive(ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const JobInfo& info = jobs_[ids[i]];
+    index[ids[i]] = i;
+    v1::ArchivedJob& a = archive[i];
+    a.set_id(ids[i]);
+    a.set_name(info.name);
+    a.set_spec_json(info.spec_json);
+    a.set_tasks(info.tasks);
+    a.set_done(info.done);
+    a.set_submitted_s(UsToSeconds(info.submitted_us));
+    v1::JobRow* row = a.mutable_row();
+    row->set_job(ids[i]);
+    row->set_state(StateName(info.state));
+    row->set_arrival_us(info.arrival_us);
+    row->set_start_us(info.arrival_us);
+    row->set_end_us(info.end_us);
+  }
+  // The same rows Export makes from the journal: its start is the first attempt's.
+  absl::flat_hash_set<uint32_t> started;
+  for (const AttemptRecord& r : attempts) {
+    v1::ArchivedJob& a = archive[index.at(r.task.job.value())];
+    *a.add_attempts() = AttemptRowOf(r);
+    v1::JobRow* row = a.mutable_row();
+    row->set_start_us(started.insert(r.task.job.value()).second ? r.start_us : std::min(row->start_us(), r.start_us));
+  }
+  RETURN_IF_ERROR(AppendArchive(ResultsArchivePath(config_.state_dir), archive));
+  absl::Status s = journal_->Begin();
+  if (s.ok()) s = journal_->DeleteJobs(job_ids);
+  if (s.ok()) s = journal_->Commit();
+  if (!s.ok()) {
+    journal_->Rollback();
+    return s;  // archived and still journaled: archived again later (readers keep the last)
+  }
+  for (const uint32_t j : ids) {
+    JobInfo& info = jobs_[j];
+    info.compacted = true;
+    std::string().swap(info.name);
+    std::string().swap(info.spec_json);
+    if (engine_ != nullptr) {
+      for (NodeState& node : nodes_) node.jobs_sent.erase(j);
+    }
+  }
+  spdlog::info("retention: compacted {} ended jobs (ids {}..{}) into {}", ids.size(), ids.front(), ids.back(),
+               ResultsArchivePath(config_.state_dir).string());
+  return absl::OkStatus();
 }
 
 absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Register& request, NodeLink* link) {
@@ -686,7 +846,10 @@ void SchedulerCore::OnAgentActions(uint32_t slot, const v1::AgentActions& action
 }
 
 void SchedulerCore::DescribeJob(NodeState& node, v1::AgentMail& mail, JobId job) {
-  if (!job.valid() || job.value() >= jobs_.size() || !node.jobs_sent.insert(job.value()).second) return;
+  if (!job.valid() || job.value() >= jobs_.size() || jobs_[job.value()].compacted ||
+      !node.jobs_sent.insert(job.value()).second) {
+    return;
+  }
   v1::JobSpec* spec = mail.add_jobs();
   spec->set_id(job.value());
   spec->set_spec_json(jobs_[job.value()].spec_json);
@@ -956,6 +1119,7 @@ absl::Status SchedulerCore::CommitPending() {
     info.state = states[i];
     info.end_us = j.end_us;
     Retire(j.job.value());
+    NoteEnded(j.job.value());
     cancelling_.erase(j.job.value());
     TellAgentsJobEnded(j.job);
   }
@@ -1015,6 +1179,7 @@ void SchedulerCore::Flush() {
       node.link->Send(std::move(m));
     }
   }
+  if (journal_error_.empty()) MaybeCompact(NowUs());
   // The clock thread sleeps until its next deadline; wake it only when the
   // engine now has something due sooner (a wake-up per event would cost a
   // thread switch each).

@@ -28,6 +28,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -71,6 +72,12 @@ struct SchedulerConfig {
   // few hundred MB.
   uint64_t max_tasks_in_flight = 20'000'000;
   uint64_t max_job_bytes = uint64_t{1} << 30;
+  // Retention (issue 20): ended jobs beyond the newest retain_jobs ended
+  // ones, or ended more than retain_age_us ago (0: no age limit), are
+  // compacted out of memory and the journal; their export rows go to the
+  // results archive first (results_archive.h). Default: keep everything.
+  uint64_t retain_jobs = UINT64_MAX;
+  TimeUs retain_age_us = 0;
   // Which of several scheduler daemons sharing the nodes this one is
   // (replica_ids.h); only for policies whose node agents run on the nodes.
   ReplicaIds replica;
@@ -160,6 +167,7 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
     TimeUs arrival_us = 0;
     uint64_t done = 0;  // ok attempts (one per task), as the journal counts them, and tasks done elsewhere
     uint32_t moved_to = 0;  // global id + 1 of the job a failover moved it to (meta moved:ID); 0: none
+    bool compacted = false;  // retention: its name and spec are gone, its rows are in the archive
   };
   // DoneElsewhere: the tasks of job `id` done before it came here (meta
   // done:ID, a JSON array of [stage, task]) as ok history records.
@@ -220,6 +228,16 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   // TellAgentsJobEnded: the agents that know the job hear that it ended.
   void TellAgentsJobEnded(JobId job);
   std::string JobState(JobId id) const;
+  // Retention. NoteEnded queues an ended job for compaction (in end order);
+  // MaybeCompact compacts what the retention no longer keeps, in batches
+  // (each costs a pass over the journal's attempts); Compact archives the
+  // jobs' export rows, then deletes them from the journal and memory.
+  void NoteEnded(uint32_t job);
+  void MaybeCompact(TimeUs now);
+  absl::Status Compact(const std::vector<uint32_t>& jobs);
+  static v1::AttemptRow AttemptRowOf(const AttemptRecord& a);
+  std::deque<uint32_t> ended_order_;  // ended jobs not compacted, oldest end first
+  TimeUs last_age_check_us_ = 0;
 
   SchedulerConfig config_;
   mutable std::mutex mu_;

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Drain a queue of single-task jobs on a local weft cluster (issue 20).
+
+For each N: `weft cluster up --nodes NODES --cpu 1` (fifo), submit one file of
+N one-task jobs (built-in task of 1 us, cpu 1), and time submit -> every job
+ended (the last job's `weft wait`, then `weft status --all` shows none
+running). Prints, per N, the wall seconds, the scheduler's cpu seconds (user +
+sys from /proc, the shared machine's noise hurts them less) and the
+seconds per 1k jobs: linear draining keeps the last column flat.
+
+With --bursts B: B successive bursts of N jobs on one cluster, and after
+each the scheduler's RSS and the journal's size (retention: pass
+--scheduler-arg=--retain=K, passed to `weft cluster up`).
+
+usage: bench/drain_jobs.py BUILD_DIR|BIN_DIR [--jobs 5000 10000 20000] [--bursts B]
+       [--scheduler-arg=--retain=1000 ...]  (arguments for `weft cluster up`)
+"""
+import argparse
+import json
+import os
+import subprocess
+import tempfile
+import time
+
+
+def sh(*args):
+    r = subprocess.run(args, text=True, capture_output=True)
+    if r.returncode != 0:
+        raise SystemExit(f"{' '.join(args)}: {r.stderr.strip()}")
+    return r.stdout
+
+
+def workload(n):
+    jobs = [{"name": f"j{i}", "stages": [{"name": "s", "tasks": 1, "duration": 1e-6,
+                                        "demand": {"cpu": 1, "mem": 0.001}}]} for i in range(n)]
+    return {"weft": 1, "cluster": {"machines": [{"name": "x", "capacity": {"cpu": 1, "mem": 1}}]}, "jobs": jobs}
+
+
+def scheduler_pid(cluster):
+    for name in ("scheduler.pid",):
+        p = os.path.join(cluster, name)
+        if os.path.exists(p):
+            return int(open(p).read().split()[0])
+    out = subprocess.run(["pgrep", "-f", f"weftd scheduler.*{cluster}"], text=True, capture_output=True).stdout
+    return int(out.split()[0])
+
+
+def proc_stats(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    cpu = (int(fields[11]) + int(fields[12])) / tick
+    rss_kb = 0
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                rss_kb = int(line.split()[1])
+    return cpu, rss_kb / 1024
+
+
+def dir_mb(path, prefix="journal"):
+    total = 0
+    for root, _, files in os.walk(path):
+        for f in files:
+            if f.startswith(prefix):
+                total += os.path.getsize(os.path.join(root, f))
+    return total / 1e6
+
+
+def drain(weft, address, tmp, n, first_job, pid):
+    path = os.path.join(tmp, f"w{n}.json")
+    with open(path, "w") as f:
+        json.dump(workload(n), f)
+    cpu0, _ = proc_stats(pid)
+    start = time.monotonic()
+    sh(weft, "submit", "--scheduler", address, path)
+    sh(weft, "wait", "--scheduler", address, str(first_job + n - 1), "--timeout", "3600")
+    wall = time.monotonic() - start
+    cpu1, rss = proc_stats(pid)
+    return wall, cpu1 - cpu0, rss
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("build")
+    ap.add_argument("--jobs", type=int, nargs="+", default=[5000, 10000, 20000])
+    ap.add_argument("--nodes", type=int, default=2)
+    ap.add_argument("--bursts", type=int, default=0)
+    ap.add_argument("--scheduler-arg", action="append", default=[])
+    a = ap.parse_args()
+    weft = os.path.join(a.build, "src", "weft")
+    if not os.path.exists(weft):  # a directory of installed binaries (weft next to weftd)
+        weft = os.path.join(a.build, "weft")
+    extra = []
+    for arg in a.scheduler_arg:
+        extra += [arg]
+    with tempfile.TemporaryDirectory() as tmp:
+        if a.bursts:
+            cluster = os.path.join(tmp, "c")
+            address = sh(weft, "cluster", "up", "--nodes", str(a.nodes), "--cpu", "1", "--dir", cluster,
+                         *extra).strip().splitlines()[-1]
+            try:
+                pid = scheduler_pid(cluster)
+                print("| burst | jobs so far | wall s | scheduler cpu s | scheduler RSS MB | journal MB | results archive MB |")
+                print("|---|---|---|---|---|---|---|")
+                n = a.jobs[0]
+                for b in range(a.bursts):
+                    wall, cpu, rss = drain(weft, address, tmp, n, b * n, pid)
+                    print(f"| {b + 1} | {(b + 1) * n} | {wall:.2f} | {cpu:.2f} | {rss:.0f} | {dir_mb(cluster):.1f} | {dir_mb(cluster, 'results-archive'):.1f} |",
+                          flush=True)
+            finally:
+                sh(weft, "cluster", "down", "--dir", cluster)
+            return
+        print("| jobs | wall s | scheduler cpu s | wall s per 1k jobs |")
+        print("|---|---|---|---|")
+        for n in a.jobs:
+            cluster = os.path.join(tmp, f"c{n}")
+            address = sh(weft, "cluster", "up", "--nodes", str(a.nodes), "--cpu", "1", "--dir", cluster,
+                         *extra).strip().splitlines()[-1]
+            try:
+                wall, cpu, _ = drain(weft, address, tmp, n, 0, scheduler_pid(cluster))
+                print(f"| {n} | {wall:.2f} | {cpu:.2f} | {wall / n * 1000:.3f} |", flush=True)
+            finally:
+                sh(weft, "cluster", "down", "--dir", cluster)
+
+
+if __name__ == "__main__":
+    main()
