@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <tuple>
 #include <utility>
 
 #include "absl/container/inlined_vector.h"
@@ -31,8 +30,8 @@ ResourceTimeSpace& ResourceTimeSpace::operator=(const ResourceTimeSpace& other) 
   return *this;
 }
 
-std::pair<TimeUs, uint32_t> ResourceTimeSpace::Key(const FitIndex& index, uint32_t m, const Run& r) {
-  return {index.forward ? r.a : -r.b, m};  // the runs are cut at the edge: both finite
+TimeUs ResourceTimeSpace::Key(const FitIndex& index, const Run& r) {
+  return index.forward ? r.a : -r.b;  // the runs are cut at the edge: both finite
 }
 
 TimeUs ResourceTimeSpace::Length(const Run& r) {
@@ -41,9 +40,20 @@ TimeUs ResourceTimeSpace::Length(const Run& r) {
 
 int ResourceTimeSpace::LengthClass(TimeUs length) { return std::bit_width(static_cast<uint64_t>(length)); }
 
+ResourceTimeSpace::Class::iterator ResourceTimeSpace::Find(Class& c, TimeUs key, uint32_t machine) {
+  return std::partition_point(c.begin(), c.end(), [&](const Entry& e) { return e.Before(key, machine); });
+}
+
 void ResourceTimeSpace::Insert(FitIndex& index, uint32_t m, const Run& r) {
   const TimeUs length = Length(r);
-  index.by_length[LengthClass(length)].emplace(Key(index, m, r), length);
+  Class& c = index.by_length[LengthClass(length)];
+  const TimeUs key = Key(index, r);
+  c.insert(Find(c, key, m), Entry{key, m, length});
+}
+
+void ResourceTimeSpace::Erase(FitIndex& index, uint32_t m, const Run& r) {
+  Class& c = index.by_length[LengthClass(Length(r))];
+  c.erase(Find(c, Key(index, r), m));  // present: every run of index.runs is in its class
 }
 
 void ResourceTimeSpace::Apply(FitIndex& index, const Placed& placed) const {
@@ -55,7 +65,7 @@ void ResourceTimeSpace::Apply(FitIndex& index, const Placed& placed) const {
   std::vector<Run>& fresh = scratch_;
   fresh.clear();
   for (auto it = first; it != last; ++it) {
-    index.by_length[LengthClass(Length(*it))].erase(Key(index, placed.machine, *it));
+    Erase(index, placed.machine, *it);
     machines_[placed.machine].FitRuns(index.demand, it->a, it->b, fresh);
   }
   for (const Run& r : fresh) Insert(index, placed.machine, r);
@@ -83,22 +93,19 @@ ResourceTimeSpace::FitIndex& ResourceTimeSpace::IndexFor(bool forward, const Res
     it->edge = edge;
     it->seen = log_.size();
     it->runs.resize(m);
-    // Each class's entries sorted first, so that its map is built in one pass.
-    std::array<std::vector<std::pair<std::pair<TimeUs, uint32_t>, TimeUs>>, std::tuple_size_v<decltype(it->by_length)>>
-        entries;
+    for (Class& c : it->by_length) c.clear();  // keeps their capacity for the next build
     for (uint32_t k = 0; k < m; ++k) {
       it->runs[k].clear();
       if (!demand.FitsIn(machines_[k].capacity())) continue;
       machines_[k].FitRuns(demand, forward ? edge : MachineProfile::kNeverLow, forward ? MachineProfile::kNever : edge,
                            it->runs[k]);
-      for (const Run& r : it->runs[k]) entries[LengthClass(Length(r))].emplace_back(Key(*it, k, r), Length(r));
+      for (const Run& r : it->runs[k]) {
+        const TimeUs length = Length(r);
+        it->by_length[LengthClass(length)].push_back(Entry{Key(*it, r), k, length});
+      }
     }
-    for (size_t w = 0; w < entries.size(); ++w) {
-      auto& runs = it->by_length[w];
-      runs.clear();
-      std::sort(entries[w].begin(), entries[w].end(),
-                [](const auto& a, const auto& b) { return a.first < b.first; });  // keys are unique
-      for (const auto& [key, length] : entries[w]) runs.emplace_hint(runs.end(), key, length);
+    for (Class& c : it->by_length) {
+      std::sort(c.begin(), c.end(), [](const Entry& x, const Entry& y) { return x.Before(y.key, y.machine); });
     }
   } else {
     for (size_t i = it->seen; i < log_.size(); ++i) Apply(*it, log_[i]);
@@ -123,20 +130,20 @@ std::optional<ResourceTimeSpace::Slot> ResourceTimeSpace::Search(const FitIndex&
   // each class holding the best key has its first long-enough entry is kept
   // (`at_best`, emptied when the best improves), so that the machines
   // sharing that key are read from there without searching again.
-  using Entries = absl::btree_map<std::pair<TimeUs, uint32_t>, TimeUs>;
-  absl::InlinedVector<std::pair<const Entries*, Entries::const_iterator>, 8> at_best;
+  absl::InlinedVector<std::pair<const Class*, size_t>, 8> at_best;
   const int own = LengthClass(duration);
   bool found = false;
   TimeUs best = 0;
   for (int w = own; w < static_cast<int>(index.by_length.size()); ++w) {
-    const Entries& runs = index.by_length[w];
-    for (auto it = runs.begin(); it != runs.end(); ++it) {
-      if (found && it->first.first > best) break;
-      if (it->second < duration) continue;
-      if (!found || it->first.first < best) at_best.clear();
-      at_best.emplace_back(&runs, it);
+    const Class& runs = index.by_length[w];
+    for (size_t i = 0; i < runs.size(); ++i) {
+      const Entry& e = runs[i];
+      if (found && e.key > best) break;
+      if (e.length < duration) continue;
+      if (!found || e.key < best) at_best.clear();
+      at_best.emplace_back(&runs, i);
       found = true;
-      best = it->first.first;
+      best = e.key;
       break;
     }
   }
@@ -145,12 +152,13 @@ std::optional<ResourceTimeSpace::Slot> ResourceTimeSpace::Search(const FitIndex&
   uint32_t best_machine = 0;
   uint32_t best_rank = m;
   for (const auto& [runs, from] : at_best) {
-    for (auto it = from; it != runs->end() && it->first.first == best; ++it) {
-      if (it->second < duration) continue;
-      const uint32_t rank = (it->first.second + m - hint) % m;
+    for (size_t i = from; i < runs->size() && (*runs)[i].key == best; ++i) {
+      const Entry& e = (*runs)[i];
+      if (e.length < duration) continue;
+      const uint32_t rank = (e.machine + m - hint) % m;
       if (rank < best_rank) {
         best_rank = rank;
-        best_machine = it->first.second;
+        best_machine = e.machine;
       }
     }
   }
