@@ -56,6 +56,33 @@ void ResourceTimeSpace::Erase(FitIndex& index, uint32_t m, const Run& r) {
   c.erase(Find(c, Key(index, r), m));  // present: every run of index.runs is in its class
 }
 
+void ResourceTimeSpace::Replace(FitIndex& index, uint32_t m, const Run& old, const Run& now) {
+  const TimeUs length = Length(now);
+  const int w = LengthClass(length);
+  if (w != LengthClass(Length(old))) {
+    Erase(index, m, old);
+    Insert(index, m, now);
+    return;
+  }
+  // One class: rotate the entries between the old and the new position by
+  // one. A box placed in a run mostly leaves it as it was or shrinks it a
+  // little, so few entries move, where an erase and an insert would each
+  // shift the class's whole tail.
+  Class& c = index.by_length[w];
+  const TimeUs key = Key(index, now);
+  const Entry entry{key, m, length};
+  const auto from = Find(c, Key(index, old), m);
+  if (from->Before(key, m)) {
+    const auto to = std::partition_point(from + 1, c.end(), [&](const Entry& e) { return e.Before(key, m); });
+    std::rotate(from, from + 1, to);
+    *(to - 1) = entry;
+  } else {
+    const auto to = std::partition_point(c.begin(), from, [&](const Entry& e) { return e.Before(key, m); });
+    std::rotate(to, from, from + 1);
+    *to = entry;
+  }
+}
+
 void ResourceTimeSpace::Apply(FitIndex& index, const Placed& placed) const {
   std::vector<Run>& runs = index.runs[placed.machine];
   // The runs overlapping [start, end): they are disjoint and in time order.
@@ -64,11 +91,14 @@ void ResourceTimeSpace::Apply(FitIndex& index, const Placed& placed) const {
   if (first == last) return;
   std::vector<Run>& fresh = scratch_;
   fresh.clear();
-  for (auto it = first; it != last; ++it) {
-    Erase(index, placed.machine, *it);
-    machines_[placed.machine].FitRuns(index.demand, it->a, it->b, fresh);
+  for (auto it = first; it != last; ++it) machines_[placed.machine].FitRuns(index.demand, it->a, it->b, fresh);
+  if (last - first == 1 && fresh.size() == 1) {
+    // The common case: one run overlapped, left whole or shrunk.
+    Replace(index, placed.machine, *first, fresh[0]);
+  } else {
+    for (auto it = first; it != last; ++it) Erase(index, placed.machine, *it);
+    for (const Run& r : fresh) Insert(index, placed.machine, r);
   }
-  for (const Run& r : fresh) Insert(index, placed.machine, r);
   const auto at = runs.erase(first, last);
   runs.insert(at, fresh.begin(), fresh.end());
 }

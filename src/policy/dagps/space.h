@@ -128,6 +128,8 @@ class ResourceTimeSpace {
   static Class::iterator Find(Class& c, TimeUs key, uint32_t machine);
   static void Insert(FitIndex& index, uint32_t m, const Run& r);
   static void Erase(FitIndex& index, uint32_t m, const Run& r);
+  // Replace: machine m's run `old` becomes `now` (Erase then Insert, in fewer moves).
+  static void Replace(FitIndex& index, uint32_t m, const Run& old, const Run& now);
   // Apply updates the index for a box placed on one machine: only that
   // machine's runs overlapping the box can shrink or split.
   void Apply(FitIndex& index, const Placed& placed) const;
