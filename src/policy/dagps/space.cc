@@ -49,11 +49,14 @@ void ResourceTimeSpace::Insert(FitIndex& index, uint32_t m, const Run& r) {
   Class& c = index.by_length[LengthClass(length)];
   const TimeUs key = Key(index, r);
   c.insert(Find(c, key, m), Entry{key, m, length});
+  index.nonempty |= uint64_t{1} << LengthClass(length);
 }
 
 void ResourceTimeSpace::Erase(FitIndex& index, uint32_t m, const Run& r) {
-  Class& c = index.by_length[LengthClass(Length(r))];
+  const int w = LengthClass(Length(r));
+  Class& c = index.by_length[w];
   c.erase(Find(c, Key(index, r), m));  // present: every run of index.runs is in its class
+  if (c.empty()) index.nonempty &= ~(uint64_t{1} << w);
 }
 
 void ResourceTimeSpace::Replace(FitIndex& index, uint32_t m, const Run& old, const Run& now) {
@@ -91,9 +94,32 @@ void ResourceTimeSpace::Apply(FitIndex& index, const Placed& placed) const {
   if (first == last) return;
   std::vector<Run>& fresh = scratch_;
   fresh.clear();
-  for (auto it = first; it != last; ++it) machines_[placed.machine].FitRuns(index.demand, it->a, it->b, fresh);
+  for (auto it = first; it != last; ++it) {
+    // Only the part of the run under the box can change: it is scanned
+    // again, and the parts outside, which still fit, are joined back to it.
+    // (Scanning the whole run again walked every step of a long run.)
+    const TimeUs lo = std::max(it->a, placed.start);
+    const TimeUs hi = std::min(it->b, placed.end);
+    const size_t before = fresh.size();
+    machines_[placed.machine].FitRuns(index.demand, lo, hi, fresh);
+    if (it->a < lo) {
+      if (fresh.size() > before && fresh[before].a == lo) {
+        fresh[before].a = it->a;
+      } else {
+        fresh.insert(fresh.begin() + static_cast<std::ptrdiff_t>(before), Run{it->a, lo});
+      }
+    }
+    if (hi < it->b) {
+      if (fresh.size() > before && fresh.back().b == hi) {
+        fresh.back().b = it->b;
+      } else {
+        fresh.push_back(Run{hi, it->b});
+      }
+    }
+  }
   if (last - first == 1 && fresh.size() == 1) {
     // The common case: one run overlapped, left whole or shrunk.
+    if (fresh[0].a == first->a && fresh[0].b == first->b) return;  // the demand still fits under the box
     Replace(index, placed.machine, *first, fresh[0]);
   } else {
     for (auto it = first; it != last; ++it) Erase(index, placed.machine, *it);
@@ -134,8 +160,11 @@ ResourceTimeSpace::FitIndex& ResourceTimeSpace::IndexFor(bool forward, const Res
         it->by_length[LengthClass(length)].push_back(Entry{Key(*it, r), k, length});
       }
     }
-    for (Class& c : it->by_length) {
+    it->nonempty = 0;
+    for (size_t w = 0; w < it->by_length.size(); ++w) {
+      Class& c = it->by_length[w];
       std::sort(c.begin(), c.end(), [](const Entry& x, const Entry& y) { return x.Before(y.key, y.machine); });
+      if (!c.empty()) it->nonempty |= uint64_t{1} << w;
     }
   } else {
     for (size_t i = it->seen; i < log_.size(); ++i) Apply(*it, log_[i]);
@@ -164,8 +193,8 @@ std::optional<ResourceTimeSpace::Slot> ResourceTimeSpace::Search(const FitIndex&
   const int own = LengthClass(duration);
   bool found = false;
   TimeUs best = 0;
-  for (int w = own; w < static_cast<int>(index.by_length.size()); ++w) {
-    const Class& runs = index.by_length[w];
+  for (uint64_t classes = index.nonempty & (~uint64_t{0} << own); classes != 0; classes &= classes - 1) {
+    const Class& runs = index.by_length[std::countr_zero(classes)];
     for (size_t i = 0; i < runs.size(); ++i) {
       const Entry& e = runs[i];
       if (found && e.key > best) break;
@@ -185,11 +214,13 @@ std::optional<ResourceTimeSpace::Slot> ResourceTimeSpace::Search(const FitIndex&
     for (size_t i = from; i < runs->size() && (*runs)[i].key == best; ++i) {
       const Entry& e = (*runs)[i];
       if (e.length < duration) continue;
-      const uint32_t rank = (e.machine + m - hint) % m;
+      const uint32_t rank = e.machine >= hint ? e.machine - hint : e.machine + m - hint;
       if (rank < best_rank) {
         best_rank = rank;
         best_machine = e.machine;
       }
+      // One key's entries are in machine order: from the hint on, the rest rank lower.
+      if (e.machine >= hint) break;
     }
   }
   return Slot{best_machine, index.forward ? best : -best - duration};

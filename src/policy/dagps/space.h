@@ -113,6 +113,9 @@ class ResourceTimeSpace {
     std::vector<std::vector<Run>> runs;  // per machine, in time order
     // by_length[w]: runs whose length has bit width w, sorted by (key, machine).
     std::array<Class, 64> by_length;
+    // Bit w set when by_length[w] has entries: a search visits only those
+    // (a few dozen of the 64 classes are ever used).
+    uint64_t nonempty = 0;
   };
   struct Placed {
     uint32_t machine;
