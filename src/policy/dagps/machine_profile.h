@@ -63,6 +63,8 @@ class MachineProfile {
   void Place(TimeUs start, TimeUs duration, const Resources& demand);
   Resources UsageAt(TimeUs t) const;
   bool WithinCapacity() const;
+  // Breakpoints kept (for tests: none where the usage does not change).
+  size_t num_steps() const { return steps_.size(); }
 
  private:
   struct Step {
