@@ -151,11 +151,19 @@ ResourceTimeSpace::FitIndex& ResourceTimeSpace::IndexFor(bool forward, const Res
     it->runs.resize(m);
     for (Class& c : it->by_length) c.clear();  // keeps their capacity for the next build
     for (uint32_t k = 0; k < m; ++k) {
-      it->runs[k].clear();
+      std::vector<Run>& runs = it->runs[k];
+      runs.clear();
       if (!demand.FitsIn(machines_[k].capacity())) continue;
+      // Found in the scratch vector, then copied with one allocation (room
+      // to grow as placements split runs): the index of a fresh copy of the
+      // space grew each machine's vector from empty, a malloc and a copy at
+      // each doubling.
+      scratch_.clear();
       machines_[k].FitRuns(demand, forward ? edge : MachineProfile::kNeverLow, forward ? MachineProfile::kNever : edge,
-                           it->runs[k]);
-      for (const Run& r : it->runs[k]) {
+                           scratch_);
+      if (runs.capacity() < scratch_.size()) runs.reserve(2 * scratch_.size());
+      runs.assign(scratch_.begin(), scratch_.end());
+      for (const Run& r : runs) {
         const TimeUs length = Length(r);
         it->by_length[LengthClass(length)].push_back(Entry{Key(*it, r), k, length});
       }
