@@ -14,8 +14,10 @@ ResourceTimeSpace::ResourceTimeSpace(std::vector<Resources> capacities) {
   for (const Resources& c : capacities) machines_.emplace_back(c);
 }
 
-// Copies take the placements, not the cache (it would be rebuilt anyway as
-// the copy diverges, and copying it costs more than it saves).
+// Copies take the placements, not the cache: an index serves one stage
+// wave's kind of query, and the builder's copies go on to other waves or
+// the other direction, so a copied index is never asked for (measured on
+// the bench's DAG: as many builds, 3.8 % more instructions).
 ResourceTimeSpace::ResourceTimeSpace(const ResourceTimeSpace& other)
     : machines_(other.machines_), boxes_(other.boxes_), min_start_(other.min_start_), max_end_(other.max_end_) {}
 
