@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "absl/container/inlined_vector.h"
+
 namespace weft::policy::dagps {
 
 namespace {
@@ -81,28 +83,38 @@ void MachineProfile::FitRuns(const Resources& demand, TimeUs from, TimeUs to, st
   }
 }
 
-size_t MachineProfile::Breakpoint(TimeUs t) {
-  std::vector<Step>& st = steps_;
-  auto it = std::lower_bound(st.begin(), st.end(), t, [](const Step& x, TimeUs v) { return x.t < v; });
-  if (it != st.end() && it->t == t) return it - st.begin();
-  const Resources used = it == st.begin() ? kZero : std::prev(it)->used;
-  // Two statements: insert may reallocate, and the operands of '-' are unsequenced.
-  const auto inserted = st.insert(it, Step{t, used});
-  return static_cast<size_t>(inserted - st.begin());
-}
-
 void MachineProfile::Place(TimeUs start, TimeUs duration, const Resources& demand) {
-  const size_t first = Breakpoint(start);
-  const size_t last = Breakpoint(start + duration);
+  if (duration <= 0) return;  // an empty box changes no usage
+  const TimeUs end = start + duration;
   std::vector<Step>& st = steps_;
-  for (size_t k = first; k < last; ++k) st[k].used += demand;
-  // Coalesce: a step whose usage equals the previous one's adds nothing
-  // (tasks placed back to back leave such steps), and every scan walks them.
-  auto same_as_before = [&](size_t k) {
-    return k < st.size() && (k == 0 ? st[k].used.IsZero() : st[k].used == st[k - 1].used);
-  };
-  if (same_as_before(last)) st.erase(st.begin() + static_cast<std::ptrdiff_t>(last));
-  if (same_as_before(first)) st.erase(st.begin() + static_cast<std::ptrdiff_t>(first));
+  // The steps are rewritten from the one at `start` (made if missing) to
+  // the one at `end` (made if missing, its usage that of the instant before
+  // end), those in [start, end) raised by the demand. A step whose usage
+  // equals the previous one's adds nothing (tasks placed back to back leave
+  // such steps at start or end), and every scan walks them: it is dropped.
+  // The new stretch is built aside and spliced in with one move of the
+  // tail, where inserting and erasing each step moved the tail each time.
+  const auto lo = std::lower_bound(st.begin(), st.end(), start, [](const Step& x, TimeUs v) { return x.t < v; });
+  const auto hi = std::lower_bound(lo, st.end(), end, [](const Step& x, TimeUs v) { return x.t < v; });
+  const bool has_start = lo != st.end() && lo->t == start;
+  const bool has_end = hi != st.end() && hi->t == end;
+  const Resources& before = lo == st.begin() ? kZero : std::prev(lo)->used;
+  absl::InlinedVector<Step, 16> fresh;
+  fresh.push_back(Step{start, (has_start ? lo->used : before) + demand});
+  for (auto it = has_start ? std::next(lo) : lo; it != hi; ++it) fresh.push_back(Step{it->t, it->used + demand});
+  const Step at_end{end, has_end ? hi->used : (hi == st.begin() ? kZero : std::prev(hi)->used)};
+  if (at_end.used != fresh.back().used) fresh.push_back(at_end);
+  if (fresh.front().used == before) fresh.erase(fresh.begin());
+  // Splice fresh in place of [lo, hi] (hi included when a step is at end).
+  const size_t from = static_cast<size_t>(lo - st.begin());
+  const size_t old_size = static_cast<size_t>(hi - lo) + (has_end ? 1 : 0);
+  if (fresh.size() > old_size) {
+    st.insert(st.begin() + static_cast<std::ptrdiff_t>(from + old_size), fresh.size() - old_size, Step{});
+  } else if (fresh.size() < old_size) {
+    st.erase(st.begin() + static_cast<std::ptrdiff_t>(from + fresh.size()),
+             st.begin() + static_cast<std::ptrdiff_t>(from + old_size));
+  }
+  std::copy(fresh.begin(), fresh.end(), st.begin() + static_cast<std::ptrdiff_t>(from));
 }
 
 Resources MachineProfile::UsageAt(TimeUs t) const {

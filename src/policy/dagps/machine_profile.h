@@ -63,6 +63,8 @@ class MachineProfile {
   void Place(TimeUs start, TimeUs duration, const Resources& demand);
   Resources UsageAt(TimeUs t) const;
   bool WithinCapacity() const;
+  // Breakpoints kept (for tests: none where the usage does not change).
+  size_t num_steps() const { return steps_.size(); }
 
  private:
   struct Step {
@@ -72,8 +74,6 @@ class MachineProfile {
   // Segment k (0..n) of the step function covers [steps_[k-1].t, steps_[k].t),
   // segment 0 starting at -infinity and segment n running to +infinity.
   const Resources& SegmentUsage(size_t k) const;
-  // Breakpoint makes sure a step starts exactly at t; returns its index.
-  size_t Breakpoint(TimeUs t);
 
   Resources capacity_;
   std::vector<Step> steps_;  // sorted by t

@@ -40,7 +40,6 @@
 #include <optional>
 #include <vector>
 
-#include "absl/container/btree_map.h"
 #include "core/time.h"
 #include "model/resources.h"
 #include "policy/dagps/machine_profile.h"
@@ -91,9 +90,21 @@ class ResourceTimeSpace {
   // them ordered by key = start forwards, minus end backwards (smaller is
   // better either way), with their length. The answer to a query of
   // duration d is the first run of length >= d (ties: the machine first in
-  // scan order among equal keys). Runs are kept in one ordered map per
+  // scan order among equal keys). Runs are kept in one sorted vector per
   // length class (bit width of the length), so that a query reads only the
   // first entry of each class longer than d and scans only d's own class.
+  // Sorted vectors, not ordered maps: a class holds only the runs of one
+  // band of lengths, so moving its tail on an insert costs less than a
+  // tree's node maintenance (measured: BENCHMARKS.md, DAGPS schedule
+  // builder), a search walks contiguous memory, and a build is one sort.
+  struct Entry {
+    TimeUs key;
+    uint32_t machine;
+    TimeUs length;
+    // Entries are ordered by (key, machine), which is unique per index.
+    bool Before(TimeUs k, uint32_t m) const { return key < k || (key == k && machine < m); }
+  };
+  using Class = std::vector<Entry>;
   struct FitIndex {
     bool forward = true;
     Resources demand;
@@ -101,8 +112,11 @@ class ResourceTimeSpace {
     size_t seen = 0;         // entries of log_ already applied
     uint64_t last_used = 0;  // for least-recently-used replacement
     std::vector<std::vector<Run>> runs;  // per machine, in time order
-    // by_length[w]: runs whose length has bit width w, (key, machine) -> length.
-    std::array<absl::btree_map<std::pair<TimeUs, uint32_t>, TimeUs>, 64> by_length;
+    // by_length[w]: runs whose length has bit width w, sorted by (key, machine).
+    std::array<Class, 64> by_length;
+    // Bit w set when by_length[w] has entries: a search visits only those
+    // (a few dozen of the 64 classes are ever used).
+    uint64_t nonempty = 0;
   };
   struct Placed {
     uint32_t machine;
@@ -111,10 +125,15 @@ class ResourceTimeSpace {
   };
   static constexpr size_t kMaxIndexes = 16;
 
-  static std::pair<TimeUs, uint32_t> Key(const FitIndex& index, uint32_t m, const Run& r);
+  static TimeUs Key(const FitIndex& index, const Run& r);
   static TimeUs Length(const Run& r);
   static int LengthClass(TimeUs length);
+  // Find: the first entry of `c` not before (key, machine).
+  static Class::iterator Find(Class& c, TimeUs key, uint32_t machine);
   static void Insert(FitIndex& index, uint32_t m, const Run& r);
+  static void Erase(FitIndex& index, uint32_t m, const Run& r);
+  // Replace: machine m's run `old` becomes `now` (Erase then Insert, in fewer moves).
+  static void Replace(FitIndex& index, uint32_t m, const Run& old, const Run& now);
   // Apply updates the index for a box placed on one machine: only that
   // machine's runs overlapping the box can shrink or split.
   void Apply(FitIndex& index, const Placed& placed) const;
