@@ -75,7 +75,8 @@ absl::StatusOr<std::unique_ptr<JobSource>> PreparedRun::Source() {
 }
 
 void PrintSourceReport(const JobSource& source) {
-  if (const auto* t = dynamic_cast<const TraceJobSource*>(&source)) PrintReport(std::cerr, "trace: ", t->report());
+  const auto* t = dynamic_cast<const TraceJobSource*>(&source);
+  if (t != nullptr && t->read()) PrintReport(std::cerr, "trace: ", t->report());
 }
 
 namespace {

@@ -57,7 +57,7 @@ struct PreparedRun {
   absl::StatusOr<std::unique_ptr<JobSource>> Source();
 };
 // PrintSourceReport: a trace's data-quality lines to stderr once its run
-// has read it (nothing for a workload).
+// has read it whole (nothing for a workload, or a run that never started).
 void PrintSourceReport(const JobSource& source);
 
 // Prepare loads the workload and builds the options; on bad input it prints

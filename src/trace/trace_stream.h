@@ -63,8 +63,9 @@ class TraceJobSource final : public JobSource {
   void SetSync(std::function<void()> sync) override { sync_ = std::move(sync); }
   uint64_t LiveJobs() const override { return live_; }
 
-  // report: the data-quality counts (weft trace inspect); whole once the
-  // source is exhausted (Next returned nullopt).
+  // read: the reader has ended (Next returned nullopt); only then may
+  // report, the data-quality counts (weft trace inspect), be read.
+  bool read() const { return ended_; }
   const TraceReport& report() const { return report_; }
 
  protected:
