@@ -76,7 +76,7 @@ absl::StatusOr<std::unique_ptr<JobSource>> PreparedRun::Source() {
 
 void PrintSourceReport(const JobSource& source) {
   const auto* t = dynamic_cast<const TraceJobSource*>(&source);
-  if (t != nullptr && t->read()) PrintReport(std::cerr, "trace: ", t->report());
+  if (t != nullptr && t->read() && t->status().ok()) PrintReport(std::cerr, "trace: ", t->report());
 }
 
 namespace {

@@ -42,7 +42,10 @@ std::optional<JobId> JobTracker::Pull() {
     source_ = own_source_.get();
   }
   const std::optional<JobId> id = source_->Next();
-  if (id) ++unfinished_;
+  if (id) {
+    ++unfinished_;
+    pulled_.push_back(*id);
+  }
   return id;
 }
 
@@ -50,15 +53,11 @@ std::optional<JobId> JobTracker::FirstArrival() {
   if (!first_pulled_) {
     first_pulled_ = true;
     first_ = Pull();
-    pending_ = first_;
   }
   return first_;
 }
 
-std::optional<JobId> JobTracker::NextArrival() {
-  pending_ = Pull();
-  return pending_;
-}
+std::optional<JobId> JobTracker::NextArrival() { return Pull(); }
 
 const JobRun* JobTracker::run(JobId id) const {
   if (!id.valid() || (id.value() >= jobs_.size() && id.value() >= released_.size())) return nullptr;
@@ -69,7 +68,13 @@ const JobRun* JobTracker::run(JobId id) const {
 }
 
 void JobTracker::Arrive(JobId id) {
-  if (pending_ == id) pending_.reset();
+  // A job arrives once; it was counted when taken from the source (or
+  // added: the runtime), else now (a caller that skips the source: tests).
+  if (const auto it = std::find(pulled_.begin(), pulled_.end(), id); it != pulled_.end()) {
+    pulled_.erase(it);
+  } else if (!live_) {
+    ++unfinished_;
+  }
   const Job& job = w_.jobs[id.value()];
   if (jobs_.size() <= id.value()) jobs_.resize(id.value() + 1);
   jobs_[id.value()] = std::make_unique<JobRun>();
@@ -290,10 +295,10 @@ uint64_t JobTracker::UnfinishedTasks() {
     }
     return n;
   }
-  // The arrival that was due, then every job the source has left.
-  if (pending_) n += w_.jobs[pending_->value()].num_tasks;
-  while (const std::optional<JobId> id = Pull()) n += w_.jobs[id->value()].num_tasks;
-  pending_.reset();
+  // The arrival that was due, and every job the source has left.
+  while (Pull()) {
+  }
+  for (const JobId id : pulled_) n += w_.jobs[id.value()].num_tasks;
   return n;
 }
 

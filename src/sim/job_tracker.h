@@ -228,7 +228,7 @@ class JobTracker {
   bool live_ = false;  // ExpectJobsAdded: jobs come by AddJob
   std::optional<JobId> first_;
   bool first_pulled_ = false;
-  std::optional<JobId> pending_;  // the arrival asked for and not arrived yet
+  std::vector<JobId> pulled_;  // taken from the source, not arrived (the next arrival, one at a time)
   static constexpr TimeUs kUnstamped = -1;
   // Per job: its run state from arrival until released (null before and after).
   std::vector<std::unique_ptr<JobRun>> jobs_;
