@@ -97,13 +97,14 @@ void JobTracker::ReleaseEnded(TimeUs now) {
   if (live_ || source_ == nullptr) return;
   // Jobs ended since the last call are stamped now: at or after their end.
   for (auto it = ended_.rbegin(); it != ended_.rend() && it->second == kUnstamped; ++it) it->second = now;
-  size_t due = 0;
-  while (due < ended_.size() && ended_[due].second + release_grace_us_ <= now) ++due;
-  if (due == 0 || due < release_batch_) return;
+  // Stamps and `now` only grow, so the due prefix only grows until released.
+  while (due_ < ended_.size() && ended_[due_].second + release_grace_us_ <= now) ++due_;
+  if (due_ == 0 || due_ < release_batch_) return;
   std::vector<JobId> ids;
-  ids.reserve(due);
-  for (size_t i = 0; i < due; ++i) ids.push_back(ended_[i].first);
-  ended_.erase(ended_.begin(), ended_.begin() + static_cast<std::ptrdiff_t>(due));
+  ids.reserve(due_);
+  for (size_t i = 0; i < due_; ++i) ids.push_back(ended_[i].first);
+  ended_.erase(ended_.begin(), ended_.begin() + static_cast<std::ptrdiff_t>(due_));
+  due_ = 0;
   // The source first: it waits for the observers' threads, which may still
   // read these jobs.
   source_->Release(ids);

@@ -235,6 +235,7 @@ class JobTracker {
   std::vector<uint8_t> released_;  // per job: 0, or 1 + failed once released
   JobRun released_ok_, released_failed_;  // what run() shows of a released job
   std::deque<std::pair<JobId, TimeUs>> ended_;  // ended, not released, by end time
+  size_t due_ = 0;  // ended_'s first due_ are past their grace
   TimeUs release_grace_us_ = kDefaultReleaseGraceUs;
   size_t release_batch_ = kDefaultReleaseBatch;
   uint64_t live_runs_ = 0;
