@@ -287,6 +287,7 @@ absl::Status ReadGoogle2011(const std::vector<std::string>& paths, TraceEmitter&
   }
   RETURN_IF_ERROR(out.Cluster(std::move(cluster)));
   ASSIGN_OR_RETURN(auto ends, ReadJobEnds(tables["job_events"], report));
+  out.ExpectJobs(ends.size());
   ASSIGN_OR_RETURN(auto usage, ReadUsage(tables["task_usage"], report));
   TaskEventsReader reader(out, std::move(ends), std::move(usage));
   return reader.Read(tables["task_events"]);

@@ -83,6 +83,9 @@ class JobSink {
   // (seconds, as the jobs' own); lets a streamed replay hand jobs to the
   // engine before the trace is read to its end (trace/trace_stream.h).
   virtual void NoArrivalBefore(double /*arrival*/) {}
+  // ExpectJobs: about `n` jobs will be passed (a hint: google-2011 knows its
+  // jobs from job_events), so a replay can size its job list once.
+  virtual void ExpectJobs(uint64_t /*n*/) {}
 };
 
 // WorkloadBuilderSink builds the Workload in memory.
@@ -134,6 +137,10 @@ class TraceEmitter {
   void NoArrivalBefore(double arrival_s) {
     sink_.NoArrivalBefore((arrival_s - options_.window_start_s) / options_.scale_arrivals);
   }
+
+  // ExpectJobs: the reader will pass about `n` jobs (JobSink::ExpectJobs).
+  // (--sample keeps that fraction of them.)
+  void ExpectJobs(uint64_t n) { sink_.ExpectJobs(static_cast<uint64_t>(static_cast<double>(n) * options_.sample)); }
 
   const TraceOptions& options() const { return options_; }
   TraceReport& report() { return report_; }

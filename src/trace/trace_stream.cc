@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 #include "core/status.h"
 #include "fmt/format.h"
@@ -38,9 +39,12 @@ class TraceJobSource::QueueSink final : public JobSink {
     item.users.assign(users.begin() + static_cast<std::ptrdiff_t>(users_sent_), users.end());
     users_sent_ = users.size();
     item.no_arrival_before = no_arrival_before_;
+    item.expect_jobs = std::exchange(expect_jobs_, 0);
     if (!source_.Put(std::move(item))) return absl::CancelledError("the replay stopped");
     return absl::OkStatus();
   }
+
+  void ExpectJobs(uint64_t n) override { expect_jobs_ = n; }
 
   void NoArrivalBefore(double arrival) override {
     // As the builder converts a job's "arrival" (json_fields: SecondsToUs),
@@ -54,6 +58,7 @@ class TraceJobSource::QueueSink final : public JobSink {
   WorkloadBuilder builder_;
   size_t users_sent_ = 0;
   TimeUs no_arrival_before_ = 0;
+  uint64_t expect_jobs_ = 0;
 };
 
 TraceJobSource::TraceJobSource(TraceSpec spec, TraceOptions options, size_t queue_jobs)
@@ -144,6 +149,12 @@ std::optional<JobId> TraceJobSource::Pull() {
     }
     for (std::string& u : item.users) w_.users.push_back(std::move(u));
     // Growing moves every job: the observers' threads must not be reading.
+    // Sized once from the reader's hint, the list does not grow by doubling
+    // (which holds the old and the new list at once).
+    if (item.expect_jobs > w_.jobs.capacity()) {
+      if (sync_) sync_();
+      w_.jobs.reserve(item.expect_jobs);
+    }
     if (w_.jobs.size() == w_.jobs.capacity() && sync_) sync_();
     has_phases_ = has_phases_ || weft::HasPhases(*item.job);
     const auto id = static_cast<uint32_t>(w_.jobs.size());

@@ -78,6 +78,7 @@ class TraceJobSource final : public JobSource {
     std::optional<Job> job;
     std::vector<std::string> users;
     TimeUs no_arrival_before = 0;
+    uint64_t expect_jobs = 0;  // the reader's hint (JobSink::ExpectJobs), 0 when none
     bool end = false;
     absl::Status status;
   };
