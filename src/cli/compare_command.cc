@@ -3,6 +3,7 @@
 // policies run on N threads; rows and messages come out in policy order
 // after all runs end, so the output is the serial one but for wall_s.
 #include <fstream>
+#include <mutex>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -60,14 +61,29 @@ int RunCompare(const CompareFlags& f) {
       }
     }
   }
+  // One job source per run, opened as the run starts: a trace is read once
+  // per run, as the run goes, so memory follows the runs going at once.
+  std::unique_ptr<JobSource> first_source;
+  std::mutex sources_mu;
   std::vector<std::optional<absl::StatusOr<sim::SimulationResult>>> runs(names.size());
   const bool parallel = f.jobs > 1 && names.size() > 1;
   RunInParallel(f.jobs, names.size(), [&](size_t i) {
     sim::SimulationRequest request = Request(f.common, prepared->options, names[i], params[i]);
     if (parallel) request.progress = false;  // one bar per thread would garble the terminal
     if (!f.out.empty()) request.out_dir = f.out + "/" + names[i];
-    runs[i] = sim::Simulate(prepared->workload, request);
+    absl::StatusOr<std::unique_ptr<JobSource>> source;
+    {
+      std::lock_guard lock(sources_mu);
+      source = prepared->Source();
+    }
+    if (!source.ok()) {
+      runs[i] = source.status();
+      return;
+    }
+    runs[i] = sim::Simulate(**source, request);
+    if (i == 0) first_source = std::move(*source);  // its report is printed below; the others go now
   });
+  if (first_source) PrintSourceReport(*first_source);
   std::vector<sim::SimulationResult> results;
   int exit_code = kExitOk;
   for (size_t i = 0; i < names.size(); ++i) {

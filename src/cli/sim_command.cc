@@ -26,7 +26,10 @@ int RunSim(const SimCommandFlags& f) {
   sim::SimulationRequest request = Request(f.common, prepared->options, f.policy, f.params);
   request.out_dir = f.out;
   request.events_path = f.events;
-  auto result = sim::Simulate(prepared->workload, request);
+  auto source = prepared->Source();
+  if (!source.ok()) return ReportError(source.status());
+  auto result = sim::Simulate(**source, request);
+  PrintSourceReport(**source);
   if (!result.ok()) return ReportError(result.status());
   const RunSummary& s = result->summary;
   std::cout << fmt::format(

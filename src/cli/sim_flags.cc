@@ -61,10 +61,22 @@ absl::StatusOr<Workload> SimFlags::Load() const {
   if (!workload.empty()) return absl::InvalidArgumentError("give --workload or --trace, not both");
   ASSIGN_OR_RETURN(const TraceSpec spec, ParseTraceSpec(trace));
   ASSIGN_OR_RETURN(const TraceOptions options, trace_flags.Options(seed));
-  TraceReport report;
-  ASSIGN_OR_RETURN(Workload w, ReadTraceWorkload(spec, options, report));
-  PrintReport(std::cerr, "trace: ", report);
+  ASSIGN_OR_RETURN(std::unique_ptr<TraceJobSource> source, TraceJobSource::Open(spec, options));
+  Workload w;
+  w.cluster = source->workload().cluster;
   return w;
+}
+
+absl::StatusOr<std::unique_ptr<JobSource>> PreparedRun::Source() {
+  if (!trace) return std::make_unique<WorkloadSource>(workload);
+  if (opened) return std::unique_ptr<JobSource>(std::move(opened));
+  ASSIGN_OR_RETURN(std::unique_ptr<TraceJobSource> source, TraceJobSource::Open(*trace, trace_options));
+  return std::unique_ptr<JobSource>(std::move(source));
+}
+
+void PrintSourceReport(const JobSource& source) {
+  const auto* t = dynamic_cast<const TraceJobSource*>(&source);
+  if (t != nullptr && t->read() && t->status().ok()) PrintReport(std::cerr, "trace: ", t->report());
 }
 
 namespace {
@@ -137,18 +149,43 @@ absl::StatusOr<sim::SimOptions> SimFlags::Options(const Workload& w) const {
   return o;
 }
 
+namespace {
+
+// OpenTrace: --trace's spec and options, and the first run's source (whose
+// cluster the options need: --fail names machines).
+absl::Status OpenTrace(const SimFlags& flags, PreparedRun& run) {
+  if (!flags.workload.empty()) return absl::InvalidArgumentError("give --workload or --trace, not both");
+  ASSIGN_OR_RETURN(run.trace, ParseTraceSpec(flags.trace));
+  ASSIGN_OR_RETURN(run.trace_options, flags.trace_flags.Options(flags.seed));
+  ASSIGN_OR_RETURN(run.opened, TraceJobSource::Open(*run.trace, run.trace_options));
+  run.workload.cluster = run.opened->workload().cluster;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 std::optional<PreparedRun> Prepare(const SimFlags& flags) {
-  auto workload = flags.Load();
-  if (!workload.ok()) {
-    ReportError(workload.status());
-    return std::nullopt;
+  PreparedRun run;
+  if (!flags.trace.empty()) {
+    if (absl::Status status = OpenTrace(flags, run); !status.ok()) {
+      ReportError(status);
+      return std::nullopt;
+    }
+  } else {
+    auto workload = flags.Load();
+    if (!workload.ok()) {
+      ReportError(workload.status());
+      return std::nullopt;
+    }
+    run.workload = std::move(*workload);
   }
-  auto options = flags.Options(*workload);
+  auto options = flags.Options(run.workload);
   if (!options.ok()) {
     ReportError(options.status());
     return std::nullopt;
   }
-  return PreparedRun{std::move(*workload), *options};
+  run.options = *options;
+  return run;
 }
 
 int ReportError(const absl::Status& status) {

@@ -14,6 +14,7 @@
 #include "model/workload.h"
 #include "sim/engine.h"
 #include "sim/simulation.h"
+#include "trace/trace_stream.h"
 
 namespace weft::cli {
 
@@ -34,8 +35,9 @@ struct SimFlags {
   bool compress = false;       // --compress: NAME.csv.zst in --out
 
   void Register(CLI::App& cmd);
-  // Load reads the workload (or the default, or --trace, printing the trace's
-  // report to stderr); errors are InvalidArgument.
+  // Load reads the workload (or the default); with --trace, only the trace's
+  // cluster, its jobs being read as the run goes (PreparedRun::Source).
+  // Errors are InvalidArgument.
   absl::StatusOr<Workload> Load() const;
   // Options builds SimOptions; `workload` resolves machine names in --fail.
   absl::StatusOr<sim::SimOptions> Options(const Workload& workload) const;
@@ -43,9 +45,20 @@ struct SimFlags {
 
 // PreparedRun: a loaded workload and the options to simulate it with.
 struct PreparedRun {
-  Workload workload;
+  Workload workload;  // --trace: the trace's cluster, no jobs
   sim::SimOptions options;
+  std::optional<TraceSpec> trace;
+  TraceOptions trace_options;
+  std::unique_ptr<TraceJobSource> opened;  // --trace: the source Load opened, for the first run
+
+  // Source: the jobs of one run (model/job_source.h): the workload's, or
+  // the trace read as the run goes (opened again for every run but the
+  // first). Call it once per run, on one thread.
+  absl::StatusOr<std::unique_ptr<JobSource>> Source();
 };
+// PrintSourceReport: a trace's data-quality lines to stderr once its run
+// has read it whole (nothing for a workload, or a run that never started).
+void PrintSourceReport(const JobSource& source);
 
 // Prepare loads the workload and builds the options; on bad input it prints
 // the one-line error and returns nullopt (the caller exits with kExitBadInput).

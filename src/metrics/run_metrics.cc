@@ -34,6 +34,7 @@ RunMetrics::RunMetrics(const Workload& workload)
 const JobBounds& RunMetrics::Bound(JobId job) {
   const Job& j = workload_.jobs[job.value()];
   last_bounds_ = ComputeJobBounds(j, bound_capacity_);
+  if (bounded_.size() <= job.value()) bounded_.resize(workload_.jobs.size(), 0);  // jobs come as they arrive
   if (!bounded_[job.value()]) {
     bounded_[job.value()] = 1;
     workload_bound_.Add(j, last_bounds_);
@@ -104,6 +105,7 @@ void RunMetrics::OnRunEnd(TimeUs end_us) {
     slowdowns.push_back(j.slowdown);
     if (j.lb_ratio > 0) ratios.push_back(j.lb_ratio);
   }
+  bounded_.resize(workload_.jobs.size(), 0);
   for (uint32_t k = 0; k < workload_.jobs.size(); ++k) {
     if (!bounded_[k]) Bound(JobId(k));
   }

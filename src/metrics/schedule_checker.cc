@@ -25,6 +25,7 @@ ScheduleChecker::ScheduleChecker(const Workload& workload, ResourceMask overbook
       overbooked_(overbooked),
       machine_held_(workload.cluster.size()),
       job_phase_(workload.jobs.size(), JobPhase::kNotSeen),
+      jobs_known_(workload.jobs.size()),
       concurrent_(concurrent && std::thread::hardware_concurrency() > 1) {}
 
 ScheduleChecker::~ScheduleChecker() {
@@ -49,6 +50,7 @@ void ScheduleChecker::HandOver() {
   cv_.wait(lock, [this] { return !batch_ready_; });
   std::swap(pending_, handed_);  // pending_ gets back a checked batch's buffer
   pending_.clear();
+  handed_jobs_ = workload_.jobs.size();
   batch_ready_ = true;
   if (!worker_.joinable()) worker_ = std::thread([this] { Work(); });
   cv_.notify_all();
@@ -62,6 +64,7 @@ void ScheduleChecker::Work() {
       cv_.wait(lock, [this] { return batch_ready_ || stop_; });
       if (!batch_ready_) return;  // stopped, nothing left
       std::swap(batch, handed_);
+      jobs_known_ = handed_jobs_;
       batch_ready_ = false;
       busy_ = true;
     }
@@ -79,6 +82,7 @@ void ScheduleChecker::Work() {
 void ScheduleChecker::Drain() {
   if (!worker_.joinable()) {
     // No thread (inline, or not one batch yet): check here.
+    jobs_known_ = workload_.jobs.size();
     for (const Record& r : pending_) Apply(r);
     pending_.clear();
     return;
@@ -122,7 +126,7 @@ void ScheduleChecker::CheckOrder(TimeUs time_us, const char* what) {
 
 bool ScheduleChecker::ValidTask(const TaskRef& task, TimeUs time_us, const char* what) {
   const uint32_t j = task.job.value();
-  const bool valid = task.job.valid() && j < workload_.jobs.size() &&
+  const bool valid = task.job.valid() && j < jobs_known_ &&
                      task.stage < workload_.jobs[j].stages.size() &&
                      task.index < workload_.jobs[j].stages[task.stage].num_tasks;
   if (!valid) {
@@ -135,6 +139,7 @@ bool ScheduleChecker::ValidTask(const TaskRef& task, TimeUs time_us, const char*
 
 ScheduleChecker::JobState* ScheduleChecker::ActiveJob(JobId job) {
   const uint32_t j = job.value();
+  if (job_phase_.size() <= j) job_phase_.resize(jobs_known_, JobPhase::kNotSeen);
   if (job_phase_[j] == JobPhase::kEnded) return nullptr;
   if (job_phase_[j] == JobPhase::kActive) return &active_.at(j);
   job_phase_[j] = JobPhase::kActive;
@@ -153,6 +158,9 @@ ScheduleChecker::JobState* ScheduleChecker::ActiveJob(JobId job) {
 
 std::string ScheduleChecker::Describe(const TaskRef& task) const {
   const Job& job = workload_.jobs[task.job.value()];
+  if (task.stage >= job.stages.size()) {  // a released job (model/job_source.h)
+    return fmt::format("job \"{}\" stage #{} task {}", job.name, task.stage, task.index);
+  }
   return fmt::format("job \"{}\" stage \"{}\" task {}", job.name, job.stages[task.stage].name,
                      task.index);
 }
@@ -387,13 +395,14 @@ void ScheduleChecker::CheckJobEnd(const JobRecord& record) {
   const TimeUs t = record.end_us;
   CheckOrder(t, "job end");
   const uint32_t j = record.job.value();
-  if (!record.job.valid() || j >= workload_.jobs.size()) {
+  if (!record.job.valid() || j >= jobs_known_) {
     Report(fmt::format("unknown job {} ended at {} s",
                        record.job.valid() ? fmt::format("{}", j) : std::string("none"),
                        FormatSeconds(t)));
     return;
   }
   const Job& job = workload_.jobs[j];
+  if (job_phase_.size() <= j) job_phase_.resize(jobs_known_, JobPhase::kNotSeen);
   if (job_phase_[j] == JobPhase::kEnded) {
     Report(fmt::format("job \"{}\" ended again at {} s", job.name, FormatSeconds(t)));
     return;
@@ -422,6 +431,7 @@ void ScheduleChecker::CheckJobEnd(const JobRecord& record) {
 void ScheduleChecker::CheckRunEnd(TimeUs end_us) {
   CheckOrder(end_us, "run end");
   run_ended_ = true;
+  job_phase_.resize(std::max(job_phase_.size(), jobs_known_), JobPhase::kNotSeen);
   size_t not_ended = 0;
   const Job* first = nullptr;
   for (size_t j = 0; j < job_phase_.size(); ++j) {

@@ -76,6 +76,10 @@ class ScheduleChecker : public RunObserver {
   void OnReservationChange(const ReservationChange& change) override { Push(change); }
   // OnRunEnd also waits until every record has been checked.
   void OnRunEnd(TimeUs end_us) override;
+  // Flush returns once every record fed so far has been checked: the sync
+  // of a JobSource (model/job_source.h) that moves or frees jobs the checking
+  // thread may be reading.
+  void Flush() { Drain(); }
 
   bool ok() const { return violation_count() == 0; }
   // The first kMaxMessages violations, one line each, in the order found.
@@ -171,7 +175,10 @@ class ScheduleChecker : public RunObserver {
   const Workload& workload_;
   const ResourceMask overbooked_;
   std::vector<Resources> machine_held_;             // sum of running demands, per machine
-  std::vector<JobPhase> job_phase_;                 // per job
+  std::vector<JobPhase> job_phase_;                 // per job known so far
+  // Jobs in the workload when the batch being checked was handed over (the
+  // workload grows on the feeding thread as jobs arrive from a JobSource).
+  size_t jobs_known_ = 0;
   absl::flat_hash_map<uint32_t, JobState> active_;  // by job id
   absl::flat_hash_map<RunningKey, Running> running_;
   TimeUs last_time_us_ = 0;
@@ -184,6 +191,7 @@ class ScheduleChecker : public RunObserver {
   const bool concurrent_;
   std::vector<Record> pending_;
   std::vector<Record> handed_;
+  size_t handed_jobs_ = 0;    // jobs_known_ for handed_
   bool batch_ready_ = false;  // handed_ holds a batch the thread has not taken
   bool busy_ = false;         // the thread is checking a batch
   bool stop_ = false;

@@ -96,12 +96,13 @@ TimeUs FirstArrivalUs(const Workload& workload) {
 }
 
 absl::StatusOr<std::unique_ptr<TimelineWriter>> TimelineWriter::Open(const std::string& dir, const Workload& workload,
-                                                                     TimeUs step_us, bool compress) {
+                                                                     TimeUs step_us, bool compress,
+                                                                     std::optional<TimeUs> origin_us) {
   if (step_us <= 0) return absl::InvalidArgumentError("--timeline-step must be > 0");
   if (!std::filesystem::is_directory(dir)) {
     return absl::InvalidArgumentError(fmt::format("--out {}: not a directory", dir));
   }
-  std::unique_ptr<TimelineWriter> w(new TimelineWriter(dir, workload, FirstArrivalUs(workload), step_us));
+  std::unique_ptr<TimelineWriter> w(new TimelineWriter(dir, workload, origin_us ? *origin_us : FirstArrivalUs(workload), step_us));
   w->compress_ = compress;
   return w;
 }

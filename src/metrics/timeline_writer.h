@@ -34,6 +34,7 @@
 #include <array>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -98,8 +99,11 @@ class TimelineWriter final : public RunObserver {
 
   // Open checks that `dir` is writable (it must exist) and that step_us > 0.
   // With `compress`, the file is timeline.csv.zst (metrics/result_file.h).
+  // The bins start at `origin_us`, else at the workload's first arrival
+  // (give it when the workload does not hold every job yet: a JobSource's).
   static absl::StatusOr<std::unique_ptr<TimelineWriter>> Open(const std::string& dir, const Workload& workload,
-                                                              TimeUs step_us = kDefaultStepUs, bool compress = false);
+                                                              TimeUs step_us = kDefaultStepUs, bool compress = false,
+                                                              std::optional<TimeUs> origin_us = std::nullopt);
 
   void OnAttemptEnd(const AttemptRecord& record) override;
   void OnPhaseEnd(const PhaseRecord& record) override;

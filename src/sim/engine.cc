@@ -23,6 +23,8 @@ const char* ExecutionModelName(ExecutionModel m) { return m == ExecutionModel::k
 
 Engine::Engine(const Workload& workload, policy::Policy& policy, SimOptions options)
     : impl_(std::make_unique<EngineCore>(workload, policy, std::move(options))) {}
+Engine::Engine(JobSource& source, policy::Policy& policy, SimOptions options)
+    : impl_(std::make_unique<EngineCore>(source.workload(), policy, std::move(options), &source)) {}
 Engine::~Engine() = default;
 void Engine::AddObserver(RunObserver* observer) { impl_->AddObserver(observer); }
 void Engine::SetProgress(ProgressFn fn, uint64_t every_events) { impl_->SetProgress(std::move(fn), every_events); }
@@ -38,7 +40,7 @@ constexpr uint64_t kNodeStreamBase = 2ULL << 32;
 constexpr uint64_t kJobStreamBase = 3ULL << 32;
 }  // namespace
 
-EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOptions options)
+EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOptions options, JobSource* source)
     : w_(workload),
       policy_(policy),
       opt_(std::move(options)),
@@ -48,6 +50,7 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
       root_rng_(opt_.seed) {
   queue_.SetLaneDelay(opt_.latency_us);  // messages and notifications between roles skip the heap
   opt_.knowledge.seed = opt_.seed;
+  if (source != nullptr) jobs_.SetSource(*source);
   manager_contexts_.resize(w_.jobs.size());
   managers_.resize(w_.jobs.size());
   attempts_.SetMachines(w_.cluster.size());
@@ -188,8 +191,10 @@ absl::Status EngineCore::Run() {
     }
   }
   stats_.end_us = queue_.now();
-  for (RunObserver* o : observers_) o->OnRunEnd(stats_.end_us);
+  // Before the observers' end: counting takes the jobs that never arrived
+  // from the source, and the metrics bound them.
   stats_.tasks_unfinished += jobs_.UnfinishedTasks();
+  for (RunObserver* o : observers_) o->OnRunEnd(stats_.end_us);
   if (stalled) {
     return absl::InternalError(fmt::format("the policy made no progress for {} events at t={} s ({} tasks done)",
                                            opt_.stall_limit, FormatSeconds(queue_.now()), stats_.tasks_done));
@@ -258,6 +263,10 @@ void EngineCore::ArriveJob(JobId id, std::span<const AttemptRecord> history) {
     queue_.Push(Event{.time = w_.jobs[next->value()].arrival_us, .type = EventType::kJobArrival, .a = next->value()});
   }
   jobs_.Arrive(id);
+  if (managers_.size() <= id.value()) {  // a streamed source's jobs come as they arrive
+    managers_.resize(id.value() + 1);
+    manager_contexts_.resize(id.value() + 1);
+  }
   mailbox_.Post(Mail{.kind = MailKind::kJobArrived, .to = Address::Scheduler(HomeReplica(id)), .job = id}, 0);
   if (policy_.has_job_managers()) {
     manager_contexts_[id.value()] = std::make_unique<SimContext>(*this, Address::JobManager(id),

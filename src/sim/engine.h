@@ -30,6 +30,7 @@
 
 #include "absl/status/status.h"
 #include "core/random.h"
+#include "model/job_source.h"
 #include "model/workload.h"
 #include "policy/policy.h"
 #include "sim/event_queue.h"
@@ -97,6 +98,9 @@ class EngineCore;  // sim/engine_impl.h
 class Engine {
  public:
   Engine(const Workload& workload, policy::Policy& policy, SimOptions options);
+  // Jobs taken from `source` as they arrive (model/job_source.h); the source
+  // outlives the engine.
+  Engine(JobSource& source, policy::Policy& policy, SimOptions options);
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;

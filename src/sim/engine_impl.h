@@ -88,7 +88,8 @@ class SimContext final : public policy::Context {
 
 class EngineCore final : public ExecutionHost, public MailRecipients, public JobEvents {
  public:
-  EngineCore(const Workload& workload, policy::Policy& policy, SimOptions options);
+  // `source`: where jobs come from (nullptr: the workload's, in arrival order).
+  EngineCore(const Workload& workload, policy::Policy& policy, SimOptions options, JobSource* source = nullptr);
   // SetExecution replaces the simulated execution model (the runtime's
   // LiveEngine runs attempts for real); before anything runs.
   void SetExecution(std::unique_ptr<Execution> execution);

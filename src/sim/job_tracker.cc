@@ -8,18 +8,24 @@ namespace weft::sim {
 
 using policy::TaskState;
 
-JobTracker::JobTracker(const Workload& workload, JobEvents& events) : w_(workload), events_(events) {
-  jobs_.resize(w_.jobs.size());
-  arrival_order_.reserve(w_.jobs.size());
-  for (uint32_t j = 0; j < w_.jobs.size(); ++j) arrival_order_.push_back(JobId(j));
-  std::stable_sort(arrival_order_.begin(), arrival_order_.end(), [&](JobId a, JobId b) {
-    return w_.jobs[a.value()].arrival_us < w_.jobs[b.value()].arrival_us;
-  });
-  unfinished_ = w_.jobs.size();
+namespace {
+// A released job's view: finished, with neither stages nor tasks.
+JobRun ReleasedRun(bool failed) {
+  static const Job kNoJob;
+  JobRun run;
+  run.progress = std::make_unique<policy::JobProgress>(kNoJob);
+  run.progress->arrived = true;
+  run.progress->finished = true;
+  run.progress->failed = failed;
+  return run;
 }
+}  // namespace
+
+JobTracker::JobTracker(const Workload& workload, JobEvents& events)
+    : w_(workload), events_(events), released_ok_(ReleasedRun(false)), released_failed_(ReleasedRun(true)) {}
 
 void JobTracker::ExpectJobsAdded() {
-  arrival_order_.clear();
+  live_ = true;
   unfinished_ = 0;
   jobs_.clear();
 }
@@ -29,19 +35,51 @@ void JobTracker::AddJob() {
   ++unfinished_;
 }
 
-std::optional<JobId> JobTracker::FirstArrival() const {
-  if (arrival_order_.empty()) return std::nullopt;
-  return arrival_order_[0];
+std::optional<JobId> JobTracker::Pull() {
+  if (live_) return std::nullopt;
+  if (source_ == nullptr) {
+    own_source_ = std::make_unique<WorkloadSource>(w_);
+    source_ = own_source_.get();
+  }
+  const std::optional<JobId> id = source_->Next();
+  if (id) {
+    ++unfinished_;
+    pulled_.push_back(*id);
+  }
+  return id;
 }
 
-std::optional<JobId> JobTracker::NextArrival() {
-  if (++next_arrival_ >= arrival_order_.size()) return std::nullopt;
-  return arrival_order_[next_arrival_];
+std::optional<JobId> JobTracker::FirstArrival() {
+  if (!first_pulled_) {
+    first_pulled_ = true;
+    first_ = Pull();
+  }
+  return first_;
+}
+
+std::optional<JobId> JobTracker::NextArrival() { return Pull(); }
+
+const JobRun* JobTracker::run(JobId id) const {
+  if (!id.valid() || (id.value() >= jobs_.size() && id.value() >= released_.size())) return nullptr;
+  if (id.value() < released_.size() && released_[id.value()] != 0) {
+    return released_[id.value()] == 1 ? &released_ok_ : &released_failed_;
+  }
+  return id.value() < jobs_.size() ? jobs_[id.value()].get() : nullptr;
 }
 
 void JobTracker::Arrive(JobId id) {
+  // A job arrives once; it was counted when taken from the source (or
+  // added: the runtime), else now (a caller that skips the source: tests).
+  if (const auto it = std::find(pulled_.begin(), pulled_.end(), id); it != pulled_.end()) {
+    pulled_.erase(it);
+  } else if (!live_) {
+    ++unfinished_;
+  }
   const Job& job = w_.jobs[id.value()];
-  JobRun& jr = jobs_[id.value()];
+  if (jobs_.size() <= id.value()) jobs_.resize(id.value() + 1);
+  jobs_[id.value()] = std::make_unique<JobRun>();
+  ++live_runs_;
+  JobRun& jr = *jobs_[id.value()];
   jr.progress = std::make_unique<policy::JobProgress>(job);
   jr.progress->arrived = true;
   jr.failures.assign(job.num_tasks, 0);
@@ -55,7 +93,32 @@ void JobTracker::Arrive(JobId id) {
   active_jobs_.push_back(id);
 }
 
+void JobTracker::ReleaseEnded(TimeUs now) {
+  if (live_ || source_ == nullptr) return;
+  // Jobs ended since the last call are stamped now: at or after their end.
+  for (auto it = ended_.rbegin(); it != ended_.rend() && it->second == kUnstamped; ++it) it->second = now;
+  // Stamps and `now` only grow, so the due prefix only grows until released.
+  while (due_ < ended_.size() && ended_[due_].second + release_grace_us_ <= now) ++due_;
+  if (due_ == 0 || due_ < release_batch_) return;
+  std::vector<JobId> ids;
+  ids.reserve(due_);
+  for (size_t i = 0; i < due_; ++i) ids.push_back(ended_[i].first);
+  ended_.erase(ended_.begin(), ended_.begin() + static_cast<std::ptrdiff_t>(due_));
+  due_ = 0;
+  // The source first: it waits for the observers' threads, which may still
+  // read these jobs.
+  source_->Release(ids);
+  if (released_.size() < jobs_.size()) released_.resize(jobs_.size(), 0);
+  for (const JobId id : ids) {
+    std::unique_ptr<JobRun>& jr = jobs_[id.value()];
+    released_[id.value()] = jr->progress->failed ? 2 : 1;
+    jr.reset();
+    --live_runs_;
+  }
+}
+
 void JobTracker::ReleaseRoots(JobId id, TimeUs now) {
+  ReleaseEnded(now);
   const Job& job = w_.jobs[id.value()];
   for (uint32_t s = 0; s < job.stages.size(); ++s) {
     if (job.stages[s].parents.empty()) ReleaseStage(id, s, now);
@@ -64,7 +127,7 @@ void JobTracker::ReleaseRoots(JobId id, TimeUs now) {
 
 uint64_t JobTracker::Recover(JobId id, std::span<const AttemptRecord> history, TimeUs now) {
   const Job& job = w_.jobs[id.value()];
-  JobRun& jr = jobs_[id.value()];
+  JobRun& jr = *jobs_[id.value()];
   policy::JobProgress& p = *jr.progress;
   uint64_t recovered = 0;
   for (const AttemptRecord& a : history) {
@@ -106,7 +169,7 @@ uint64_t JobTracker::Recover(JobId id, std::span<const AttemptRecord> history, T
 // parents are done too become ready (but for tasks recovered as done by
 // Recover).
 void JobTracker::ReleaseStage(JobId id, uint32_t stage, TimeUs now) {
-  JobRun& jr = jobs_[id.value()];
+  JobRun& jr = *jobs_[id.value()];
   const policy::JobProgress& p = *jr.progress;
   const Stage& st = w_.jobs[id.value()].stages[stage];
   jr.stage_ready_us[stage] = now;
@@ -134,7 +197,7 @@ void JobTracker::ReleaseStage(JobId id, uint32_t stage, TimeUs now) {
 }
 
 void JobTracker::MakeReady(const TaskRef& t, bool notify, TimeUs now) {
-  JobRun& jr = jobs_[t.job.value()];
+  JobRun& jr = *jobs_[t.job.value()];
   policy::StageProgress& sp = jr.progress->stages[t.stage];
   jr.progress->state(t) = TaskState::kReady;
   ++sp.ready;
@@ -146,7 +209,7 @@ void JobTracker::MakeReady(const TaskRef& t, bool notify, TimeUs now) {
 }
 
 void JobTracker::TaskDone(const TaskRef& t, TimeUs now) {
-  JobRun& jr = jobs_[t.job.value()];
+  JobRun& jr = *jobs_[t.job.value()];
   const Job& job = w_.jobs[t.job.value()];
   policy::JobProgress& p = *jr.progress;
   p.state(t) = TaskState::kDone;
@@ -175,32 +238,32 @@ void JobTracker::TaskDone(const TaskRef& t, TimeUs now) {
 }
 
 void JobTracker::AddShuffling(const TaskRef& t, uint32_t slot, uint32_t generation) {
-  JobRun& jr = jobs_[t.job.value()];
+  JobRun& jr = *jobs_[t.job.value()];
   if (jr.shuffling.empty()) jr.shuffling.resize(w_.jobs[t.job.value()].stages.size());
   jr.shuffling[t.stage].emplace_back(slot, generation);
 }
 
 std::span<const std::pair<uint32_t, uint32_t>> JobTracker::Shuffling(JobId id, uint32_t stage) const {
-  const JobRun& jr = jobs_[id.value()];
+  const JobRun& jr = *jobs_[id.value()];
   if (jr.shuffling.empty()) return {};
   return jr.shuffling[stage];
 }
 
 std::vector<std::pair<uint32_t, uint32_t>> JobTracker::TakeShuffling(JobId id, uint32_t stage) {
   std::vector<std::pair<uint32_t, uint32_t>> waiting;
-  JobRun& jr = jobs_[id.value()];
+  JobRun& jr = *jobs_[id.value()];
   if (!jr.shuffling.empty()) waiting.swap(jr.shuffling[stage]);
   return waiting;
 }
 
 void JobTracker::AbandonUndone(JobId id) {
-  for (auto& s : jobs_[id.value()].progress->tasks) {
+  for (auto& s : jobs_[id.value()]->progress->tasks) {
     if (s != TaskState::kDone) s = TaskState::kAbandoned;
   }
 }
 
 TimeUs JobTracker::Finish(JobId id) {
-  JobRun& jr = jobs_[id.value()];
+  JobRun& jr = *jobs_[id.value()];
   jr.progress->finished = true;
   jr.active = false;
   --unfinished_;
@@ -216,16 +279,27 @@ TimeUs JobTracker::Finish(JobId id) {
   std::vector<uint32_t>().swap(jr.launch_left);
   decltype(jr.shuffling)().swap(jr.shuffling);
   std::vector<uint8_t>().swap(jr.progress->pipelined_left);
+  if (!live_) ended_.emplace_back(id, kUnstamped);
   return jr.first_start_us < 0 ? w_.jobs[id.value()].arrival_us : jr.first_start_us;
 }
 
-uint64_t JobTracker::UnfinishedTasks() const {
+uint64_t JobTracker::UnfinishedTasks() {
+  if (unfinished_ == 0) return 0;
   uint64_t n = 0;
-  for (size_t j = 0; j < jobs_.size() && unfinished_ > 0; ++j) {
-    const JobRun& jr = jobs_[j];
-    if (jr.active) n += jr.progress->tasks.size() - jr.progress->tasks_done;
-    if (!jr.progress) n += w_.jobs[j].num_tasks;  // never arrived
+  for (const JobId id : active_jobs_) {
+    const policy::JobProgress& p = *jobs_[id.value()]->progress;
+    n += p.tasks.size() - p.tasks_done;
   }
+  if (live_) {
+    for (size_t j = 0; j < jobs_.size(); ++j) {
+      if (!jobs_[j]) n += w_.jobs[j].num_tasks;  // never arrived
+    }
+    return n;
+  }
+  // The arrival that was due, and every job the source has left.
+  while (Pull()) {
+  }
+  for (const JobId id : pulled_) n += w_.jobs[id.value()].num_tasks;
   return n;
 }
 

@@ -9,6 +9,13 @@
 // task is), recovery of a job from its history (the runtime's journal), and
 // the bookkeeping of a job's end.
 //
+// Jobs come from a JobSource (model/job_source.h), asked for the next one
+// only when a job arrives, so a streamed trace is read as the run goes. An
+// ended job's state is released a while after its end (ReleaseGrace), in
+// batches, together with the source's copy of its stages: memory follows the
+// active jobs. A released job's view says finished (and failed or not) and
+// has no stages or tasks: roles must not ask a finished job about those.
+//
 // What follows from a change of state for the rest of the run (telling the
 // job's home that tasks became ready, the shuffles waiting on a parent,
 // finishing a job whose last task is done) the tracker hands to its JobEvents
@@ -18,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <span>
@@ -27,6 +35,7 @@
 #include "core/ids.h"
 #include "core/time.h"
 #include "metrics/records.h"
+#include "model/job_source.h"
 #include "model/workload.h"
 #include "policy/job_view.h"
 
@@ -71,8 +80,21 @@ class JobEvents {
 class JobTracker {
  public:
   // The workload outlives the tracker; its jobs arrive in arrival order
-  // (file order at ties) unless ExpectJobsAdded.
+  // (file order at ties) unless ExpectJobsAdded or SetSource.
   JobTracker(const Workload& workload, JobEvents& events);
+
+  // SetSource: take the jobs from `source` (whose workload() is the one
+  // given above; it outlives the tracker); before the first arrival.
+  void SetSource(JobSource& source) { source_ = &source; }
+  // ReleaseGrace: an ended job is released once `grace_us` of simulated time
+  // has passed since its end, when `batch` jobs are due at once (a release
+  // makes the source wait for the schedule checker's thread).
+  static constexpr TimeUs kDefaultReleaseGraceUs = 60 * kUsPerSecond;
+  static constexpr size_t kDefaultReleaseBatch = 256;
+  void SetReleaseGrace(TimeUs grace_us, size_t batch) {
+    release_grace_us_ = grace_us;
+    release_batch_ = batch;
+  }
 
   // ExpectJobsAdded: jobs come one by one (AddJob), not from the workload's
   // list (the runtime); before the first arrival.
@@ -81,7 +103,7 @@ class JobTracker {
   void AddJob();
   // FirstArrival: the job that arrives first, if any; NextArrival: the one
   // after the last asked for (each is asked for once, when a job arrives).
-  std::optional<JobId> FirstArrival() const;
+  std::optional<JobId> FirstArrival();
   std::optional<JobId> NextArrival();
 
   // Arrive: job `id` arrives now and is active; nothing of it is ready yet.
@@ -103,7 +125,7 @@ class JobTracker {
   // attempt number and when it became ready.
   // (Inline, as Started: on every attempt's path.)
   std::pair<uint32_t, TimeUs> Launched(const TaskRef& t, uint32_t slot) {
-    JobRun& jr = jobs_[t.job.value()];
+    JobRun& jr = *jobs_[t.job.value()];
     const uint64_t k = jr.progress->stage_offset[t.stage] + t.index;
     policy::StageProgress& sp = jr.progress->stages[t.stage];
     jr.progress->state(t) = policy::TaskState::kLaunched;
@@ -116,7 +138,7 @@ class JobTracker {
   }
   // Started: the task's attempt reached its machine at `now`.
   void Started(const TaskRef& t, TimeUs now) {
-    JobRun& jr = jobs_[t.job.value()];
+    JobRun& jr = *jobs_[t.job.value()];
     jr.first_start_us = jr.first_start_us < 0 ? now : jr.first_start_us;
     jr.progress->state(t) = policy::TaskState::kRunning;
   }
@@ -128,7 +150,7 @@ class JobTracker {
     bool job_fails = false;
   };
   EndVerdict AttemptEnded(const TaskRef& t, Outcome outcome, TimeUs ran_us, uint32_t max_attempts) {
-    JobRun& jr = jobs_[t.job.value()];
+    JobRun& jr = *jobs_[t.job.value()];
     const uint64_t k = jr.progress->stage_offset[t.stage] + t.index;
     jr.slot[k] = kNoAttempt;
     policy::StageProgress& sp = jr.progress->stages[t.stage];
@@ -149,7 +171,7 @@ class JobTracker {
     return verdict;
   }
   // Abandon: the task will not run again.
-  void Abandon(const TaskRef& t) { jobs_[t.job.value()].progress->state(t) = policy::TaskState::kAbandoned; }
+  void Abandon(const TaskRef& t) { jobs_[t.job.value()]->progress->state(t) = policy::TaskState::kAbandoned; }
 
   // Shuffles waiting on their stage's last parent task (sim/shuffle.cc).
   void AddShuffling(const TaskRef& t, uint32_t slot, uint32_t generation);
@@ -161,39 +183,62 @@ class JobTracker {
   // runs: MarkFailed (so that nothing it stops is retried), AbandonUndone,
   // then Finish, which frees its per-task state; Finish returns when its
   // first task started (its arrival when none did).
-  void MarkFailed(JobId id) { jobs_[id.value()].progress->failed = true; }
+  void MarkFailed(JobId id) { jobs_[id.value()]->progress->failed = true; }
   void AbandonUndone(JobId id);
   TimeUs Finish(JobId id);
 
   // Reading.
-  bool active(JobId id) const { return id.valid() && id.value() < jobs_.size() && jobs_[id.value()].active; }
-  // run: the job's run state (its progress is null before it arrives);
-  // nullptr for an id out of range.
-  const JobRun* run(JobId id) const { return id.valid() && id.value() < jobs_.size() ? &jobs_[id.value()] : nullptr; }
-  const policy::JobProgress& progress(JobId id) const { return *jobs_[id.value()].progress; }
-  policy::TaskState state(const TaskRef& t) const { return jobs_[t.job.value()].progress->state(t); }
+  bool active(JobId id) const {
+    return id.valid() && id.value() < jobs_.size() && jobs_[id.value()] && jobs_[id.value()]->active;
+  }
+  // run: the job's run state (a released job's is a stub: finished, no
+  // tasks); nullptr before it arrives or for an id out of range.
+  const JobRun* run(JobId id) const;
+  const policy::JobProgress& progress(JobId id) const { return *run(id)->progress; }
+  policy::TaskState state(const TaskRef& t) const { return jobs_[t.job.value()]->progress->state(t); }
   // SlotOf: the attempt slot of launched or running task t (kNoAttempt when
   // none); SlotAt: by the task's index within its job.
   uint32_t SlotOf(const TaskRef& t) const {
-    const JobRun& jr = jobs_[t.job.value()];
+    const JobRun& jr = *jobs_[t.job.value()];
     return jr.slot[jr.progress->stage_offset[t.stage] + t.index];
   }
-  uint32_t SlotAt(JobId id, uint64_t k) const { return jobs_[id.value()].slot[k]; }
-  uint64_t num_tasks(JobId id) const { return jobs_[id.value()].slot.size(); }
+  uint32_t SlotAt(JobId id, uint64_t k) const { return jobs_[id.value()]->slot[k]; }
+  uint64_t num_tasks(JobId id) const { return jobs_[id.value()]->slot.size(); }
   std::span<const JobId> active_jobs() const { return active_jobs_; }
   uint64_t unfinished() const { return unfinished_; }
   size_t size() const { return jobs_.size(); }
-  // UnfinishedTasks: tasks of jobs that never finished (at the run's end).
-  uint64_t UnfinishedTasks() const;
+  // UnfinishedTasks: tasks of jobs that never finished (at the run's end:
+  // the jobs that never arrived are taken from the source to count them).
+  uint64_t UnfinishedTasks();
+  // LiveRuns: jobs whose run state is held (arrived and not released).
+  uint64_t LiveRuns() const { return live_runs_; }
 
  private:
   void ReleaseStage(JobId id, uint32_t stage, TimeUs now);
+  // Pull: the source's next job, counted as unfinished.
+  std::optional<JobId> Pull();
+  // ReleaseEnded: release the jobs that ended before now - grace, when
+  // enough are due.
+  void ReleaseEnded(TimeUs now);
 
   const Workload& w_;
   JobEvents& events_;
-  std::vector<JobId> arrival_order_;
-  size_t next_arrival_ = 0;
-  std::vector<JobRun> jobs_;
+  std::unique_ptr<WorkloadSource> own_source_;  // when no source was set
+  JobSource* source_ = nullptr;
+  bool live_ = false;  // ExpectJobsAdded: jobs come by AddJob
+  std::optional<JobId> first_;
+  bool first_pulled_ = false;
+  std::vector<JobId> pulled_;  // taken from the source, not arrived (the next arrival, one at a time)
+  static constexpr TimeUs kUnstamped = -1;
+  // Per job: its run state from arrival until released (null before and after).
+  std::vector<std::unique_ptr<JobRun>> jobs_;
+  std::vector<uint8_t> released_;  // per job: 0, or 1 + failed once released
+  JobRun released_ok_, released_failed_;  // what run() shows of a released job
+  std::deque<std::pair<JobId, TimeUs>> ended_;  // ended, not released, by end time
+  size_t due_ = 0;  // ended_'s first due_ are past their grace
+  TimeUs release_grace_us_ = kDefaultReleaseGraceUs;
+  size_t release_batch_ = kDefaultReleaseBatch;
+  uint64_t live_runs_ = 0;
   std::vector<JobId> active_jobs_;
   uint64_t unfinished_ = 0;
 };

@@ -48,24 +48,34 @@ class ProgressBar {
 }  // namespace
 
 absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const SimulationRequest& request) {
+  WorkloadSource source(workload);
+  return Simulate(source, request);
+}
+
+absl::StatusOr<SimulationResult> Simulate(JobSource& source, const SimulationRequest& request) {
   ASSIGN_OR_RETURN(policy::BuiltPolicy built, policy::BuildPolicy(request.policy, request.params));
+  const Workload& workload = source.workload();
   SimOptions options = request.options;
   options.knowledge.estimate_noise = built.params.Double("estimate_noise");
   options.knowledge.default_duration_us =
       static_cast<TimeUs>(built.params.Double("default_duration") * static_cast<double>(kUsPerSecond));
   // Before any output exists: bad input writes nothing.
   RETURN_IF_ERROR(ValidateSimOptions(workload, *built.policy, options));
+  // The first job, before any output: a source that fails at once (a trace
+  // with a malformed first file, or no job) writes nothing either.
+  const std::optional<JobId> first = source.Peek();
+  RETURN_IF_ERROR(source.status());
+  const TimeUs first_arrival_us = first ? workload.jobs[first->value()].arrival_us : 0;
 
   std::unique_ptr<ResultsWriter> writer;
   if (!request.out_dir.empty()) {
     ASSIGN_OR_RETURN(writer, ResultsWriter::Open(request.out_dir, workload, request.compress));
   }
-  // phases.csv: only for workloads with phases (docs/results.md).
+  // phases.csv: only for workloads with phases (docs/results.md); whether
+  // a streamed one has some is known at its end, so the file is opened
+  // anyway and only kept then.
   std::unique_ptr<PhasesWriter> phases;
-  const bool has_phases = std::any_of(workload.jobs.begin(), workload.jobs.end(), [](const Job& j) {
-    return std::any_of(j.stages.begin(), j.stages.end(), [](const Stage& s) { return !s.phases.empty(); });
-  });
-  if (writer && has_phases) {
+  if (writer) {
     ASSIGN_OR_RETURN(phases, PhasesWriter::Open(request.out_dir, workload, request.compress));
   }
   // series.csv: only when the policy records something (docs/results.md).
@@ -73,7 +83,8 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
   if (writer) series = std::make_unique<SeriesWriter>(request.out_dir, workload, request.compress);
   std::unique_ptr<TimelineWriter> timeline;
   if (!request.out_dir.empty()) {
-    ASSIGN_OR_RETURN(timeline, TimelineWriter::Open(request.out_dir, workload, request.timeline_step_us, request.compress));
+    ASSIGN_OR_RETURN(timeline, TimelineWriter::Open(request.out_dir, workload, request.timeline_step_us, request.compress,
+                                                      first_arrival_us));
   }
   std::unique_ptr<EventLog> events;
   if (!request.events_path.empty()) {
@@ -83,13 +94,15 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
   SimulationResult result;
   result.policy = request.policy;
   result.overbooking = built.policy->overbooking();
-  Engine engine(workload, *built.policy, options);
+  Engine engine(source, *built.policy, options);
   RunMetrics metrics(workload);
   engine.AddObserver(&metrics);
   std::unique_ptr<ScheduleChecker> checker;
   if (request.check) {
     checker = std::make_unique<ScheduleChecker>(workload, built.policy->overbooked());
     engine.AddObserver(checker.get());
+    // The checker's thread reads jobs the source may move or free.
+    source.SetSync([c = checker.get()] { c->Flush(); });
   }
   if (writer) engine.AddObserver(writer.get());
   if (phases) engine.AddObserver(phases.get());
@@ -104,7 +117,10 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
     engine.SetProgress([&bar](TimeUs now, uint64_t done, uint64_t total) { bar->Update(now, done, total); }, 1 << 16);
   }
   result.status = engine.Run();
+  source.SetSync({});
   bar.reset();
+  // Bad input found while the run went: no results, as when found before.
+  RETURN_IF_ERROR(source.status());
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.stats = engine.stats();
   result.summary = metrics.summary();
@@ -145,7 +161,7 @@ absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const Simula
 
   if (writer) {
     RETURN_IF_ERROR(writer->Finish());
-    if (phases) RETURN_IF_ERROR(phases->Finish());
+    if (source.HasPhases()) RETURN_IF_ERROR(phases->Finish());
     RETURN_IF_ERROR(series->Finish());
     RETURN_IF_ERROR(timeline->Finish());
     std::ofstream summary(request.out_dir + "/summary.json.tmp");

@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "metrics/run_metrics.h"
+#include "model/job_source.h"
 #include "model/workload.h"
 #include "nlohmann/json.hpp"
 #include "sim/engine.h"
@@ -49,6 +50,13 @@ struct SimulationResult {
 // parameter, unwritable output): nothing has run then. Otherwise it returns
 // the result, whose `status` tells whether the run and its check succeeded;
 // result files are written either way, so a failed run can be inspected.
+//
+// The jobs come from `source` (model/job_source.h) as they arrive: the
+// engine, the observers and the summary read them from source.workload().
+// A source that fails while the run goes (a trace's malformed row) makes
+// Simulate return its status (InvalidArgument) and write no result files.
+absl::StatusOr<SimulationResult> Simulate(JobSource& source, const SimulationRequest& request);
+// Simulate a whole workload: Simulate(WorkloadSource(workload), request).
 absl::StatusOr<SimulationResult> Simulate(const Workload& workload, const SimulationRequest& request);
 
 }  // namespace weft::sim

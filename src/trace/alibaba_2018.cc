@@ -120,6 +120,7 @@ absl::Status ReadAlibaba2018(const std::vector<std::string>& paths, TraceEmitter
     const double arrival = job["arrival"].get<double>();
     job.erase("arrival");
     RETURN_IF_ERROR(out.Job(std::move(job), arrival));
+    out.NoArrivalBefore(arrival);  // the converted jobs are in arrival order
   }
   return absl::OkStatus();
 }

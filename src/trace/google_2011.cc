@@ -32,6 +32,7 @@ struct TaskState {
 struct JobState {
   std::string user;
   int64_t priority = 0;
+  int64_t first_submit_us = kNoTime;  // the first SUBMIT row's time: no kept task is submitted before
   absl::flat_hash_map<int64_t, TaskState> tasks;
 };
 
@@ -171,6 +172,10 @@ class TaskEventsReader {
     switch (type) {
       case kSubmit:
         if (task.submit_us == kNoTime) task.submit_us = time;
+        if (job.first_submit_us == kNoTime) {
+          job.first_submit_us = time;
+          submits_.push({time, job_id});
+        }
         break;
       case kSchedule:
         task.schedule_us = time;
@@ -233,7 +238,24 @@ class TaskEventsReader {
     }
     json j = {{"name", std::to_string(id)}, {"user", job.user.empty() ? "default" : job.user},
               {"priority", job.priority}, {"stages", BagStages(kept, out_.options().stage_per_job, report)}};
-    return out_.Job(std::move(j), Seconds(arrival_us));
+    RETURN_IF_ERROR(out_.Job(std::move(j), Seconds(arrival_us)));
+    out_.NoArrivalBefore(Seconds(NoArrivalBeforeUs()));
+    return absl::OkStatus();
+  }
+
+  // NoArrivalBeforeUs: no job passed from now on arrives earlier. Jobs are
+  // passed when they end, so one that is still running in the trace holds
+  // this back to its first SUBMIT (a job's arrival is its earliest kept
+  // task's SUBMIT, and rows are in time order); a job not seen yet arrives
+  // at the current row's time or later.
+  int64_t NoArrivalBeforeUs() {
+    while (!submits_.empty()) {
+      const auto [time, id] = submits_.top();
+      const auto it = active_.find(id);
+      if (it != active_.end() && it->second.first_submit_us == time) return std::min(time, last_time_);
+      submits_.pop();  // passed already
+    }
+    return last_time_;
   }
 
   TraceEmitter& out_;
@@ -242,6 +264,9 @@ class TaskEventsReader {
   absl::flat_hash_map<int64_t, JobState> active_;
   absl::flat_hash_set<int64_t> emitted_;
   std::priority_queue<std::pair<int64_t, int64_t>, std::vector<std::pair<int64_t, int64_t>>, std::greater<>> by_end_;
+  // Each active job's first SUBMIT (time, job id), earliest first; entries
+  // of jobs passed since are dropped when they come up.
+  std::priority_queue<std::pair<int64_t, int64_t>, std::vector<std::pair<int64_t, int64_t>>, std::greater<>> submits_;
   int64_t last_time_ = 0;
 };
 
@@ -262,6 +287,7 @@ absl::Status ReadGoogle2011(const std::vector<std::string>& paths, TraceEmitter&
   }
   RETURN_IF_ERROR(out.Cluster(std::move(cluster)));
   ASSIGN_OR_RETURN(auto ends, ReadJobEnds(tables["job_events"], report));
+  out.ExpectJobs(ends.size());
   ASSIGN_OR_RETURN(auto usage, ReadUsage(tables["task_usage"], report));
   TaskEventsReader reader(out, std::move(ends), std::move(usage));
   return reader.Read(tables["task_events"]);

@@ -79,6 +79,13 @@ class JobSink {
   // Cluster: {"machines": [...]}; called once, before any Job.
   virtual absl::Status Cluster(const nlohmann::json& cluster) = 0;
   virtual absl::Status Job(const nlohmann::json& job) = 0;
+  // NoArrivalBefore: every job passed from now on has "arrival" >= `arrival`
+  // (seconds, as the jobs' own); lets a streamed replay hand jobs to the
+  // engine before the trace is read to its end (trace/trace_stream.h).
+  virtual void NoArrivalBefore(double /*arrival*/) {}
+  // ExpectJobs: about `n` jobs will be passed (a hint: google-2011 knows its
+  // jobs from job_events), so a replay can size its job list once.
+  virtual void ExpectJobs(uint64_t /*n*/) {}
 };
 
 // WorkloadBuilderSink builds the Workload in memory.
@@ -122,6 +129,18 @@ class TraceEmitter {
   // window, the sample and the arrival scale, skips a job whose demand fits
   // no machine, and passes the job on.
   absl::Status Job(nlohmann::json job, double arrival_s);
+  // NoArrivalBefore: the reader will pass no job arriving before
+  // `arrival_s` (trace time) from now on. A reader that passes its jobs in
+  // arrival order calls it with each job's arrival after passing it; one
+  // that passes them in another order (google-2011: by end) with what its
+  // rows so far allow; one that never calls it is replayed once read whole.
+  void NoArrivalBefore(double arrival_s) {
+    sink_.NoArrivalBefore((arrival_s - options_.window_start_s) / options_.scale_arrivals);
+  }
+
+  // ExpectJobs: the reader will pass about `n` jobs (JobSink::ExpectJobs).
+  // (--sample keeps that fraction of them.)
+  void ExpectJobs(uint64_t n) { sink_.ExpectJobs(static_cast<uint64_t>(static_cast<double>(n) * options_.sample)); }
 
   const TraceOptions& options() const { return options_; }
   TraceReport& report() { return report_; }

@@ -704,6 +704,12 @@ absl::Status WorkloadBuilder::AddJob(const nlohmann::json& j) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<Job> WorkloadBuilder::BuildJob(const nlohmann::json& j) {
+  Job job;
+  RETURN_IF_ERROR(ReadJob(j, w_, users_, total_tasks_, job));
+  return job;
+}
+
 absl::StatusOr<Workload> ReadWorkloadFile(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return absl::InvalidArgumentError(path + ": no such file");

@@ -41,6 +41,10 @@ class WorkloadBuilder {
   // SetCluster reads {"machines": [...]}, the value of the file's "cluster".
   absl::Status SetCluster(const nlohmann::json& cluster);
   absl::Status AddJob(const nlohmann::json& job);
+  // BuildJob reads one job with AddJob's checks but keeps neither the job
+  // nor its name (the caller checks names are unique): a streamed replay's
+  // jobs (trace/trace_stream.h). New users are added to workload().users.
+  absl::StatusOr<Job> BuildJob(const nlohmann::json& job);
   const Workload& workload() const { return w_; }
   Workload Take() { return std::move(w_); }
 

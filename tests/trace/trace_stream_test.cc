@@ -1,0 +1,229 @@
+// File: tests/trace/trace_stream_test.cc
+//
+// The streamed replay (trace/trace_stream.h, model/job_source.h): a trace's
+// jobs reach the engine in arrival order while the trace is still being
+// read, the run is byte for byte the run of the same trace read whole, and an
+// ended job's stages are released (the source's live-job counter), so memory
+// follows the active jobs.
+#include "trace/trace_stream.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "gmock/gmock.h"
+#include "policy/registry.h"
+#include "sim/simulation.h"
+#include "tests/trace/trace_test_util.h"
+
+namespace weft {
+namespace {
+
+using ::testing::HasSubstr;
+
+class TraceStreamTest : public testutil::TraceFixture {
+ protected:
+  // A task_events row: time, missing, job, task, machine, type, user, class, priority, cpu, mem, disk, diff.
+  static std::string Event(int64_t time, int64_t job, int task, int type) {
+    return std::to_string(time) + ",," + std::to_string(job) + "," + std::to_string(task) + ",7," +
+           std::to_string(type) + ",user" + std::to_string(job % 3) + ",0,2,0.5,0.25,0.001,0\n";
+  }
+  // A job_events row: time, missing, job, type, user, class, name, logical name.
+  static std::string JobEvent(int64_t time, int64_t job, int type) {
+    return std::to_string(time) + ",," + std::to_string(job) + "," + std::to_string(type) + ",u,0,n,l\n";
+  }
+
+  // Jobs 1..n, job k submitted at k s with two tasks; every tenth job runs
+  // 50 s, the others 2 s: so jobs end (and are passed by the reader) in
+  // another order than they arrive.
+  std::string WriteTrace(int n) {
+    struct Row {
+      int64_t time;
+      std::string task, job;
+    };
+    std::vector<Row> rows;
+    for (int k = 1; k <= n; ++k) {
+      const int64_t submit = int64_t{k} * 1000000, run = (k % 10 == 0 ? 50 : 2) * int64_t{1000000};
+      for (int t = 0; t < 2; ++t) {
+        rows.push_back({submit, Event(submit, k, t, 0), ""});
+        rows.push_back({submit + 1, Event(submit + 1, k, t, 1), ""});
+        rows.push_back({submit + 1 + run, Event(submit + 1 + run, k, t, 4), ""});
+      }
+      rows.push_back({submit + 2 + run, "", JobEvent(submit + 2 + run, k, 4)});
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.time < b.time; });
+    std::string tasks, jobs;
+    for (const Row& r : rows) (r.task.empty() ? jobs : tasks) += r.task.empty() ? r.job : r.task;
+    WriteGz("t/task_events/part-00000-of-00001.csv.gz", tasks);
+    WriteGz("t/job_events/part-00000-of-00001.csv.gz", jobs);
+    return "google-2011:" + Path("t");
+  }
+
+  static TraceSpec Spec(const std::string& text) { return *ParseTraceSpec(text); }
+
+  static TraceOptions Options(uint32_t machines = 4) {
+    TraceOptions o;
+    o.machines = machines;
+    return o;
+  }
+
+  static std::string Slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  sim::SimulationRequest Request(const std::string& policy, const std::string& out) {
+    sim::SimulationRequest r;
+    r.policy = policy;
+    r.out_dir = Path(out);
+    std::filesystem::create_directories(r.out_dir);
+    return r;
+  }
+};
+
+TEST_F(TraceStreamTest, HandsJobsOutInArrivalOrderWithTheWholeReadsIds) {
+  const std::string trace = WriteTrace(40);
+  TraceReport report;
+  const absl::StatusOr<Workload> whole = ReadTraceWorkload(Spec(trace), Options(), report);
+  ASSERT_TRUE(whole.ok()) << StatusMessage(whole.status());
+  // The reader passes jobs as they end: job 10 (a long one) after job 11.
+  ASSERT_EQ(whole->jobs[9].name, "11");
+  WorkloadSource expected(*whole);
+
+  auto source = TraceJobSource::Open(Spec(trace), Options(), 2);
+  ASSERT_TRUE(source.ok()) << StatusMessage(source.status());
+  for (size_t k = 0; k < whole->jobs.size(); ++k) {
+    const std::optional<JobId> want = expected.Next(), got = (*source)->Next();
+    ASSERT_TRUE(got.has_value()) << "job " << k;
+    EXPECT_EQ(*got, *want) << "job " << k;
+    EXPECT_EQ((*source)->workload().jobs[got->value()].name, whole->jobs[want->value()].name);
+  }
+  EXPECT_FALSE((*source)->Next().has_value());  // the end, and it stays the end
+  EXPECT_FALSE((*source)->Next().has_value());
+  EXPECT_TRUE((*source)->status().ok());
+  EXPECT_EQ((*source)->workload().users, whole->users);
+  EXPECT_EQ((*source)->report().Lines(), report.Lines());
+}
+
+TEST_F(TraceStreamTest, TheFirstJobComesBeforeTheTraceIsRead) {
+  const std::string trace = WriteTrace(400);
+  auto source = TraceJobSource::Open(Spec(trace), Options(), 4);
+  ASSERT_TRUE(source.ok()) << StatusMessage(source.status());
+  ASSERT_EQ((*source)->Next(), JobId(0));
+  // The reader's watermark lets the first job out once the jobs before the
+  // first long one (job 10, ending at 60 s) are read: a few dozen of 400, and
+  // the queue holds 4 more at most. Without it, all 400 would be read first.
+  EXPECT_LT((*source)->workload().jobs.size(), 80u);
+  EXPECT_LT((*source)->LiveJobs(), 80u);
+}
+
+TEST_F(TraceStreamTest, AReplayIsTheRunOfTheTraceReadWholeByteForByte) {
+  const std::string trace = WriteTrace(60);
+  TraceReport report;
+  const absl::StatusOr<Workload> whole = ReadTraceWorkload(Spec(trace), Options(), report);
+  ASSERT_TRUE(whole.ok());
+  for (const std::string policy : {"fifo", "sparrow"}) {
+    auto a = sim::Simulate(*whole, Request(policy, policy + "-whole"));
+    auto source = TraceJobSource::Open(Spec(trace), Options());
+    ASSERT_TRUE(source.ok());
+    auto b = sim::Simulate(**source, Request(policy, policy + "-stream"));
+    ASSERT_TRUE(a.ok() && b.ok());
+    ASSERT_TRUE(a->status.ok() && b->status.ok()) << StatusMessage(b->status);
+    for (const char* file : {"tasks.csv", "jobs.csv", "timeline.csv"}) {
+      const std::string x = Slurp(Path(policy + "-whole/") + file), y = Slurp(Path(policy + "-stream/") + file);
+      EXPECT_FALSE(x.empty()) << file;
+      EXPECT_EQ(x, y) << policy << " " << file;
+    }
+    a->summary_json.erase("wall_seconds");
+    b->summary_json.erase("wall_seconds");
+    EXPECT_EQ(a->summary_json.dump(), b->summary_json.dump()) << policy;
+  }
+}
+
+TEST_F(TraceStreamTest, AReplayIsDeterministic) {
+  const std::string trace = WriteTrace(60);
+  std::string first;
+  for (int i = 0; i < 2; ++i) {
+    auto source = TraceJobSource::Open(Spec(trace), Options(), 1 + 7 * i);  // queue size does not matter
+    ASSERT_TRUE(source.ok());
+    auto r = sim::Simulate(**source, Request("sparrow", "run" + std::to_string(i)));
+    ASSERT_TRUE(r.ok() && r->status.ok());
+    const std::string tasks = Slurp(Path("run" + std::to_string(i) + "/tasks.csv"));
+    if (i == 0) first = tasks;
+    EXPECT_EQ(tasks, first);
+  }
+}
+
+// LiveJobsObserver: the most jobs the source held with their stages, seen
+// at each job's end.
+class LiveJobsObserver : public RunObserver {
+ public:
+  explicit LiveJobsObserver(const JobSource& source) : source_(source) {}
+  void OnJobEnd(const JobRecord& /*record*/) override { most = std::max(most, source_.LiveJobs()); }
+  uint64_t most = 0;
+
+ private:
+  const JobSource& source_;
+};
+
+TEST_F(TraceStreamTest, EndedJobsAreReleasedSoMemoryFollowsTheActiveJobs) {
+  // 2,000 jobs over 2,000 s, a few active at a time (16 machines run 32
+  // tasks at once; the jobs need 14 on average): an ended job is released a
+  // minute (simulated) after its end, 256 at a time.
+  const std::string trace = WriteTrace(2000);
+  auto source = TraceJobSource::Open(Spec(trace), Options(16));
+  ASSERT_TRUE(source.ok());
+  TraceJobSource& s = **source;
+  auto built = policy::BuildPolicy("fifo", {});
+  ASSERT_TRUE(built.ok());
+  sim::Engine engine(s, *built->policy, sim::SimOptions{});
+  LiveJobsObserver live(s);
+  engine.AddObserver(&live);
+  ASSERT_TRUE(engine.Run().ok());
+  EXPECT_EQ(engine.stats().jobs_succeeded, 2000u);
+  EXPECT_EQ(s.workload().jobs.size(), 2000u);
+  // Held at once: the jobs ended in the last minute, up to 255 more due for
+  // release, the active ones and those read ahead (the reader's watermark
+  // lags by the longest running job, 50 s): about 370, never the 2,000.
+  EXPECT_GT(live.most, 100u);
+  EXPECT_LT(live.most, 450u);
+  EXPECT_LT(s.LiveJobs(), 450u);
+  // A released job keeps its stub: name, arrival, tasks.
+  const Job& first = s.workload().jobs[0];
+  EXPECT_TRUE(first.stages.empty());
+  EXPECT_EQ(first.name, "1");
+  EXPECT_EQ(first.num_tasks, 2u);
+}
+
+TEST_F(TraceStreamTest, BadInputFoundWhileTheRunGoesFailsItAndWritesNothing) {
+  std::string tasks;
+  for (int k = 1; k <= 50; ++k) {
+    const int64_t t = int64_t{k} * 1000000;
+    tasks += Event(t, k, 0, 0) + Event(t + 1, k, 0, 1) + Event(t + 2, k, 0, 4);
+  }
+  tasks += "61000000,,99,0,7,0,u,0,2,0.5\n";  // a short row, long after the first jobs
+  std::string jobs;
+  for (int k = 1; k <= 50; ++k) jobs += JobEvent(int64_t{k} * 1000000 + 3, k, 4);
+  WriteGz("t/task_events/part-00000-of-00001.csv.gz", tasks);
+  WriteGz("t/job_events/part-00000-of-00001.csv.gz", jobs);
+  auto source = TraceJobSource::Open(Spec("google-2011:" + Path("t")), Options(), 2);
+  ASSERT_TRUE(source.ok());
+  auto r = sim::Simulate(**source, Request("fifo", "out"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(StatusMessage(r.status())), HasSubstr("task_events"));
+  EXPECT_FALSE(std::filesystem::exists(Path("out/tasks.csv")));
+  EXPECT_FALSE(std::filesystem::exists(Path("out/summary.json")));
+}
+
+TEST_F(TraceStreamTest, AnUnreadableTraceFailsAtOpen) {
+  auto source = TraceJobSource::Open(Spec("google-2011:" + Path("nothing-here")), Options());
+  ASSERT_FALSE(source.ok());
+  EXPECT_EQ(source.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace weft
