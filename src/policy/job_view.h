@@ -155,8 +155,17 @@ class JobView {
   // has_phases: the stage's tasks run as phases (false while it is not known).
   bool has_phases(uint32_t s) const { return stage_known(s) && !job_->stages[s].phases.empty(); }
 
-  const StageProgress& stage_progress(uint32_t s) const { return progress_->stages[s]; }
-  TaskState state(const TaskRef& t) const { return progress_->state(t); }
+  // A job the platform released (ended a while ago: sim/job_tracker.h) keeps
+  // no per-stage or per-task state. A role that still holds a TaskRef of it
+  // (a lazily cleaned queue, say) reads its tasks as done, or abandoned when
+  // the job failed, and its stages as empty, rather than past an empty list.
+  const StageProgress& stage_progress(uint32_t s) const {
+    return s < progress_->stages.size() ? progress_->stages[s] : kReleasedStage;
+  }
+  TaskState state(const TaskRef& t) const {
+    if (progress_->tasks.empty()) [[unlikely]] return progress_->failed ? TaskState::kAbandoned : TaskState::kDone;
+    return progress_->state(t);
+  }
 
   // Duration: the task's running time on an idle machine, when the knowledge
   // level allows knowing it (see the file comment); nullopt otherwise.
@@ -175,6 +184,7 @@ class JobView {
  private:
   bool Visible(const TaskRef& t) const;
   static constexpr Resources kHiddenDemand{};
+  static constexpr StageProgress kReleasedStage{};
 
   JobId id_;
   const Job* job_;

@@ -7,6 +7,7 @@
 #include "model/job_source.h"
 
 #include "core/status.h"
+#include "policy/job_view.h"
 #include "gmock/gmock.h"
 #include "sim/job_tracker.h"
 #include "trace/workload_reader.h"
@@ -131,6 +132,13 @@ TEST(JobTrackerSourceTest, ReleasesAnEndedJobAfterTheGraceInBatches) {
   EXPECT_TRUE(run->progress->finished);
   EXPECT_FALSE(run->progress->failed);
   EXPECT_TRUE(run->progress->tasks.empty());
+  // A policy still holding one of its tasks reads it as done, its stages as
+  // empty, never past the released lists.
+  const policy::KnowledgeOptions options;
+  const policy::JobView view(JobId(0), w.jobs[0], *run->progress, policy::Knowledge::kClairvoyant, options);
+  EXPECT_EQ(view.state(TaskRef{JobId(0), 0, 1}), policy::TaskState::kDone);
+  EXPECT_EQ(view.stage_progress(0).running, 0u);
+  EXPECT_EQ(view.stage_progress(0).done, 0u);
   EXPECT_FALSE(jobs.active(JobId(0)));
   EXPECT_TRUE(jobs.active(JobId(3)));
   EXPECT_EQ(jobs.run(JobId(2))->progress->tasks.size(), 2u);  // ended, not released yet
