@@ -18,20 +18,6 @@
 namespace weft::policy::dagps::testing {
 namespace {
 
-struct Box {
-  TimeUs start;
-  TimeUs end;
-  Resources demand;
-};
-
-Resources SumAt(const std::vector<Box>& boxes, TimeUs t) {
-  Resources sum;
-  for (const Box& b : boxes) {
-    if (b.start <= t && t < b.end) sum += b.demand;
-  }
-  return sum;
-}
-
 TEST(MachineProfileTest, PlaceKeepsTheUsageAndOneStepPerChange) {
   Rng rng(11);
   for (int round = 0; round < 40; ++round) {
@@ -53,9 +39,9 @@ TEST(MachineProfileTest, PlaceKeepsTheUsageAndOneStepPerChange) {
       size_t changes = 0;
       Resources previous;  // zero before everything
       for (TimeUs t : instants) {
-        const Resources want = SumAt(boxes, t);
+        const Resources want = UsageAt(boxes, t);
         ASSERT_EQ(profile.UsageAt(t), want) << "round " << round << " box " << k << " t " << t;
-        ASSERT_EQ(profile.UsageAt(t - 1), SumAt(boxes, t - 1));
+        ASSERT_EQ(profile.UsageAt(t - 1), UsageAt(boxes, t - 1));
         if (want != previous) ++changes;
         previous = want;
       }

@@ -21,12 +21,6 @@
 namespace weft::policy::dagps::testing {
 namespace {
 
-struct Box {
-  TimeUs start;
-  TimeUs end;
-  Resources demand;
-};
-
 // OracleSpace: boxes per machine, every question answered by brute force.
 class OracleSpace {
  public:
@@ -45,11 +39,7 @@ class OracleSpace {
       if (b.start > x && b.start < y) points.push_back(b.start);
     }
     for (TimeUs t : points) {
-      Resources used;
-      for (const Box& b : boxes_[m]) {
-        if (b.start <= t && t < b.end) used += b.demand;
-      }
-      if (!(used + demand).FitsIn(capacity_[m])) return false;
+      if (!(UsageAt(boxes_[m], t) + demand).FitsIn(capacity_[m])) return false;
     }
     return true;
   }

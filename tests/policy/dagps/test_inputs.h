@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cmath>
+#include <vector>
 
 #include "model/resources.h"
 #include "policy/dagps/plan_input.h"
@@ -34,6 +35,23 @@ inline Resources Units(double cpu, double mem) {
 }
 
 inline TimeUs S(double s) { return static_cast<TimeUs>(std::llround(s * 1e6)); }
+
+// Box: a task placed on one machine over [start, end), as the brute-force
+// oracles of the space and the step function keep them.
+struct Box {
+  TimeUs start;
+  TimeUs end;
+  Resources demand;
+};
+
+// UsageAt: what the boxes use at time t (the oracles' answer).
+inline Resources UsageAt(const std::vector<Box>& boxes, TimeUs t) {
+  Resources sum;
+  for (const Box& b : boxes) {
+    if (b.start <= t && t < b.end) sum += b.demand;
+  }
+  return sum;
+}
 
 // Stage adds a stage of `tasks` equal tasks.
 inline uint32_t AddStage(PlanInput& in, uint32_t tasks, double seconds, Resources demand) {
