@@ -16,13 +16,20 @@
 namespace weft {
 namespace {
 
-// Two nodes of 1 core and 2 GB (the fixture's cluster). Eight maps of half
-// a core, one reducer; goal 30 s.
+// Two nodes of 1 core and 2 GB (the fixture's cluster). Eight maps of 0.45
+// core (two waves of four), one reducer behind a shuffle edge with slow
+// start 0.5, as RAS's reducers (Table 2): a light `shuffle` phase, then its
+// `reduce` phase. It may launch once four maps are done, on its shuffle
+// profile, beside the second wave; goal 30 s.
 const std::string kJob = Workload(R"({"name": "mr", "deadline": 30, "stages": [
-    {"name": "map", "tasks": 8, "duration": 0.3, "demand": {"cpu": 0.5, "mem": 0.4}},
-    {"name": "reduce", "tasks": 1, "duration": 0.3, "demand": {"cpu": 0.5, "mem": 0.8}, "after": ["map"]}]})");
+    {"name": "map", "kind": "map", "tasks": 8, "duration": 1, "demand": {"cpu": 0.45, "mem": 0.4}},
+    {"name": "reduce", "kind": "reduce", "tasks": 1, "demand": {"cpu": 0.5, "mem": 0.8},
+     "phases": [{"name": "shuffle", "duration": 0.1, "demand": {"cpu": 0.05, "mem": 0.1}},
+                {"name": "reduce", "duration": 0.3, "demand": {"cpu": 0.5, "mem": 0.8}}],
+     "after": [{"stage": "map", "kind": "shuffle", "slowstart": 0.5}]}]})");
 
 struct Row {
+  std::string stage;
   std::string machine;
   double start = 0, end = 0, cpu = 0, mem = 0;
   std::string outcome;
@@ -36,7 +43,7 @@ std::vector<Row> Parse(const std::vector<std::string>& lines) {
     std::istringstream in(line);
     for (std::string field; std::getline(in, field, ',');) f.push_back(field);
     if (f.size() < 11) continue;
-    rows.push_back({f[4], std::stod(f[6]), std::stod(f[7]), std::stod(f[9]), std::stod(f[10]), f[8]});
+    rows.push_back({f[1], f[4], std::stod(f[6]), std::stod(f[7]), std::stod(f[9]), std::stod(f[10]), f[8]});
   }
   return rows;
 }
@@ -101,6 +108,14 @@ TEST_F(RuntimeTest, RasMeetsTheGoalWithoutOverCommittingANode) {
     ++machines[row.machine];
   }
   EXPECT_LE(last - first, 30.0) << "the goal was missed";
+  // Slow start for real: the reducer reached its node (its shuffle's start)
+  // before the last map ended.
+  double reduce_start = 1e300, last_map_end = 0;
+  for (const Row& row : rows) {
+    if (row.stage == "reduce") reduce_start = std::min(reduce_start, row.start);
+    if (row.stage == "map") last_map_end = std::max(last_map_end, row.end);
+  }
+  EXPECT_LT(reduce_start, last_map_end) << "the reducer waited for every map";
   for (const auto& [machine, n] : machines) EXPECT_LE(PeakCpu(rows, machine), 1.0 + 1e-9) << machine;
 }
 
