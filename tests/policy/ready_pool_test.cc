@@ -114,17 +114,17 @@ TEST(ReadyPoolTest, RemoveJobDropsOnlyThatJobsGroupsIncludingOnesThatEmptiedAndC
   pool.Add(TaskRange{b, 0, 0, 2}, K(0));
   pool.Pop(GroupId{a, 2});                 // a's stage 2 empties...
   pool.Add(TaskRange{a, 2, 0, 1}, K(2));   // ...and comes back (a retry)
-  pool.RemoveJob(a);
+  pool.RemoveJob(a, 3);
   EXPECT_EQ(pool.count(GroupId{a, 0}), 0u);
   EXPECT_EQ(pool.count(GroupId{a, 2}), 0u);
   EXPECT_EQ(pool.count(GroupId{b, 0}), 2u);
   EXPECT_EQ(pool.size(), 2u);
   ASSERT_EQ(pool.ordered().size(), 1u);
   EXPECT_EQ(pool.ordered().begin()->second, (GroupId{b, 0}));
-  pool.RemoveJob(a);  // nothing left of it: a no-op
+  pool.RemoveJob(a, 3);  // nothing left of it: a no-op
   pool.Add(TaskRange{a, 0, 5, 6}, K(1));  // its bookkeeping is clean: it can come back
-  pool.RemoveJob(b);
-  pool.RemoveJob(a);
+  pool.RemoveJob(b, 1);
+  pool.RemoveJob(a, 3);
   EXPECT_TRUE(pool.empty());
   EXPECT_EQ(pool.size(), 0u);
 }

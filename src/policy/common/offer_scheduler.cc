@@ -21,7 +21,9 @@ void OfferScheduler::OnTaskEnded(const TaskEnd& end) {
   NoteFreed(end.machine);
 }
 
-void OfferScheduler::OnJobFinished(JobId job, bool /*succeeded*/) { pool_.RemoveJob(job); }
+void OfferScheduler::OnJobFinished(JobId job, bool /*succeeded*/) {
+  pool_.RemoveJob(job, static_cast<uint32_t>(ctx_.job(job).num_stages()));
+}
 
 void OfferScheduler::OnMachineUp(MachineId machine) {
   finder_.Refresh(machine);

@@ -19,7 +19,6 @@ void ReadyPool::Add(const TaskRange& range, const OrderKey& key) {
   if (inserted) {
     group.key = key;
     ordered_.insert({key, g});
-    stages_of_job_[g.job.value()].push_back(g.stage);
   }
   // Keep ranges sorted by begin and disjoint; retried tasks may come back out
   // of order. Appends (the common case) take the fast path.
@@ -100,15 +99,13 @@ bool ReadyPool::Remove(const TaskRef& task) {
   return true;
 }
 
-void ReadyPool::RemoveJob(JobId job) {
-  auto it = stages_of_job_.find(job.value());
-  if (it == stages_of_job_.end()) return;
-  const std::vector<uint32_t> stages = it->second;  // Erase edits the original
-  for (const uint32_t stage : stages) {
+void ReadyPool::RemoveJob(JobId job, uint32_t num_stages) {
+  for (uint32_t stage = 0; stage < num_stages; ++stage) {
     const GroupId g{job, stage};
-    Group& group = groups_.at(g.Packed());
-    total_ -= group.count;
-    Erase(g, group);
+    const auto it = groups_.find(g.Packed());
+    if (it == groups_.end()) continue;
+    total_ -= it->second.count;
+    Erase(g, it->second);
   }
 }
 
@@ -128,10 +125,6 @@ const std::deque<std::pair<uint32_t, uint32_t>>* ReadyPool::ranges(const GroupId
 void ReadyPool::Erase(const GroupId& g, Group& group) {
   ordered_.erase({group.key, g});
   groups_.erase(g.Packed());
-  auto it = stages_of_job_.find(g.job.value());
-  std::vector<uint32_t>& stages = it->second;
-  stages.erase(std::find(stages.begin(), stages.end(), g.stage));
-  if (stages.empty()) stages_of_job_.erase(it);
 }
 
 }  // namespace weft::policy

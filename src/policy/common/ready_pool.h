@@ -16,7 +16,6 @@
 #include <deque>
 #include <set>
 #include <utility>
-#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "core/ids.h"
@@ -62,10 +61,10 @@ class ReadyPool {
   // locality-aware policy launches out of index order); false if absent.
   // O(log ranges of the group) to find it (ranges stay sorted by begin).
   bool Remove(const TaskRef& task);
-  // RemoveJob drops every group of a job (it finished or failed): O(the
-  // job's groups), not O(every group), so ending each of N queued jobs
-  // stays linear in N (issue 20).
-  void RemoveJob(JobId job);
+  // RemoveJob drops every group of a job of `num_stages` stages (it finished
+  // or failed): O(its stages), not O(every group), so ending each of N
+  // queued jobs stays linear in N (issue 20).
+  void RemoveJob(JobId job, uint32_t num_stages);
 
   // The groups in order: a set of (key, group).
   using Ordered = std::set<std::pair<OrderKey, GroupId>>;
@@ -86,8 +85,6 @@ class ReadyPool {
   void Erase(const GroupId& g, Group& group);
 
   absl::flat_hash_map<uint64_t, Group> groups_;
-  // The stages of each job that have a group, for RemoveJob.
-  absl::flat_hash_map<uint32_t, std::vector<uint32_t>> stages_of_job_;
   Ordered ordered_;
   uint64_t total_ = 0;
 };
