@@ -59,12 +59,9 @@ std::optional<JobId> JobTracker::FirstArrival() {
 
 std::optional<JobId> JobTracker::NextArrival() { return Pull(); }
 
-const JobRun* JobTracker::run(JobId id) const {
-  if (!id.valid() || (id.value() >= jobs_.size() && id.value() >= released_.size())) return nullptr;
-  if (id.value() < released_.size() && released_[id.value()] != 0) {
-    return released_[id.value()] == 1 ? &released_ok_ : &released_failed_;
-  }
-  return id.value() < jobs_.size() ? jobs_[id.value()].get() : nullptr;
+const JobRun* JobTracker::ReleasedOrNone(JobId id) const {
+  if (!id.valid() || id.value() >= released_.size() || released_[id.value()] == 0) return nullptr;
+  return released_[id.value()] == 1 ? &released_ok_ : &released_failed_;
 }
 
 void JobTracker::Arrive(JobId id) {

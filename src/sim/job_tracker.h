@@ -193,7 +193,14 @@ class JobTracker {
   }
   // run: the job's run state (a released job's is a stub: finished, no
   // tasks); nullptr before it arrives or for an id out of range.
-  const JobRun* run(JobId id) const;
+  const JobRun* run(JobId id) const {
+    // Inline: every JobView a role asks for comes through here. A held run
+    // first; before arrival and after release, ReleasedOrNone.
+    if (id.valid() && id.value() < jobs_.size()) {
+      if (const JobRun* held = jobs_[id.value()].get()) return held;
+    }
+    return ReleasedOrNone(id);
+  }
   const policy::JobProgress& progress(JobId id) const { return *run(id)->progress; }
   policy::TaskState state(const TaskRef& t) const { return jobs_[t.job.value()]->progress->state(t); }
   // SlotOf: the attempt slot of launched or running task t (kNoAttempt when
@@ -214,6 +221,9 @@ class JobTracker {
   uint64_t LiveRuns() const { return live_runs_; }
 
  private:
+  // ReleasedOrNone: the stub of a released job, else nullptr (not arrived,
+  // or an id out of range).
+  const JobRun* ReleasedOrNone(JobId id) const;
   void ReleaseStage(JobId id, uint32_t stage, TimeUs now);
   // Pull: the source's next job, counted as unfinished.
   std::optional<JobId> Pull();
