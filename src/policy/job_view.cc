@@ -46,9 +46,8 @@ JobProgress::JobProgress(const Job& job) : stages(job.stages.size()), stage_offs
 bool JobView::Visible(const TaskRef& t) const {
   switch (knowledge_) {
     case Knowledge::kClairvoyant:
-      return true;
     case Knowledge::kSemiClairvoyant:
-      return stage_known(t.stage);
+      return stage_known(t.stage);  // clairvoyant: every stage, unless the job was released
     case Knowledge::kNonClairvoyant:
       return false;
   }
@@ -68,7 +67,7 @@ std::optional<TimeUs> JobView::Duration(const TaskRef& t) const {
 
 TimeUs JobView::EstimatedDuration(const TaskRef& t) const {
   if (auto known = Duration(t); known && *known > 0) return *known;
-  const StageProgress& sp = progress_->stages[t.stage];
+  const StageProgress& sp = stage_progress(t.stage);
   if (sp.learned_count > 0) return sp.learned_total_us / sp.learned_count;
   TimeUs total = 0;
   uint64_t count = 0;

@@ -120,6 +120,8 @@ class JobView {
   // for clairvoyant and non-clairvoyant; for semi-clairvoyant once the stage
   // is released (some task of it has been ready, or is done).
   bool stage_known(uint32_t s) const {
+    // A released job (below) has no stages left: nothing of them is known.
+    if (s >= progress_->stages.size()) [[unlikely]] return false;
     if (knowledge_ != Knowledge::kSemiClairvoyant) return true;
     // COBRA §III: "the characteristics of waiting tasks are known", and the
     // tasks of a stage are alike, so the whole stage is known from its
@@ -157,8 +159,12 @@ class JobView {
 
   // A job the platform released (ended a while ago: sim/job_tracker.h) keeps
   // no per-stage or per-task state. A role that still holds a TaskRef of it
-  // (a lazily cleaned queue, say) reads its tasks as done, or abandoned when
-  // the job failed, and its stages as empty, rather than past an empty list.
+  // (a lazily cleaned queue, say; a Sparrow reservation waiting on a busy
+  // node) reads its tasks as done, or abandoned when the job failed, its
+  // stages as empty and unknown (demand, usage, durations and phases as
+  // hidden: zero, none), rather than past an empty list. The same whether
+  // the run's source keeps the job's description (`sim -w`) or frees it
+  // (`sim --trace`), so that both replay alike.
   const StageProgress& stage_progress(uint32_t s) const {
     return s < progress_->stages.size() ? progress_->stages[s] : kReleasedStage;
   }

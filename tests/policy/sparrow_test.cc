@@ -8,11 +8,15 @@
 // priority and fair queues (§4.2), constraints (§4.1), fractional probe
 // ratios, and latency costing what the messages cost. Schedule checker
 // attached to every run.
+#include <optional>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fair_share_test_util.h"
 #include "gtest/gtest.h"
+#include "model/job_source.h"
 
 namespace weft::policy::testing {
 namespace {
@@ -72,6 +76,80 @@ TEST(SparrowPolicyTest, LateBindingHandsTasksToTheFirstRequestersAndNoOpsTheRest
     // tail: 2 reservations, 1 request, 1 task (the run ends with it).
     EXPECT_EQ(r.stats.messages, 12u + 12u + 4u);
   }
+}
+
+// A source that frees an ended job's stages when the engine releases it, as
+// `weft sim --trace`'s does (trace/trace_stream.h).
+class FreeingSource final : public JobSource {
+ public:
+  explicit FreeingSource(Workload w) : w_(std::move(w)), inner_(w_) {}
+  const Workload& workload() const override { return w_; }
+  bool HasPhases() const override { return inner_.HasPhases(); }
+  uint64_t LiveJobs() const override { return w_.jobs.size() - released_; }
+  void Release(std::span<const JobId> jobs) override {
+    for (const JobId id : jobs) {
+      std::vector<Stage>().swap(w_.jobs[id.value()].stages);
+      std::vector<uint32_t>().swap(w_.jobs[id.value()].topo_order);
+      ++released_;
+    }
+  }
+
+ protected:
+  std::optional<JobId> Pull() override { return inner_.Next(); }
+
+ private:
+  Workload w_;
+  WorkloadSource inner_;
+  uint64_t released_ = 0;
+};
+
+// "hog" holds n1 for 1000 s; "x" (one 1 s task) arrives at 1 s and, with
+// d = 2 on two nodes, reserves both: it runs on n0 and its reservation on n1
+// waits there behind hog. 400 one-task jobs then arrive a second apart and
+// end on n0, so x is released (a minute after its end, in a batch of 256, at
+// an arrival) long before n1 frees at 1000 s and serves the stale
+// reservation, while "tail" keeps the run going. A run whose source frees
+// released jobs' stages must not read them there (it crashed, reading the
+// demand of a released stage) and must schedule exactly as a run whose
+// source keeps them.
+TEST(SparrowPolicyTest, AReservationOutlivingItsReleasedJobIsAnsweredTheSameWhateverTheSource) {
+  std::string json = R"({"weft": 1,
+  "cluster": {"machines": [{"name": "n0", "capacity": {"cpu": 1, "mem": 1}},
+    {"name": "n1", "capacity": {"cpu": 1, "mem": 1}}]},
+  "jobs": [{"name": "hog", "stages": [{"name": "h", "tasks": 1, "duration": 1000, "demand": {"cpu": 1},
+            "locality": [["n1"]]}]},
+           {"name": "x", "arrival": 1, "stages": [{"name": "a", "tasks": 1, "duration": 1, "demand": {"cpu": 1}}]})";
+  for (int i = 0; i < 400; ++i) {
+    json += R"(, {"name": "s)" + std::to_string(i) + R"(", "arrival": )" + std::to_string(3 + i) +
+            R"(, "stages": [{"name": "a", "tasks": 1, "duration": 0.5, "demand": {"cpu": 1}}]})";
+  }
+  // "tail" keeps the run going while n1 serves its queue.
+  json += R"(, {"name": "tail", "arrival": 999, "stages": [{"name": "t", "tasks": 1, "duration": 10,
+            "demand": {"cpu": 1}, "locality": [["n0"]]}]}]})";
+  // Kept: the whole workload, with the schedule checker.
+  const SparrowRun kept = RunSparrow(json, "sparrow", {"schedulers=1"});
+  ASSERT_TRUE(kept.run.status.ok()) << kept.run.status;
+  EXPECT_EQ(kept.run.Task("x").machine, MachineId(0));
+  // Freed: released jobs lose their stages.
+  auto workload = ParseWorkload(json);
+  ASSERT_TRUE(workload.ok());
+  FreeingSource source(std::move(*workload));
+  auto built = BuildPolicy("sparrow", {"schedulers=1"});
+  ASSERT_TRUE(built.ok());
+  sim::Engine engine(source, *built->policy, sim::SimOptions{});
+  std::vector<AttemptRecord> attempts;
+  Recorder recorder(attempts);
+  engine.AddObserver(&recorder);
+  ASSERT_TRUE(engine.Run().ok());
+  EXPECT_LE(source.LiveJobs(), 403u - 256u);  // x was released before n1 freed
+  ASSERT_EQ(attempts.size(), kept.run.attempts.size());
+  for (size_t i = 0; i < attempts.size(); ++i) {
+    EXPECT_EQ(attempts[i].task, kept.run.attempts[i].task) << i;
+    EXPECT_EQ(attempts[i].machine, kept.run.attempts[i].machine) << i;
+    EXPECT_EQ(attempts[i].start_us, kept.run.attempts[i].start_us) << i;
+    EXPECT_EQ(attempts[i].end_us, kept.run.attempts[i].end_us) << i;
+  }
+  EXPECT_EQ(engine.stats().messages, kept.stats.messages);
 }
 
 TEST(SparrowPolicyTest, LatencyCostsFourOneWayTrips) {
