@@ -1,7 +1,6 @@
 #include "runtime/scheduler/scheduler_core.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "absl/strings/numbers.h"
@@ -89,7 +88,8 @@ class SchedulerCore::EventLock {
   SchedulerCore& core_;
 };
 
-SchedulerCore::SchedulerCore(const SchedulerConfig& config) : config_(config), slots_(config.nodes) {}
+SchedulerCore::SchedulerCore(const SchedulerConfig& config)
+    : config_(config), clock_(*config_.clock), slots_(config.nodes) {}
 
 SchedulerCore::~SchedulerCore() = default;
 
@@ -98,7 +98,9 @@ absl::StatusOr<std::unique_ptr<SchedulerCore>> SchedulerCore::Open(const Schedul
   if (config.replica.count == 0 || config.replica.index >= config.replica.count) {
     return absl::InvalidArgumentError("--replica must be below --replicas");
   }
-  std::unique_ptr<SchedulerCore> core(new SchedulerCore(config));
+  SchedulerConfig with_clock = config;
+  if (with_clock.clock == nullptr) with_clock.clock = std::make_shared<SteadyClock>();
+  std::unique_ptr<SchedulerCore> core(new SchedulerCore(with_clock));
   absl::StatusOr<std::unique_ptr<Journal>> journal = Journal::Open(config.state_dir, JournalOptions{config.sync});
   if (!journal.ok()) {
     // A state dir that cannot be opened (unwritable, damaged, in use) is the
@@ -114,14 +116,12 @@ absl::StatusOr<std::unique_ptr<SchedulerCore>> SchedulerCore::Open(const Schedul
 }
 
 TimeUs SchedulerCore::NowUs() const {
-  return clock_offset_us_ +
-         std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - steady_start_).count();
+  return clock_offset_us_ + (clock_.NowUs() - clock_start_us_);
 }
 
 absl::Status SchedulerCore::Recover() {
   ASSIGN_OR_RETURN(Recovered r, journal_->Load());
-  const int64_t unix_now =
-      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const int64_t unix_now = clock_.UnixUs();
   std::string policy = config_.policy;
   nlohmann::json params = config_.params;
   const std::string replica = fmt::format("{}/{}", config_.replica.index, config_.replica.count);
@@ -165,7 +165,7 @@ absl::Status SchedulerCore::Recover() {
     RETURN_IF_ERROR(journal_->Commit());
     epoch_unix_us_ = unix_now;
   }
-  steady_start_ = std::chrono::steady_clock::now();
+  clock_start_us_ = clock_.NowUs();
 
   for (const JournalNode& n : r.nodes) {
     // A node's rack is a meta value (rack:SLOT), so journals without racks keep their schema.
@@ -988,14 +988,14 @@ void SchedulerCore::RunClock() {
     TimeUs next = now + kClockTickUs;
     if (engine_ && engine_->NextEventTime() >= 0) next = std::min(next, engine_->NextEventTime());
     clock_wakes_at_us_ = std::max(next, now);
-    wake_.wait_until(lock, steady_start_ + std::chrono::microseconds(clock_wakes_at_us_ - clock_offset_us_));
+    clock_.SleepUntil(lock, clock_start_us_ + (clock_wakes_at_us_ - clock_offset_us_));
   }
 }
 
 void SchedulerCore::Stop() {
   std::lock_guard lock(mu_);
   stopping_ = true;
-  wake_.notify_all();
+  clock_.Wake();
 }
 
 void SchedulerCore::StartAttempt(const sim::AttemptLaunch& launch) {
@@ -1136,9 +1136,9 @@ void SchedulerCore::FlushUnlessQueued() {
 void SchedulerCore::Flush() {
   deferred_events_ = 0;
   if (!pending_attempts_.empty() || !pending_job_ends_.empty()) {
-    const auto commit_start = std::chrono::steady_clock::now();
+    const TimeUs commit_start = clock_.NowUs();
     const absl::Status s = CommitPending();
-    metrics_.JournalCommit(std::chrono::duration<double>(std::chrono::steady_clock::now() - commit_start).count());
+    metrics_.JournalCommit(UsToSeconds(clock_.NowUs() - commit_start));
     if (!s.ok()) {
       // Nothing that depends on these events may leave: the launches and
       // kills they caused stay queued with the events, and the commit is
@@ -1183,7 +1183,7 @@ void SchedulerCore::Flush() {
   // The clock thread sleeps until its next deadline; wake it only when the
   // engine now has something due sooner (a wake-up per event would cost a
   // thread switch each).
-  if (engine_ && engine_->NextEventTime() >= 0 && engine_->NextEventTime() < clock_wakes_at_us_) wake_.notify_all();
+  if (engine_ && engine_->NextEventTime() >= 0 && engine_->NextEventTime() < clock_wakes_at_us_) clock_.Wake();
 }
 
 }  // namespace weft::runtime

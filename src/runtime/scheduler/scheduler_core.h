@@ -7,7 +7,8 @@
 //   - client requests (submit, status, cancel, export),
 //   - node events (registration, task ends, heartbeats with measured usage,
 //     a broken stream) and
-//   - the passing of real time (the policy's timers, heartbeat deadlines)
+//   - the passing of time (the policy's timers, heartbeat deadlines; read
+//     from the injected Clock, clock.h)
 // into engine calls, and the engine's launches and kills into messages to
 // the nodes.
 //
@@ -27,7 +28,6 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <deque>
 #include <cstdint>
 #include <filesystem>
@@ -46,6 +46,7 @@
 #include "policy/registry.h"
 #include "runtime/journal.h"
 #include "runtime/replica_ids.h"
+#include "runtime/scheduler/clock.h"
 #include "runtime/scheduler/job_intake.h"
 #include "runtime/scheduler/node_slots.h"
 #include "runtime/scheduler/scheduler_metrics.h"
@@ -81,6 +82,9 @@ struct SchedulerConfig {
   // Which of several scheduler daemons sharing the nodes this one is
   // (replica_ids.h); only for policies whose node agents run on the nodes.
   ReplicaIds replica;
+  // Where the core reads the time and its clock thread sleeps (clock.h);
+  // null: the real clock. Tests give a FakeClock.
+  std::shared_ptr<Clock> clock;
 };
 
 // NodeLink: how the core talks to one connected node. Send must not block;
@@ -243,14 +247,14 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   mutable std::mutex mu_;
   std::atomic<int> queued_{0};  // threads waiting for mu_ through an EventLock
   int deferred_events_ = 0;     // events applied since the last Flush
-  std::condition_variable wake_;  // the clock thread's
   TimeUs clock_wakes_at_us_ = 0;    // when the clock thread will wake by itself
   bool stopping_ = false;
 
   std::unique_ptr<Journal> journal_;
-  TimeUs clock_offset_us_ = 0;  // daemon time at steady_start_
+  Clock& clock_;                // config_.clock's
+  TimeUs clock_offset_us_ = 0;  // daemon time at clock_start_us_
   int64_t epoch_unix_us_ = 0;   // the Unix time daemon time 0 stands for
-  std::chrono::steady_clock::time_point steady_start_;
+  TimeUs clock_start_us_ = 0;   // clock_.NowUs() when the daemon's time was set
 
   policy::BuiltPolicy built_;
   std::vector<std::string> params_;  // as given (k=v), for the nodes' agents
