@@ -175,7 +175,8 @@ absl::Status SchedulerCore::Recover() {
     }
     slots_.Restore(n.name, n.capacity, rack);
   }
-  nodes_.resize(slots_.size());
+  outbox_.Resize(slots_.size());
+  jobs_sent_.resize(slots_.size());
   if (!slots_.complete()) {
     if (!r.jobs.empty()) return absl::DataLossError("the journal has jobs but not the cluster they ran on");
     return absl::OkStatus();
@@ -410,9 +411,7 @@ v1::StatusReply SchedulerCore::Status(const v1::StatusRequest& request) {
   v1::StatusReply reply;
   reply.set_policy(built_.info->name);
   reply.set_nodes_expected(slots_.expected());
-  uint32_t up = 0;
-  for (const NodeState& n : nodes_) up += n.link != nullptr;
-  reply.set_nodes_up(up);
+  reply.set_nodes_up(outbox_.connected_count());
   reply.set_ready(engine_ != nullptr);
   reply.set_replica(config_.replica.index);
   reply.set_replicas(config_.replica.count);
@@ -507,7 +506,7 @@ void SchedulerCore::RefreshMetrics() {
     for (uint32_t m = 0; m < cluster.size(); ++m) {
       const MachineId id(m);
       s.nodes.push_back({.name = cluster.machine(id).name,
-                         .up = m < nodes_.size() && nodes_[m].link != nullptr,
+                         .up = m < outbox_.size() && outbox_.connected(m),
                          .capacity = cluster.capacity(id),
                          .allocated = cluster.allocated(id),
                          .used = cluster.used(id)});
@@ -695,7 +694,7 @@ absl::Status SchedulerCore::Compact(const std::vector<uint32_t>& ids) {
     std::string().swap(info.name);
     std::string().swap(info.spec_json);
     if (engine_ != nullptr) {
-      for (NodeState& node : nodes_) node.jobs_sent.erase(j);
+      for (auto& sent : jobs_sent_) sent.erase(j);
     }
   }
   spdlog::info("retention: compacted {} ended jobs (ids {}..{}) into {}", ids.size(), ids.front(), ids.back(),
@@ -724,22 +723,14 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
       journal_->Rollback();
       return absl::InternalError(fmt::format("journal: {}", StatusMessage(s)));
     }
-    nodes_.resize(slots_.size());
+    outbox_.Resize(slots_.size());
+    jobs_sent_.resize(slots_.size());
   }
   const TimeUs now = NowUs();
-  NodeState& node = nodes_[slot];
-  if (node.link != nullptr) {  // the same node again: its old stream is dead or stale
-    node.link->Close();
-    LoseNode(slot, now);
-  }
-  node.link = link;
-  ++node.generation;
-  node.last_seen_us = now;
-  node.launches.Clear();
-  node.kills.Clear();
-  node.agent_mails.Clear();
-  node.phase_starts.Clear();
-  node.jobs_sent.clear();
+  // The same node again: its old stream is dead or stale.
+  if (outbox_.connected(slot)) LoseNode(slot, now, /*close=*/true);
+  const uint64_t generation = outbox_.Connect(slot, link, now);
+  jobs_sent_[slot].clear();
   v1::SchedulerMessage registered;
   registered.mutable_registered()->set_slot(slot);
   registered.mutable_registered()->set_heartbeat_ms(config_.heartbeat_us / 1000);
@@ -747,26 +738,25 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
   registered.mutable_registered()->set_replica(config_.replica.index);
   registered.mutable_registered()->set_replicas(config_.replica.count);
   registered.mutable_registered()->set_overbooked(built_.policy->overbooked());
-  link->Send(std::move(registered));
+  outbox_.SendNow(slot, std::move(registered));
   spdlog::info("node {} registered in slot {} (rack {}) with {}", request.name(), slot, request.rack(),
                capacity.ToString());
   if (engine_) {
     engine_->MachineUp(MachineId(slot), now);
   } else if (slots_.complete()) {
     std::vector<bool> up(slots_.size());
-    for (size_t s = 0; s < nodes_.size(); ++s) up[s] = nodes_[s].link != nullptr;
+    for (uint32_t s = 0; s < outbox_.size(); ++s) up[s] = outbox_.connected(s);
     if (absl::Status s = StartEngine(up); !s.ok()) return s;
     spdlog::info("cluster complete with {} nodes: policy {} started", slots_.size(), built_.info->name);
   }
-  return Session{slot, node.generation};
+  return Session{slot, generation};
 }
 
 void SchedulerCore::OnNodeMessage(const Session& session, const v1::NodeMessage& message) {
   EventLock lock(*this);
-  NodeState& node = nodes_[session.slot];
-  if (node.generation != session.generation || node.link == nullptr) return;
+  if (!outbox_.Current(session.slot, session.generation)) return;
   const TimeUs now = NowUs();
-  node.last_seen_us = now;
+  outbox_.HeardFrom(session.slot, now);
   if (!engine_) return;
   if (message.has_ends()) {
     for (const v1::TaskEnd& end : message.ends().ends()) {
@@ -815,7 +805,7 @@ void SchedulerCore::OnAgentActions(uint32_t slot, const v1::AgentActions& action
     if (action.launch()) {
       if (!mine || !engine_->NodeLaunch(MachineId(slot), message.task, now).ok()) {
         // The agent holds the task's room until it hears the launch is off.
-        v1::AgentMail* refused = nodes_[slot].agent_mails.add_mails();
+        v1::AgentMail* refused = outbox_.AddMail(slot);
         refused->set_kind(v1::AgentMail::LAUNCH_REFUSED);
         refused->set_now_us(now);
         *refused->mutable_end() = ToProto(policy::TaskEnd{.task = global.task, .machine = MachineId(slot)});
@@ -845,9 +835,9 @@ void SchedulerCore::OnAgentActions(uint32_t slot, const v1::AgentActions& action
   }
 }
 
-void SchedulerCore::DescribeJob(NodeState& node, v1::AgentMail& mail, JobId job) {
+void SchedulerCore::DescribeJob(uint32_t slot, v1::AgentMail& mail, JobId job) {
   if (!job.valid() || job.value() >= jobs_.size() || jobs_[job.value()].compacted ||
-      !node.jobs_sent.insert(job.value()).second) {
+      !jobs_sent_[slot].insert(job.value()).second) {
     return;
   }
   v1::JobSpec* spec = mail.add_jobs();
@@ -886,9 +876,9 @@ void SchedulerCore::TellAgentsProgress() {
   }
   for (const auto& [job, tasks] : done) {
     const policy::JobProgress* progress = engine_->progress(JobId(job));
-    for (NodeState& node : nodes_) {
-      if (node.link == nullptr || !node.jobs_sent.contains(job)) continue;
-      v1::AgentMail* m = node.agent_mails.add_mails();
+    for (uint32_t slot = 0; slot < outbox_.size(); ++slot) {
+      if (!outbox_.connected(slot) || !jobs_sent_[slot].contains(job)) continue;
+      v1::AgentMail* m = outbox_.AddMail(slot);
       m->set_kind(v1::AgentMail::PROGRESS);
       m->set_now_us(NowUs());
       NoteProgress(*progress, tasks, *m->mutable_progress());
@@ -899,8 +889,7 @@ void SchedulerCore::TellAgentsProgress() {
 }
 
 void SchedulerCore::DeliverToNode(MachineId machine, const sim::NodeMail& mail) {
-  NodeState& node = nodes_[machine.value()];
-  v1::AgentMail* m = node.agent_mails.add_mails();
+  v1::AgentMail* m = outbox_.AddMail(machine.value());
   m->set_now_us(NowUs());
   *m->mutable_from() = ToProto(mail.from);
   switch (mail.kind) {
@@ -919,12 +908,12 @@ void SchedulerCore::DeliverToNode(MachineId machine, const sim::NodeMail& mail) 
     case sim::NodeMail::Kind::kMessage:
       m->set_kind(v1::AgentMail::MESSAGE);
       *m->mutable_message() = ToProto(mail.message);
-      DescribeJob(node, *m, mail.message.task.job);
+      DescribeJob(machine.value(), *m, mail.message.task.job);
       break;
     case sim::NodeMail::Kind::kTaskEnded:
       m->set_kind(v1::AgentMail::TASK_ENDED);
       *m->mutable_end() = ToProto(mail.end);
-      DescribeJob(node, *m, mail.end.task.job);
+      DescribeJob(machine.value(), *m, mail.end.task.job);
       break;
     case sim::NodeMail::Kind::kSchedulerDown:
       m->set_kind(v1::AgentMail::SCHEDULER_DOWN);
@@ -936,16 +925,16 @@ void SchedulerCore::DeliverToNode(MachineId machine, const sim::NodeMail& mail) 
                                                                 : v1::AgentMail::PHASE_ENDED);
       *m->mutable_end() = ToProto(mail.end);
       m->set_tag(mail.tag);
-      DescribeJob(node, *m, mail.end.task.job);
+      DescribeJob(machine.value(), *m, mail.end.task.job);
       break;
   }
   config_.replica.ToGlobal(*m);
 }
 
 void SchedulerCore::TellAgentsJobEnded(JobId job) {
-  for (NodeState& node : nodes_) {
-    if (node.link == nullptr || !node.jobs_sent.contains(job.value())) continue;
-    v1::AgentMail* m = node.agent_mails.add_mails();
+  for (uint32_t slot = 0; slot < outbox_.size(); ++slot) {
+    if (!outbox_.connected(slot) || !jobs_sent_[slot].contains(job.value())) continue;
+    v1::AgentMail* m = outbox_.AddMail(slot);
     m->set_kind(v1::AgentMail::JOB_ENDED);
     m->set_now_us(NowUs());
     m->mutable_end()->set_job(job.value());
@@ -955,18 +944,13 @@ void SchedulerCore::TellAgentsJobEnded(JobId job) {
 
 void SchedulerCore::NodeGone(const Session& session) {
   EventLock lock(*this);
-  NodeState& node = nodes_[session.slot];
-  if (node.generation != session.generation || node.link == nullptr) return;
-  node.link = nullptr;
+  if (!outbox_.Current(session.slot, session.generation)) return;
   spdlog::warn("node {} disconnected", slots_.name(session.slot));
-  LoseNode(session.slot, NowUs());
+  LoseNode(session.slot, NowUs(), /*close=*/false);
 }
 
-void SchedulerCore::LoseNode(uint32_t slot, TimeUs now) {
-  nodes_[slot].launches.Clear();
-  nodes_[slot].kills.Clear();
-  nodes_[slot].agent_mails.Clear();
-  nodes_[slot].phase_starts.Clear();
+void SchedulerCore::LoseNode(uint32_t slot, TimeUs now, bool close) {
+  outbox_.Disconnect(slot, close);
   if (engine_) engine_->MachineDown(MachineId(slot), now);
 }
 
@@ -975,14 +959,9 @@ void SchedulerCore::RunClock() {
   while (!stopping_) {
     const TimeUs now = NowUs();
     if (engine_) engine_->Advance(now);
-    for (uint32_t s = 0; s < nodes_.size(); ++s) {
-      NodeState& node = nodes_[s];
-      if (node.link != nullptr && now - node.last_seen_us > config_.node_timeout_us) {
-        spdlog::warn("node {} missed its heartbeats: lost", slots_.name(s));
-        node.link->Close();
-        node.link = nullptr;
-        LoseNode(s, now);
-      }
+    for (const uint32_t s : outbox_.Silent(now, config_.node_timeout_us)) {
+      spdlog::warn("node {} missed its heartbeats: lost", slots_.name(s));
+      LoseNode(s, now, /*close=*/true);
     }
     Flush();
     TimeUs next = now + kClockTickUs;
@@ -1002,7 +981,7 @@ void SchedulerCore::StartAttempt(const sim::AttemptLaunch& launch) {
   metrics_.AttemptLaunched();
   const Job& job = live_.jobs[launch.task.job.value()];
   const Stage& stage = job.stages[launch.task.stage];
-  v1::Launch* l = nodes_[launch.machine.value()].launches.add_launches();
+  v1::Launch* l = outbox_.AddLaunch(launch.machine.value());
   l->set_attempt(launch.id);
   l->set_label(fmt::format("{}-{}-{}-{}", config_.replica.Global(launch.task.job.value()), stage.name,
                            launch.task.index, launch.attempt));
@@ -1038,7 +1017,7 @@ void SchedulerCore::OnReservationChange(const ReservationChange& change) {
   if (it == reservations_.end()) return;
   it->second.reserve = change.demand;
   if (it->second.id == 0) return;  // not on its node yet: its Launch will say it
-  v1::ReservationMove* move = nodes_[change.machine.value()].launches.add_moves();
+  v1::ReservationMove* move = outbox_.AddMove(change.machine.value());
   move->set_attempt(it->second.id);
   *move->mutable_reserve() = ToProto(change.demand);
 }
@@ -1051,7 +1030,7 @@ void SchedulerCore::StartPhase(uint64_t id, MachineId machine, const TaskRef& ta
   if (!stage.durations_us.empty() && stage.duration_us > 0) {
     factor = static_cast<double>(stage.TaskDuration(task.index)) / static_cast<double>(stage.duration_us);
   }
-  v1::PhaseStart* s = nodes_[machine.value()].phase_starts.add_starts();
+  v1::PhaseStart* s = outbox_.AddPhaseStart(machine.value());
   s->set_attempt(id);
   s->set_phase(phase);
   s->set_name(p.name);
@@ -1068,7 +1047,7 @@ void SchedulerCore::StartPhase(uint64_t id, MachineId machine, const TaskRef& ta
 
 void SchedulerCore::KillAttempt(uint64_t id, MachineId machine) {
   metrics_.AttemptKilled();
-  nodes_[machine.value()].kills.add_attempts(id);
+  outbox_.AddKill(machine.value(), id);
 }
 
 void SchedulerCore::OnAttemptEnd(const AttemptRecord& record) {
@@ -1152,33 +1131,7 @@ void SchedulerCore::Flush() {
     if (!journal_error_.empty()) spdlog::warn("journal commits again: resuming");
     journal_error_.clear();
   }
-  for (NodeState& node : nodes_) {
-    if (node.link == nullptr) continue;
-    if (node.kills.attempts_size() > 0) {
-      v1::SchedulerMessage m;
-      *m.mutable_kills() = std::move(node.kills);
-      node.kills.Clear();
-      node.link->Send(std::move(m));
-    }
-    if (node.agent_mails.mails_size() > 0) {
-      v1::SchedulerMessage m;
-      *m.mutable_agent_mails() = std::move(node.agent_mails);
-      node.agent_mails.Clear();
-      node.link->Send(std::move(m));
-    }
-    if (node.launches.launches_size() > 0 || node.launches.moves_size() > 0) {
-      v1::SchedulerMessage m;
-      *m.mutable_launches() = std::move(node.launches);
-      node.launches.Clear();
-      node.link->Send(std::move(m));
-    }
-    if (node.phase_starts.starts_size() > 0) {  // after the launches they may belong to
-      v1::SchedulerMessage m;
-      *m.mutable_phase_starts() = std::move(node.phase_starts);
-      node.phase_starts.Clear();
-      node.link->Send(std::move(m));
-    }
-  }
+  outbox_.Flush();
   if (journal_error_.empty()) MaybeCompact(NowUs());
   // The clock thread sleeps until its next deadline; wake it only when the
   // engine now has something due sooner (a wake-up per event would cost a

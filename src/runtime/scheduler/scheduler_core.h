@@ -48,6 +48,7 @@
 #include "runtime/replica_ids.h"
 #include "runtime/scheduler/clock.h"
 #include "runtime/scheduler/job_intake.h"
+#include "runtime/scheduler/node_outbox.h"
 #include "runtime/scheduler/node_slots.h"
 #include "runtime/scheduler/scheduler_metrics.h"
 #include "sim/live_engine.h"
@@ -85,15 +86,6 @@ struct SchedulerConfig {
   // Where the core reads the time and its clock thread sleeps (clock.h);
   // null: the real clock. Tests give a FakeClock.
   std::shared_ptr<Clock> clock;
-};
-
-// NodeLink: how the core talks to one connected node. Send must not block;
-// Close ends the node's stream (the node then reconnects and registers).
-class NodeLink {
- public:
-  virtual ~NodeLink() = default;
-  virtual void Send(v1::SchedulerMessage message) = 0;
-  virtual void Close() = 0;
 };
 
 class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
@@ -149,16 +141,6 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   void OnSeries(const SeriesPoint& point) override;
 
  private:
-  struct NodeState {
-    NodeLink* link = nullptr;  // null while disconnected
-    uint64_t generation = 0;
-    TimeUs last_seen_us = 0;
-    v1::Launches launches;  // to send at the next Flush
-    v1::Kills kills;
-    v1::AgentMails agent_mails;                // for the node agent it hosts
-    v1::PhaseStarts phase_starts;
-    absl::flat_hash_set<uint32_t> jobs_sent;  // jobs described to it in this session
-  };
   struct JobInfo {
     std::string name;
     std::string spec_json;
@@ -219,11 +201,13 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   // (it will flush after its own event, so a burst of events shares one
   // commit: group commit), up to kMaxDeferredEvents events.
   void FlushUnlessQueued();
-  void LoseNode(uint32_t slot, TimeUs now);
+  // LoseNode: the node in `slot` is gone (its session ended, its stream
+  // closed if `close`); the engine hears that its machine is down.
+  void LoseNode(uint32_t slot, TimeUs now, bool close);
   void OnAgentActions(uint32_t slot, const v1::AgentActions& actions, TimeUs now);
   // DescribeJob adds job's description and progress to `mail` the first
   // time this node's agent needs it.
-  void DescribeJob(NodeState& node, v1::AgentMail& mail, JobId job);
+  void DescribeJob(uint32_t slot, v1::AgentMail& mail, JobId job);
   static void NoteProgress(const policy::JobProgress& progress, std::span<const uint64_t> done,
                            v1::JobProgressNote& note);
   // TellAgentsProgress: the agents that know a job hear which of its tasks
@@ -259,7 +243,8 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   policy::BuiltPolicy built_;
   std::vector<std::string> params_;  // as given (k=v), for the nodes' agents
   NodeSlots slots_;
-  std::vector<NodeState> nodes_;
+  NodeOutbox outbox_;
+  std::vector<absl::flat_hash_set<uint32_t>> jobs_sent_;  // per slot: jobs described to it in this session
   Workload live_;  // the cluster once complete, and every job ever accepted (JobId = index)
   absl::flat_hash_map<std::string, UserId> users_;
   std::vector<JobInfo> jobs_;
