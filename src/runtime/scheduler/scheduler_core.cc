@@ -25,22 +25,6 @@ constexpr int kMaxDeferredEvents = 64;  // a commit at least every this many eve
 constexpr uint64_t kMinCompactBatch = 256;
 constexpr TimeUs kAgeCheckUs = 1'000'000;  // --retain-age is checked this often
 
-JournalJob::State StateOfName(const std::string& name) {
-  if (name == "succeeded") return JournalJob::State::kSucceeded;
-  if (name == "cancelled") return JournalJob::State::kCancelled;
-  return JournalJob::State::kFailed;
-}
-
-const char* StateName(JournalJob::State s) {
-  switch (s) {
-    case JournalJob::State::kActive: return "running";
-    case JournalJob::State::kSucceeded: return "succeeded";
-    case JournalJob::State::kFailed: return "failed";
-    case JournalJob::State::kCancelled: return "cancelled";
-  }
-  return "?";
-}
-
 bool ValidNodeName(const std::string& name) {
   if (name.empty() || name.size() > kMaxNodeName) return false;
   return std::all_of(name.begin(), name.end(), [](char c) {
@@ -89,7 +73,10 @@ class SchedulerCore::EventLock {
 };
 
 SchedulerCore::SchedulerCore(const SchedulerConfig& config)
-    : config_(config), clock_(*config_.clock), slots_(config.nodes) {}
+    : config_(config),
+      clock_(*config_.clock),
+      slots_(config.nodes),
+      jobs_(config.max_tasks_in_flight, config.max_job_bytes) {}
 
 SchedulerCore::~SchedulerCore() = default;
 
@@ -176,7 +163,7 @@ absl::Status SchedulerCore::Recover() {
     slots_.Restore(n.name, n.capacity, rack);
   }
   outbox_.Resize(slots_.size());
-  jobs_sent_.resize(slots_.size());
+  relay_.Resize(slots_.size());
   if (!slots_.complete()) {
     if (!r.jobs.empty()) return absl::DataLossError("the journal has jobs but not the cluster they ran on");
     return absl::OkStatus();
@@ -193,10 +180,10 @@ absl::Status SchedulerCore::Recover() {
     if (it == archived.end()) return false;
     const v1::ArchivedJob& a = it->second;
     JobInfo info{.submitted_us = static_cast<TimeUs>(std::llround(a.submitted_s() * 1e6)),
-                 .state = StateOfName(a.row().state()), .end_us = a.row().end_us(), .tasks = a.tasks(),
+                 .state = JobStateOfName(a.row().state()), .end_us = a.row().end_us(), .tasks = a.tasks(),
                  .arrival_us = a.row().arrival_us(), .done = a.done()};
     info.compacted = true;
-    jobs_.push_back(std::move(info));
+    jobs_.Add(std::move(info));
     live_.jobs.emplace_back();  // keeps JobId = index; never run
     return true;
   };
@@ -212,17 +199,19 @@ absl::Status SchedulerCore::Recover() {
     const uint64_t done = elsewhere.size() + static_cast<uint64_t>(std::count_if(
         past.begin(), past.end(), [](const AttemptRecord& a) { return a.outcome == Outcome::kOk; }));
     past.insert(past.begin(), elsewhere.begin(), elsewhere.end());
-    jobs_.push_back(JobInfo{built.job.name, j.spec_json, j.submitted_us, j.state, j.end_us, built.job.num_tasks,
-                            ArrivalUs(j.submitted_us, built.job.arrival_us), done});
+    JobInfo info{built.job.name, j.spec_json, j.submitted_us, j.state, j.end_us, built.job.num_tasks,
+                 ArrivalUs(j.submitted_us, built.job.arrival_us), done};
     if (auto moved = r.meta.find(fmt::format("moved:{}", j.id.value())); moved != r.meta.end()) {
       uint32_t to = 0;
-      if (absl::SimpleAtoi(moved->second, &to)) jobs_.back().moved_to = to + 1;
+      if (absl::SimpleAtoi(moved->second, &to)) info.moved_to = to + 1;
     }
+    const TimeUs arrival = info.arrival_us;
+    jobs_.Add(std::move(info));
     if (j.state == JournalJob::State::kActive) {
       AddLiveJob(j.id, built, now, past);
     } else {
       ended.push_back(j.id.value());
-      built.job.arrival_us = jobs_.back().arrival_us;
+      built.job.arrival_us = arrival;
       live_.jobs.push_back(std::move(built.job));  // keeps JobId = index; never run
     }
   }
@@ -248,12 +237,18 @@ absl::Status SchedulerCore::StartEngine(const std::vector<bool>& up) {
   // A policy's node agents run on the nodes (runtime/node/agent_host.h).
   engine_ = std::make_unique<sim::LiveEngine>(live_, *built_.policy, options, *this, /*remote_agents=*/true);
   engine_->AddObserver(this);
+  v1::AgentSetup setup;
+  setup.set_policy(built_.info->name);
+  setup.mutable_params()->Add(params_.begin(), params_.end());
+  setup.set_cluster_json(ClusterJson(live_.cluster).dump());
+  for (const Machine& machine : live_.cluster.machines()) setup.add_racks(machine.rack.value());
+  setup.set_seed(config_.seed);
+  setup.set_replicas(config_.replica.count);
+  relay_.Start(*engine_, std::move(setup));
   return engine_->Start(NowUs(), up);
 }
 
 void SchedulerCore::AddLiveJob(JobId id, const LiveJob& built, TimeUs now, std::span<const AttemptRecord> history) {
-  tasks_in_flight_ += jobs_[id.value()].tasks;
-  bytes_in_flight_ += jobs_[id.value()].spec_json.size();
   Job job = built.job;
   auto [it, inserted] = users_.try_emplace(built.user, UserId(static_cast<uint32_t>(live_.users.size())));
   if (inserted) live_.users.push_back(built.user);
@@ -264,11 +259,6 @@ void SchedulerCore::AddLiveJob(JobId id, const LiveJob& built, TimeUs now, std::
   engine_->JobAdded(id, now, std::max(now, arrival), history);
 }
 
-void SchedulerCore::Retire(uint32_t job) {
-  tasks_in_flight_ -= jobs_[job].tasks;
-  bytes_in_flight_ -= jobs_[job].spec_json.size();
-}
-
 absl::Status SchedulerCore::AcceptingJobs() const {
   if (!journal_error_.empty()) {
     return absl::UnavailableError(fmt::format(
@@ -277,22 +267,6 @@ absl::Status SchedulerCore::AcceptingJobs() const {
   if (!engine_) {
     return absl::UnavailableError(
         fmt::format("the cluster is not complete yet: {} of {} nodes registered", slots_.size(), slots_.expected()));
-  }
-  return absl::OkStatus();
-}
-
-absl::Status SchedulerCore::CheckLimits(uint64_t tasks, uint64_t bytes) const {
-  if (tasks_in_flight_ + tasks > config_.max_tasks_in_flight) {
-    return absl::ResourceExhaustedError(fmt::format(
-        "the submission's {} tasks would bring this scheduler's unfinished tasks to {}, over its limit of {} "
-        "(weftd scheduler --max-tasks): wait for jobs to end, or raise the limit",
-        tasks, tasks_in_flight_ + tasks, config_.max_tasks_in_flight));
-  }
-  if (bytes_in_flight_ + bytes > config_.max_job_bytes) {
-    return absl::ResourceExhaustedError(fmt::format(
-        "the submission's job descriptions ({} bytes) would bring this scheduler's unfinished jobs to {} bytes, "
-        "over its limit of {} (weftd scheduler --max-job-mb): wait for jobs to end, or raise the limit",
-        bytes, bytes_in_flight_ + bytes, config_.max_job_bytes));
   }
   return absl::OkStatus();
 }
@@ -351,10 +325,10 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
 
   EventLock lock(*this);
   RETURN_IF_ERROR(AcceptingJobs());
-  RETURN_IF_ERROR(CheckLimits(tasks, bytes));
+  RETURN_IF_ERROR(jobs_.CheckLimits(tasks, bytes));
   // All or nothing (bug 4): whatever could fail is done before the journal
   // has the jobs, and nothing after it can fail (the room is reserved).
-  jobs_.reserve(jobs_.size() + specs.size());
+  jobs_.Reserve(specs.size());
   live_.jobs.reserve(live_.jobs.size() + specs.size());
   const TimeUs now = NowUs();
   std::vector<JournalJob> entries;
@@ -382,8 +356,8 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
   }
   for (size_t i = 0; i < specs.size(); ++i) {
     const std::vector<AttemptRecord> history = DoneElsewhere(done_meta, entries[i].id);
-    jobs_.push_back(JobInfo{built[i].job.name, std::move(entries[i].spec_json), now, JournalJob::State::kActive, 0,
-                            built[i].job.num_tasks, ArrivalUs(now, built[i].job.arrival_us), history.size()});
+    jobs_.Add(JobInfo{built[i].job.name, std::move(entries[i].spec_json), now, JournalJob::State::kActive, 0,
+                      built[i].job.num_tasks, ArrivalUs(now, built[i].job.arrival_us), history.size()});
     AddLiveJob(entries[i].id, built[i], now, history);
   }
   spdlog::info("accepted {} jobs (ids {}..{})", ids.size(), ids.empty() ? 0 : ids.front(), ids.empty() ? 0 : ids.back());
@@ -396,7 +370,7 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
 
 std::string SchedulerCore::JobState(JobId id) const {
   const JobInfo& info = jobs_[id.value()];
-  if (info.state != JournalJob::State::kActive) return StateName(info.state);
+  if (info.state != JournalJob::State::kActive) return JobStateName(info.state);
   const policy::JobProgress* p = engine_ ? engine_->progress(id) : nullptr;
   if (p == nullptr) return "waiting";
   for (const policy::StageProgress& s : p->stages) {
@@ -426,7 +400,7 @@ v1::StatusReply SchedulerCore::Status(const v1::StatusRequest& request) {
       // Its name and progress are gone; how it ended is kept (weft wait needs it).
       s->set_id(config_.replica.Global(j));
       s->set_name("(compacted)");
-      s->set_state(StateName(info.state));
+      s->set_state(JobStateName(info.state));
       s->set_compacted(true);
       s->set_tasks(info.tasks);
       s->set_done(info.done);
@@ -461,7 +435,7 @@ absl::Status SchedulerCore::Cancel(uint32_t global_job) {
   const uint32_t job = *local;
   if (jobs_[job].state != JournalJob::State::kActive) {
     return absl::FailedPreconditionError(
-        fmt::format("job {} has already ended ({})", global_job, StateName(jobs_[job].state)));
+        fmt::format("job {} has already ended ({})", global_job, JobStateName(jobs_[job].state)));
   }
   cancelling_.insert(job);
   if (!engine_->CancelJob(JobId(job), NowUs())) {
@@ -469,9 +443,7 @@ absl::Status SchedulerCore::Cancel(uint32_t global_job) {
     cancelling_.erase(job);
     const TimeUs end = NowUs();
     RETURN_IF_ERROR(journal_->EndJob(JobId(job), JournalJob::State::kCancelled, end));  // journaled, then shown
-    jobs_[job].state = JournalJob::State::kCancelled;
-    jobs_[job].end_us = end;
-    Retire(job);
+    jobs_.End(job, JournalJob::State::kCancelled, end);
     NoteEnded(job);
   }
   return absl::OkStatus();
@@ -521,7 +493,7 @@ absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
   ASSIGN_OR_RETURN(Recovered r, journal_->Load());
   // Compacted jobs' rows come from the results archive, as they were.
   std::map<uint32_t, v1::ArchivedJob> archived;
-  if (std::any_of(jobs_.begin(), jobs_.end(), [](const JobInfo& i) { return i.compacted; })) {
+  if (jobs_.any_compacted()) {
     ASSIGN_OR_RETURN(archived, ReadArchive(ResultsArchivePath(config_.state_dir)));
   }
   auto archive_of = [&](uint32_t j) -> const v1::ArchivedJob& {
@@ -570,7 +542,7 @@ absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
       continue;
     }
     row->set_job(j);
-    row->set_state(StateName(info.state));
+    row->set_state(JobStateName(info.state));
     const TimeUs arrival = info.arrival_us;
     row->set_arrival_us(arrival);
     row->set_start_us(first_start.contains(j) ? first_start[j] : arrival);
@@ -667,7 +639,7 @@ absl::Status SchedulerCore::Compact(const std::vector<uint32_t>& ids) {
     a.set_submitted_s(UsToSeconds(info.submitted_us));
     v1::JobRow* row = a.mutable_row();
     row->set_job(ids[i]);
-    row->set_state(StateName(info.state));
+    row->set_state(JobStateName(info.state));
     row->set_arrival_us(info.arrival_us);
     row->set_start_us(info.arrival_us);
     row->set_end_us(info.end_us);
@@ -689,13 +661,8 @@ absl::Status SchedulerCore::Compact(const std::vector<uint32_t>& ids) {
     return s;  // archived and still journaled: archived again later (readers keep the last)
   }
   for (const uint32_t j : ids) {
-    JobInfo& info = jobs_[j];
-    info.compacted = true;
-    std::string().swap(info.name);
-    std::string().swap(info.spec_json);
-    if (engine_ != nullptr) {
-      for (auto& sent : jobs_sent_) sent.erase(j);
-    }
+    jobs_.Compact(j);
+    relay_.Forget(j);
   }
   spdlog::info("retention: compacted {} ended jobs (ids {}..{}) into {}", ids.size(), ids.front(), ids.back(),
                ResultsArchivePath(config_.state_dir).string());
@@ -724,13 +691,13 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
       return absl::InternalError(fmt::format("journal: {}", StatusMessage(s)));
     }
     outbox_.Resize(slots_.size());
-    jobs_sent_.resize(slots_.size());
+    relay_.Resize(slots_.size());
   }
   const TimeUs now = NowUs();
   // The same node again: its old stream is dead or stale.
   if (outbox_.connected(slot)) LoseNode(slot, now, /*close=*/true);
   const uint64_t generation = outbox_.Connect(slot, link, now);
-  jobs_sent_[slot].clear();
+  relay_.NewSession(slot);
   v1::SchedulerMessage registered;
   registered.mutable_registered()->set_slot(slot);
   registered.mutable_registered()->set_heartbeat_ms(config_.heartbeat_us / 1000);
@@ -779,7 +746,7 @@ void SchedulerCore::OnNodeMessage(const Session& session, const v1::NodeMessage&
                    EscapeForDisplay(end.error()));
     }
   }
-  if (message.has_agent_actions()) OnAgentActions(session.slot, message.agent_actions(), now);
+  if (message.has_agent_actions()) relay_.OnActions(session.slot, slots_.name(session.slot), message.agent_actions(), now);
   if (message.has_heartbeat()) {
     for (const v1::TaskUsage& u : message.heartbeat().usage()) {
       v1::ResourceVector v;
@@ -792,154 +759,14 @@ void SchedulerCore::OnNodeMessage(const Session& session, const v1::NodeMessage&
   }
 }
 
-void SchedulerCore::OnAgentActions(uint32_t slot, const v1::AgentActions& actions, TimeUs now) {
-  for (v1::AgentAction action : actions.actions()) {
-    const policy::Message global = FromProto(action.message());
-    const bool mine = config_.replica.ToLocal(action);
-    if (!mine) {
-      spdlog::warn("node {} sent replica {} an action about another replica's job or scheduler", slots_.name(slot),
-                   config_.replica.index);
-      if (!action.launch()) continue;
-    }
-    const policy::Message message = FromProto(action.message());
-    if (action.launch()) {
-      if (!mine || !engine_->NodeLaunch(MachineId(slot), message.task, now).ok()) {
-        // The agent holds the task's room until it hears the launch is off.
-        v1::AgentMail* refused = outbox_.AddMail(slot);
-        refused->set_kind(v1::AgentMail::LAUNCH_REFUSED);
-        refused->set_now_us(now);
-        *refused->mutable_end() = ToProto(policy::TaskEnd{.task = global.task, .machine = MachineId(slot)});
-      }
-      continue;
-    }
-    if (action.start_phase()) {
-      // A refused start changes nothing (the agent may try again on its next phase event).
-      if (absl::Status s = engine_->NodeStartPhase(MachineId(slot), message.task, now); !s.ok()) {
-        spdlog::info("node {}: phase start refused: {}", slots_.name(slot), StatusMessage(s));
-      }
-      continue;
-    }
-    if (action.kill()) {
-      // A refused kill changes nothing; a done one comes back as the task's end.
-      if (absl::Status s = engine_->NodeKill(MachineId(slot), message.task, now); !s.ok()) {
-        spdlog::info("node {}: kill refused: {}", slots_.name(slot), StatusMessage(s));
-      }
-      continue;
-    }
-    absl::StatusOr<policy::Address> to = FromProto(action.to());
-    if (!to.ok()) {
-      spdlog::warn("node {}: {}", slots_.name(slot), StatusMessage(to.status()));
-      continue;
-    }
-    engine_->NodeSend(MachineId(slot), *to, message, now);
-  }
-}
 
-void SchedulerCore::DescribeJob(uint32_t slot, v1::AgentMail& mail, JobId job) {
-  if (!job.valid() || job.value() >= jobs_.size() || jobs_[job.value()].compacted ||
-      !jobs_sent_[slot].insert(job.value()).second) {
-    return;
-  }
-  v1::JobSpec* spec = mail.add_jobs();
-  spec->set_id(job.value());
-  spec->set_spec_json(jobs_[job.value()].spec_json);
-  // With the description, the job's progress so far (every done task).
-  const policy::JobProgress* progress = engine_ ? engine_->progress(job) : nullptr;
-  if (progress == nullptr) return;
-  std::vector<uint64_t> done;
-  for (uint64_t k = 0; k < progress->tasks.size(); ++k) {
-    if (progress->tasks[k] == policy::TaskState::kDone) done.push_back(k);
-  }
-  NoteProgress(*progress, done, *mail.mutable_progress());
-  mail.mutable_progress()->set_job(job.value());
-}
 
-void SchedulerCore::NoteProgress(const policy::JobProgress& progress, std::span<const uint64_t> done,
-                                 v1::JobProgressNote& note) {
-  for (const policy::StageProgress& sp : progress.stages) {
-    v1::StageProgressNote* s = note.add_stages();
-    s->set_ready(sp.ready);
-    s->set_running(sp.running);
-    s->set_done(sp.done);
-    s->set_released(sp.released);
-  }
-  note.mutable_done_tasks()->Add(done.begin(), done.end());
-}
 
-void SchedulerCore::TellAgentsProgress() {
-  // The tasks each job finished in this batch, as the job's task order has them.
-  absl::flat_hash_map<uint32_t, std::vector<uint64_t>> done;
-  for (const AttemptRecord& a : pending_attempts_) {
-    if (a.outcome != Outcome::kOk) continue;
-    const policy::JobProgress* progress = engine_ ? engine_->progress(a.task.job) : nullptr;
-    if (progress != nullptr) done[a.task.job.value()].push_back(progress->stage_offset[a.task.stage] + a.task.index);
-  }
-  for (const auto& [job, tasks] : done) {
-    const policy::JobProgress* progress = engine_->progress(JobId(job));
-    for (uint32_t slot = 0; slot < outbox_.size(); ++slot) {
-      if (!outbox_.connected(slot) || !jobs_sent_[slot].contains(job)) continue;
-      v1::AgentMail* m = outbox_.AddMail(slot);
-      m->set_kind(v1::AgentMail::PROGRESS);
-      m->set_now_us(NowUs());
-      NoteProgress(*progress, tasks, *m->mutable_progress());
-      m->mutable_progress()->set_job(job);
-      config_.replica.ToGlobal(*m);
-    }
-  }
-}
+
+
 
 void SchedulerCore::DeliverToNode(MachineId machine, const sim::NodeMail& mail) {
-  v1::AgentMail* m = outbox_.AddMail(machine.value());
-  m->set_now_us(NowUs());
-  *m->mutable_from() = ToProto(mail.from);
-  switch (mail.kind) {
-    case sim::NodeMail::Kind::kStart: {
-      m->set_kind(v1::AgentMail::START);
-      v1::AgentSetup* setup = m->mutable_setup();
-      setup->set_policy(built_.info->name);
-      setup->mutable_params()->Add(params_.begin(), params_.end());
-      setup->set_machine(machine.value());
-      setup->set_cluster_json(ClusterJson(live_.cluster).dump());
-      for (const Machine& machine : live_.cluster.machines()) setup->add_racks(machine.rack.value());
-      setup->set_seed(config_.seed);
-      setup->set_replicas(config_.replica.count);
-      break;
-    }
-    case sim::NodeMail::Kind::kMessage:
-      m->set_kind(v1::AgentMail::MESSAGE);
-      *m->mutable_message() = ToProto(mail.message);
-      DescribeJob(machine.value(), *m, mail.message.task.job);
-      break;
-    case sim::NodeMail::Kind::kTaskEnded:
-      m->set_kind(v1::AgentMail::TASK_ENDED);
-      *m->mutable_end() = ToProto(mail.end);
-      DescribeJob(machine.value(), *m, mail.end.task.job);
-      break;
-    case sim::NodeMail::Kind::kSchedulerDown:
-      m->set_kind(v1::AgentMail::SCHEDULER_DOWN);
-      m->set_tag(mail.tag);
-      break;
-    case sim::NodeMail::Kind::kPhaseReady:
-    case sim::NodeMail::Kind::kPhaseEnded:
-      m->set_kind(mail.kind == sim::NodeMail::Kind::kPhaseReady ? v1::AgentMail::PHASE_READY
-                                                                : v1::AgentMail::PHASE_ENDED);
-      *m->mutable_end() = ToProto(mail.end);
-      m->set_tag(mail.tag);
-      DescribeJob(machine.value(), *m, mail.end.task.job);
-      break;
-  }
-  config_.replica.ToGlobal(*m);
-}
-
-void SchedulerCore::TellAgentsJobEnded(JobId job) {
-  for (uint32_t slot = 0; slot < outbox_.size(); ++slot) {
-    if (!outbox_.connected(slot) || !jobs_sent_[slot].contains(job.value())) continue;
-    v1::AgentMail* m = outbox_.AddMail(slot);
-    m->set_kind(v1::AgentMail::JOB_ENDED);
-    m->set_now_us(NowUs());
-    m->mutable_end()->set_job(job.value());
-    config_.replica.ToGlobal(*m);
-  }
+  relay_.Deliver(machine, mail, NowUs());
 }
 
 void SchedulerCore::NodeGone(const Session& session) {
@@ -1087,20 +914,17 @@ absl::Status SchedulerCore::CommitPending() {
     return absl::OkStatus();
   }
   // Journaled: now status, export and the nodes' agents may see it.
-  TellAgentsProgress();
+  relay_.TellProgress(pending_attempts_, NowUs());
   for (const AttemptRecord& a : pending_attempts_) {
     metrics_.AttemptEnded(a.outcome);
-    if (a.outcome == Outcome::kOk) ++jobs_[a.task.job.value()].done;
+    if (a.outcome == Outcome::kOk) jobs_.CountDone(a.task.job.value());
   }
   for (size_t i = 0; i < pending_job_ends_.size(); ++i) {
     const JobRecord& j = pending_job_ends_[i];
-    JobInfo& info = jobs_[j.job.value()];
-    info.state = states[i];
-    info.end_us = j.end_us;
-    Retire(j.job.value());
+    jobs_.End(j.job.value(), states[i], j.end_us);
     NoteEnded(j.job.value());
     cancelling_.erase(j.job.value());
-    TellAgentsJobEnded(j.job);
+    relay_.TellJobEnded(j.job, NowUs());
   }
   pending_attempts_.clear();
   pending_job_ends_.clear();

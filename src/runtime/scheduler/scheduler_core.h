@@ -47,7 +47,9 @@
 #include "runtime/journal.h"
 #include "runtime/replica_ids.h"
 #include "runtime/scheduler/clock.h"
+#include "runtime/scheduler/agent_relay.h"
 #include "runtime/scheduler/job_intake.h"
+#include "runtime/scheduler/job_table.h"
 #include "runtime/scheduler/node_outbox.h"
 #include "runtime/scheduler/node_slots.h"
 #include "runtime/scheduler/scheduler_metrics.h"
@@ -141,20 +143,6 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   void OnSeries(const SeriesPoint& point) override;
 
  private:
-  struct JobInfo {
-    std::string name;
-    std::string spec_json;
-    TimeUs submitted_us = 0;
-    JournalJob::State state = JournalJob::State::kActive;
-    TimeUs end_us = 0;
-    uint64_t tasks = 0;
-    // When the job arrives (submission plus its `arrival` offset): kept here
-    // so that an ended job exports the same before and after a restart.
-    TimeUs arrival_us = 0;
-    uint64_t done = 0;  // ok attempts (one per task), as the journal counts them, and tasks done elsewhere
-    uint32_t moved_to = 0;  // global id + 1 of the job a failover moved it to (meta moved:ID); 0: none
-    bool compacted = false;  // retention: its name and spec are gone, its rows are in the archive
-  };
   // DoneElsewhere: the tasks of job `id` done before it came here (meta
   // done:ID, a JSON array of [stage, task]) as ok history records.
   static std::vector<AttemptRecord> DoneElsewhere(const std::map<std::string, std::string>& meta, JobId id);
@@ -177,15 +165,10 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   explicit SchedulerCore(const SchedulerConfig& config);
   absl::Status Recover();
   absl::Status StartEngine(const std::vector<bool>& up);
-  // AddLiveJob hands an accepted job (jobs_[id] already set) to the engine; cannot fail.
+  // AddLiveJob hands an accepted job (in jobs_ already) to the engine; cannot fail.
   void AddLiveJob(JobId id, const LiveJob& built, TimeUs now, std::span<const AttemptRecord> history);
-  // Retire: an active job has ended; it no longer counts against the limits.
-  void Retire(uint32_t job);
   // AcceptingJobs: Unavailable while the cluster is incomplete or the journal failing.
   absl::Status AcceptingJobs() const;
-  // CheckLimits: ResourceExhausted when `tasks` and `bytes` more would pass
-  // --max-tasks or --max-job-mb.
-  absl::Status CheckLimits(uint64_t tasks, uint64_t bytes) const;
   // ArrivalUs: when a job submitted at `submitted_us` with offset `offset_us` arrives.
   static TimeUs ArrivalUs(TimeUs submitted_us, TimeUs offset_us) { return submitted_us + std::max<TimeUs>(0, offset_us); }
   TimeUs NowUs() const;
@@ -204,17 +187,6 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   // LoseNode: the node in `slot` is gone (its session ended, its stream
   // closed if `close`); the engine hears that its machine is down.
   void LoseNode(uint32_t slot, TimeUs now, bool close);
-  void OnAgentActions(uint32_t slot, const v1::AgentActions& actions, TimeUs now);
-  // DescribeJob adds job's description and progress to `mail` the first
-  // time this node's agent needs it.
-  void DescribeJob(uint32_t slot, v1::AgentMail& mail, JobId job);
-  static void NoteProgress(const policy::JobProgress& progress, std::span<const uint64_t> done,
-                           v1::JobProgressNote& note);
-  // TellAgentsProgress: the agents that know a job hear which of its tasks
-  // the pending batch finished, and its stages' counters (PROGRESS).
-  void TellAgentsProgress();
-  // TellAgentsJobEnded: the agents that know the job hear that it ended.
-  void TellAgentsJobEnded(JobId job);
   std::string JobState(JobId id) const;
   // Retention. NoteEnded queues an ended job for compaction (in end order);
   // MaybeCompact compacts what the retention no longer keeps, in batches
@@ -244,14 +216,12 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   std::vector<std::string> params_;  // as given (k=v), for the nodes' agents
   NodeSlots slots_;
   NodeOutbox outbox_;
-  std::vector<absl::flat_hash_set<uint32_t>> jobs_sent_;  // per slot: jobs described to it in this session
   Workload live_;  // the cluster once complete, and every job ever accepted (JobId = index)
   absl::flat_hash_map<std::string, UserId> users_;
-  std::vector<JobInfo> jobs_;
+  JobTable jobs_;
+  AgentRelay relay_{outbox_, jobs_, config_.replica};
   std::unique_ptr<sim::LiveEngine> engine_;
 
-  uint64_t tasks_in_flight_ = 0;  // tasks of the jobs that have not ended
-  uint64_t bytes_in_flight_ = 0;  // bytes of their descriptions (JSON)
   std::string journal_error_;  // the last commit's failure; empty while commits succeed
   std::vector<AttemptRecord> pending_attempts_;
   std::vector<JobRecord> pending_job_ends_;
