@@ -20,11 +20,6 @@ constexpr size_t kMaxNodeName = 128;
 constexpr uint32_t kMaxRack = 65535;  // weftd node --rack
 constexpr int kMaxDeferredEvents = 64;  // a commit at least every this many events
 
-// Retention compacts in batches of at least this many jobs beyond it (or
-// retain/8, if larger): each batch costs a pass over the journal's attempts.
-constexpr uint64_t kMinCompactBatch = 256;
-constexpr TimeUs kAgeCheckUs = 1'000'000;  // --retain-age is checked this often
-
 bool ValidNodeName(const std::string& name) {
   if (name.empty() || name.size() > kMaxNodeName) return false;
   return std::all_of(name.begin(), name.end(), [](char c) {
@@ -219,7 +214,7 @@ absl::Status SchedulerCore::Recover() {
   }
   std::stable_sort(ended.begin(), ended.end(),
                    [&](uint32_t a, uint32_t b) { return jobs_[a].end_us < jobs_[b].end_us; });
-  for (const uint32_t j : ended) NoteEnded(j);
+  for (const uint32_t j : ended) retention_.NoteEnded(j);
   Flush();
   spdlog::info("recovered {} nodes, {} jobs ({} compacted), {} attempt ends from {}", r.nodes.size(), jobs_.size(),
                jobs_.size() - r.jobs.size(), r.attempts.size(), config_.state_dir.string());
@@ -444,7 +439,7 @@ absl::Status SchedulerCore::Cancel(uint32_t global_job) {
     const TimeUs end = NowUs();
     RETURN_IF_ERROR(journal_->EndJob(JobId(job), JournalJob::State::kCancelled, end));  // journaled, then shown
     jobs_.End(job, JournalJob::State::kCancelled, end);
-    NoteEnded(job);
+    retention_.NoteEnded(job);
   }
   return absl::OkStatus();
 }
@@ -487,6 +482,11 @@ void SchedulerCore::RefreshMetrics() {
   metrics_.Update(s);
 }
 
+
+
+
+
+
 absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
   std::lock_guard lock(mu_);
   Flush();  // export only what is journaled, all of it
@@ -496,128 +496,16 @@ absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
   if (jobs_.any_compacted()) {
     ASSIGN_OR_RETURN(archived, ReadArchive(ResultsArchivePath(config_.state_dir)));
   }
-  auto archive_of = [&](uint32_t j) -> const v1::ArchivedJob& {
-    static const v1::ArchivedJob kNone;
-    auto it = archived.find(j);
-    return it == archived.end() ? kNone : it->second;
-  };
-  v1::ExportChunk chunk;
-  chunk.set_policy(built_.info->name);
-  chunk.set_replica(config_.replica.index);
-  chunk.set_replicas(config_.replica.count);
-  chunk.set_epoch_unix_us(epoch_unix_us_);
-  // Names repeat across submissions; the results format needs them unique.
-  absl::flat_hash_map<std::string, int> uses;
-  auto name_of = [&](uint32_t j) -> const std::string& {
-    return jobs_[j].compacted ? archive_of(j).name() : jobs_[j].name;
-  };
-  for (uint32_t j = 0; j < jobs_.size(); ++j) ++uses[name_of(j)];
-  nlohmann::json jobs = nlohmann::json::array();
-  for (uint32_t j = 0; j < jobs_.size(); ++j) {
-    nlohmann::json spec = nlohmann::json::parse(
-        jobs_[j].compacted ? archive_of(j).spec_json() : jobs_[j].spec_json, nullptr, false);
-    spec["arrival"] = 0;  // arrivals are in the job rows
-    // Results do not need the commands, and a renamed job (NAME#ID) must not
-    // trip the rules for names a command substitutes (model/names.h).
-    for (nlohmann::json& stage : spec["stages"]) stage.erase("command");
-    if (uses[name_of(j)] > 1) spec["name"] = fmt::format("{}#{}", name_of(j), config_.replica.Global(j));
-    jobs.push_back(std::move(spec));
-  }
-  const nlohmann::json doc = {{"weft", 1}, {"cluster", ClusterJson(live_.cluster)}, {"jobs", jobs}};
-  chunk.set_workload_json(doc.dump());
-  for (const auto& [id, a] : archived) {
-    if (id < jobs_.size() && jobs_[id].compacted) chunk.mutable_attempts()->Add(a.attempts().begin(), a.attempts().end());
-  }
-  absl::flat_hash_map<uint32_t, TimeUs> first_start;
-  for (const AttemptRecord& a : r.attempts) {
-    *chunk.add_attempts() = AttemptRowOf(a);
-    auto [it, inserted] = first_start.try_emplace(a.task.job.value(), a.start_us);
-    if (!inserted) it->second = std::min(it->second, a.start_us);
-  }
-  for (uint32_t j = 0; j < jobs_.size(); ++j) {
-    const JobInfo& info = jobs_[j];
-    v1::JobRow* row = chunk.add_jobs();
-    if (info.compacted) {
-      *row = archive_of(j).row();
-      continue;
-    }
-    row->set_job(j);
-    row->set_state(JobStateName(info.state));
-    const TimeUs arrival = info.arrival_us;
-    row->set_arrival_us(arrival);
-    row->set_start_us(first_start.contains(j) ? first_start[j] : arrival);
-    row->set_end_us(info.end_us);
-  }
-  for (const PhaseRecord& p : phase_records_) {
-    v1::PhaseRow* row = chunk.add_phases();
-    row->set_job(p.task.job.value());
-    row->set_stage(p.task.stage);
-    row->set_task(p.task.index);
-    row->set_attempt(p.attempt);
-    row->set_phase(p.phase);
-    row->set_resource(std::string(kResourceNames[p.resource]));
-    row->set_machine(p.machine.value());
-    row->set_start_us(p.start_us);
-    row->set_end_us(p.end_us);
-    row->set_held(p.held);
-    row->set_completed(p.completed);
-  }
-  for (const SeriesValue& v : series_values_) {
-    v1::SeriesRow* row = chunk.add_series();
-    row->set_time_us(v.time_us);
-    row->set_series(v.series);
-    if (v.job.valid()) row->set_job(v.job.value() + 1);
-    row->set_value(v.value);
-  }
-  return chunk;
-}
-
-v1::AttemptRow SchedulerCore::AttemptRowOf(const AttemptRecord& a) {
-  v1::AttemptRow row;
-  row.set_job(a.task.job.value());
-  row.set_stage(a.task.stage);
-  row.set_task(a.task.index);
-  row.set_attempt(a.attempt);
-  row.set_machine(a.machine.value());
-  row.set_ready_us(a.ready_us);
-  row.set_start_us(a.start_us);
-  row.set_end_us(a.end_us);
-  row.set_outcome(OutcomeName(a.outcome));
-  row.set_locality(LocalityName(a.locality));
-  *row.mutable_demand() = ToProto(a.demand);
-  *row.mutable_usage() = ToProto(a.usage);
-  return row;
-}
-
-void SchedulerCore::NoteEnded(uint32_t job) {
-  if (config_.retain_jobs == UINT64_MAX && config_.retain_age_us <= 0) return;  // keep everything
-  ended_order_.push_back(job);
+  return export_.Build(jobs_, r.attempts, archived, live_.cluster, config_.replica, built_.info->name, epoch_unix_us_);
 }
 
 void SchedulerCore::MaybeCompact(TimeUs now) {
-  if (ended_order_.empty()) return;
-  const uint64_t batch = std::max(kMinCompactBatch, config_.retain_jobs == UINT64_MAX ? 0 : config_.retain_jobs / 8);
-  std::vector<uint32_t> doomed;
-  if (ended_order_.size() >= config_.retain_jobs + batch) {
-    while (ended_order_.size() > config_.retain_jobs) {
-      doomed.push_back(ended_order_.front());
-      ended_order_.pop_front();
-    }
-  }
-  if (config_.retain_age_us > 0 && now - last_age_check_us_ >= kAgeCheckUs) {
-    last_age_check_us_ = now;
-    // Oldest end first, so the expired ones are a prefix (ends are journaled
-    // in order; a recovered journal's were sorted by end).
-    while (!ended_order_.empty() && jobs_[ended_order_.front()].end_us < now - config_.retain_age_us) {
-      doomed.push_back(ended_order_.front());
-      ended_order_.pop_front();
-    }
-  }
+  std::vector<uint32_t> doomed = retention_.Due(now, jobs_);
   if (doomed.empty()) return;
   if (const absl::Status s = Compact(doomed); !s.ok()) {
     // Kept, and tried again with the next batch: retention is best effort.
     spdlog::error("retention: cannot compact {} ended jobs: {}", doomed.size(), StatusMessage(s));
-    ended_order_.insert(ended_order_.begin(), doomed.begin(), doomed.end());
+    retention_.Keep(doomed);
   }
 }
 
@@ -625,33 +513,7 @@ absl::Status SchedulerCore::Compact(const std::vector<uint32_t>& ids) {
   std::vector<JobId> job_ids;
   for (const uint32_t j : ids) job_ids.push_back(JobId(j));
   ASSIGN_OR_RETURN(const std::vector<AttemptRecord> attempts, journal_->LoadAttempts(job_ids));
-  absl::flat_hash_map<uint32_t, size_t> index;
-  std::vector<v1::ArchivedJob> archive(ids.size());
-  for (size_t i = 0; i < ids.size(); ++i) {
-    const JobInfo& info = jobs_[ids[i]];
-    index[ids[i]] = i;
-    v1::ArchivedJob& a = archive[i];
-    a.set_id(ids[i]);
-    a.set_name(info.name);
-    a.set_spec_json(info.spec_json);
-    a.set_tasks(info.tasks);
-    a.set_done(info.done);
-    a.set_submitted_s(UsToSeconds(info.submitted_us));
-    v1::JobRow* row = a.mutable_row();
-    row->set_job(ids[i]);
-    row->set_state(JobStateName(info.state));
-    row->set_arrival_us(info.arrival_us);
-    row->set_start_us(info.arrival_us);
-    row->set_end_us(info.end_us);
-  }
-  // The same rows Export makes from the journal: its start is the first attempt's.
-  absl::flat_hash_set<uint32_t> started;
-  for (const AttemptRecord& r : attempts) {
-    v1::ArchivedJob& a = archive[index.at(r.task.job.value())];
-    *a.add_attempts() = AttemptRowOf(r);
-    v1::JobRow* row = a.mutable_row();
-    row->set_start_us(started.insert(r.task.job.value()).second ? r.start_us : std::min(row->start_us(), r.start_us));
-  }
+  const std::vector<v1::ArchivedJob> archive = ArchivedJobs(ids, jobs_, attempts);
   RETURN_IF_ERROR(AppendArchive(ResultsArchivePath(config_.state_dir), archive));
   absl::Status s = journal_->Begin();
   if (s.ok()) s = journal_->DeleteJobs(job_ids);
@@ -884,11 +746,9 @@ void SchedulerCore::OnAttemptEnd(const AttemptRecord& record) {
 
 void SchedulerCore::OnJobEnd(const JobRecord& record) { pending_job_ends_.push_back(record); }
 
-void SchedulerCore::OnPhaseEnd(const PhaseRecord& record) { phase_records_.push_back(record); }
+void SchedulerCore::OnPhaseEnd(const PhaseRecord& record) { export_.OnPhaseEnd(record); }
 
-void SchedulerCore::OnSeries(const SeriesPoint& point) {
-  series_values_.push_back(SeriesValue{point.time_us, std::string(point.series), point.job, point.value});
-}
+void SchedulerCore::OnSeries(const SeriesPoint& point) { export_.OnSeries(point); }
 
 absl::Status SchedulerCore::CommitPending() {
   std::vector<JournalJob::State> states;
@@ -922,7 +782,7 @@ absl::Status SchedulerCore::CommitPending() {
   for (size_t i = 0; i < pending_job_ends_.size(); ++i) {
     const JobRecord& j = pending_job_ends_[i];
     jobs_.End(j.job.value(), states[i], j.end_us);
-    NoteEnded(j.job.value());
+    retention_.NoteEnded(j.job.value());
     cancelling_.erase(j.job.value());
     relay_.TellJobEnded(j.job, NowUs());
   }

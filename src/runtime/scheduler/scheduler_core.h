@@ -28,7 +28,6 @@
 #pragma once
 
 #include <atomic>
-#include <deque>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -51,6 +50,8 @@
 #include "runtime/scheduler/job_intake.h"
 #include "runtime/scheduler/job_table.h"
 #include "runtime/scheduler/node_outbox.h"
+#include "runtime/scheduler/results_export.h"
+#include "runtime/scheduler/retention.h"
 #include "runtime/scheduler/node_slots.h"
 #include "runtime/scheduler/scheduler_metrics.h"
 #include "sim/live_engine.h"
@@ -149,19 +150,6 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
 
   class EventLock;
 
-  // The ended phases, for Export's phases.csv: kept in memory, not
-  // journaled (a restarted scheduler exports the phases since its start).
-  std::vector<PhaseRecord> phase_records_;
-  // The values the policy recorded (Context::Record), for Export's
-  // series.csv: kept in memory like the phases, and like them not journaled.
-  struct SeriesValue {
-    TimeUs time_us = 0;
-    std::string series;
-    JobId job;
-    double value = 0;
-  };
-  std::vector<SeriesValue> series_values_;
-
   explicit SchedulerCore(const SchedulerConfig& config);
   absl::Status Recover();
   absl::Status StartEngine(const std::vector<bool>& up);
@@ -188,16 +176,12 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   // closed if `close`); the engine hears that its machine is down.
   void LoseNode(uint32_t slot, TimeUs now, bool close);
   std::string JobState(JobId id) const;
-  // Retention. NoteEnded queues an ended job for compaction (in end order);
-  // MaybeCompact compacts what the retention no longer keeps, in batches
-  // (each costs a pass over the journal's attempts); Compact archives the
-  // jobs' export rows, then deletes them from the journal and memory.
-  void NoteEnded(uint32_t job);
+  // Retention: compacts what retention_ no longer keeps (best effort: a
+  // failure keeps the jobs for the next try).
   void MaybeCompact(TimeUs now);
+  // Compact archives the ended jobs' export rows, then deletes them from the
+  // journal and memory.
   absl::Status Compact(const std::vector<uint32_t>& jobs);
-  static v1::AttemptRow AttemptRowOf(const AttemptRecord& a);
-  std::deque<uint32_t> ended_order_;  // ended jobs not compacted, oldest end first
-  TimeUs last_age_check_us_ = 0;
 
   SchedulerConfig config_;
   mutable std::mutex mu_;
@@ -220,6 +204,8 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   absl::flat_hash_map<std::string, UserId> users_;
   JobTable jobs_;
   AgentRelay relay_{outbox_, jobs_, config_.replica};
+  Retention retention_{config_.retain_jobs, config_.retain_age_us};
+  ResultsExport export_;
   std::unique_ptr<sim::LiveEngine> engine_;
 
   std::string journal_error_;  // the last commit's failure; empty while commits succeed
