@@ -13,6 +13,7 @@
 // thread-safe: the core calls it under its lock.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -37,6 +38,9 @@ struct JobInfo {
   uint32_t moved_to = 0;  // global id + 1 of the job a failover moved it to (meta moved:ID); 0: none
   bool compacted = false;  // retention: its name and spec are gone, its rows are in the archive
 };
+
+// ArrivalUs: when a job submitted at `submitted_us` with offset `offset_us` arrives.
+inline TimeUs ArrivalUs(TimeUs submitted_us, TimeUs offset_us) { return submitted_us + std::max<TimeUs>(0, offset_us); }
 
 // JobStateName: "running", "succeeded", "failed" or "cancelled";
 // JobStateOfName the reverse for an ended job (an archived row's state).

@@ -101,62 +101,26 @@ TimeUs SchedulerCore::NowUs() const {
   return clock_offset_us_ + (clock_.NowUs() - clock_start_us_);
 }
 
+
 absl::Status SchedulerCore::Recover() {
   ASSIGN_OR_RETURN(Recovered r, journal_->Load());
   const int64_t unix_now = clock_.UnixUs();
-  std::string policy = config_.policy;
-  nlohmann::json params = config_.params;
-  const std::string replica = fmt::format("{}/{}", config_.replica.index, config_.replica.count);
-  if (r.meta.contains("policy")) {
-    // The journal's jobs were planned under its policy: resume with it.
-    if (!policy.empty() && policy != r.meta["policy"]) {
-      return absl::InvalidArgumentError(fmt::format("state dir {} belongs to a scheduler running policy {}, not {}",
-                                                    config_.state_dir.string(), r.meta["policy"], policy));
-    }
-    policy = r.meta["policy"];
-    params = nlohmann::json::parse(r.meta["params"], nullptr, false);
-    int64_t epoch = 0;
-    if (!absl::SimpleAtoi(r.meta["epoch_unix_us"], &epoch) || !params.is_array()) {
-      return absl::DataLossError("the journal's meta data is damaged");
-    }
-    clock_offset_us_ = std::max<int64_t>(0, unix_now - epoch);
-    epoch_unix_us_ = epoch;
-    if (r.meta.contains("replica") && r.meta["replica"] != replica) {
-      return absl::InvalidArgumentError(fmt::format("state dir {} belongs to scheduler replica {}, not {}",
-                                                    config_.state_dir.string(), r.meta["replica"], replica));
-    }
-  } else if (policy.empty()) {
-    policy = "fifo";
-  }
-  params_ = params.get<std::vector<std::string>>();
-  ASSIGN_OR_RETURN(built_, policy::BuildPolicy(policy, params_));
+  ASSIGN_OR_RETURN(const StateIdentity identity, ReadIdentity(r.meta, config_.policy, config_.params, config_.replica,
+                                                               config_.state_dir, unix_now));
+  params_ = identity.params;
+  ASSIGN_OR_RETURN(built_, policy::BuildPolicy(identity.policy, params_));
   if (config_.replica.count > 1 && !built_.policy->has_node_agents()) {
     // Only a policy whose node agents decide what runs on their node can
     // share the nodes: replicas of any other would overbook them.
     return absl::InvalidArgumentError(fmt::format(
-        "--replicas needs a policy whose node agents run on the nodes (sparrow*); {} has none", policy));
+        "--replicas needs a policy whose node agents run on the nodes (sparrow*); {} has none", identity.policy));
   }
-  if (!r.meta.contains("policy")) {
-    // A new state dir: its identity is written only once the flags proved good,
-    // so a refused start leaves nothing that a corrected one would trip over.
-    RETURN_IF_ERROR(journal_->Begin());
-    RETURN_IF_ERROR(journal_->SetMeta("policy", policy));
-    RETURN_IF_ERROR(journal_->SetMeta("params", params.dump()));
-    RETURN_IF_ERROR(journal_->SetMeta("epoch_unix_us", std::to_string(unix_now)));
-    RETURN_IF_ERROR(journal_->SetMeta("replica", replica));
-    RETURN_IF_ERROR(journal_->Commit());
-    epoch_unix_us_ = unix_now;
-  }
+  if (identity.fresh) RETURN_IF_ERROR(WriteIdentity(*journal_, identity, config_.replica));
+  epoch_unix_us_ = identity.epoch_unix_us;
+  clock_offset_us_ = std::max<int64_t>(0, unix_now - identity.epoch_unix_us);
   clock_start_us_ = clock_.NowUs();
 
-  for (const JournalNode& n : r.nodes) {
-    // A node's rack is a meta value (rack:SLOT), so journals without racks keep their schema.
-    uint32_t rack = 0;
-    if (auto it = r.meta.find(fmt::format("rack:{}", n.slot)); it != r.meta.end()) {
-      (void)absl::SimpleAtoi(it->second, &rack);
-    }
-    slots_.Restore(n.name, n.capacity, rack);
-  }
+  RestoreNodes(r, slots_);
   outbox_.Resize(slots_.size());
   relay_.Resize(slots_.size());
   if (!slots_.complete()) {
@@ -165,52 +129,25 @@ absl::Status SchedulerCore::Recover() {
   }
   // Nodes come back by registering again; until then they are down.
   RETURN_IF_ERROR(StartEngine(std::vector<bool>(slots_.size(), false)));
-  absl::flat_hash_map<uint32_t, std::vector<AttemptRecord>> history;
-  for (const AttemptRecord& a : r.attempts) history[a.task.job.value()].push_back(a);
-  const TimeUs now = NowUs();
   // Jobs compacted by retention are in the results archive, not the journal.
   ASSIGN_OR_RETURN(const auto archived, ReadArchive(ResultsArchivePath(config_.state_dir)));
-  auto add_compacted = [&]() -> bool {
-    auto it = archived.find(static_cast<uint32_t>(jobs_.size()));
-    if (it == archived.end()) return false;
-    const v1::ArchivedJob& a = it->second;
-    JobInfo info{.submitted_us = static_cast<TimeUs>(std::llround(a.submitted_s() * 1e6)),
-                 .state = JobStateOfName(a.row().state()), .end_us = a.row().end_us(), .tasks = a.tasks(),
-                 .arrival_us = a.row().arrival_us(), .done = a.done()};
-    info.compacted = true;
-    jobs_.Add(std::move(info));
-    live_.jobs.emplace_back();  // keeps JobId = index; never run
-    return true;
-  };
+  ASSIGN_OR_RETURN(std::vector<RecoveredJob> recovered, RecoverJobs(r, archived, live_.cluster));
+  const TimeUs now = NowUs();
   std::vector<uint32_t> ended;
-  for (const JournalJob& j : r.jobs) {
-    while (jobs_.size() < j.id.value() && add_compacted()) {
-    }
-    if (j.id.value() != jobs_.size()) return absl::DataLossError("the journal's job ids are not consecutive");
-    nlohmann::json spec = nlohmann::json::parse(j.spec_json, nullptr, false);
-    ASSIGN_OR_RETURN(LiveJob built, BuildJob(spec, live_.cluster));
-    std::vector<AttemptRecord>& past = history[j.id.value()];
-    const std::vector<AttemptRecord> elsewhere = DoneElsewhere(r.meta, j.id);
-    const uint64_t done = elsewhere.size() + static_cast<uint64_t>(std::count_if(
-        past.begin(), past.end(), [](const AttemptRecord& a) { return a.outcome == Outcome::kOk; }));
-    past.insert(past.begin(), elsewhere.begin(), elsewhere.end());
-    JobInfo info{built.job.name, j.spec_json, j.submitted_us, j.state, j.end_us, built.job.num_tasks,
-                 ArrivalUs(j.submitted_us, built.job.arrival_us), done};
-    if (auto moved = r.meta.find(fmt::format("moved:{}", j.id.value())); moved != r.meta.end()) {
-      uint32_t to = 0;
-      if (absl::SimpleAtoi(moved->second, &to)) info.moved_to = to + 1;
-    }
-    const TimeUs arrival = info.arrival_us;
-    jobs_.Add(std::move(info));
-    if (j.state == JournalJob::State::kActive) {
-      AddLiveJob(j.id, built, now, past);
+  for (uint32_t id = 0; id < recovered.size(); ++id) {
+    RecoveredJob& job = recovered[id];
+    const bool compacted = job.info.compacted;
+    const JournalJob::State state = job.info.state;
+    jobs_.Add(std::move(job.info));
+    if (compacted) {
+      live_.jobs.emplace_back();  // keeps JobId = index; never run
+    } else if (state == JournalJob::State::kActive) {
+      AddLiveJob(JobId(id), job.built, now, job.history);
     } else {
-      ended.push_back(j.id.value());
-      built.job.arrival_us = arrival;
-      live_.jobs.push_back(std::move(built.job));  // keeps JobId = index; never run
+      ended.push_back(id);
+      job.built.job.arrival_us = jobs_[id].arrival_us;
+      live_.jobs.push_back(std::move(job.built.job));  // keeps JobId = index; never run
     }
-  }
-  while (add_compacted()) {
   }
   std::stable_sort(ended.begin(), ended.end(),
                    [&](uint32_t a, uint32_t b) { return jobs_[a].end_us < jobs_[b].end_us; });
@@ -266,19 +203,6 @@ absl::Status SchedulerCore::AcceptingJobs() const {
   return absl::OkStatus();
 }
 
-std::vector<AttemptRecord> SchedulerCore::DoneElsewhere(const std::map<std::string, std::string>& meta, JobId id) {
-  std::vector<AttemptRecord> records;
-  auto it = meta.find(fmt::format("done:{}", id.value()));
-  if (it == meta.end()) return records;
-  const nlohmann::json list = nlohmann::json::parse(it->second, nullptr, false);
-  if (!list.is_array()) return records;
-  for (const nlohmann::json& t : list) {
-    if (!t.is_array() || t.size() != 2 || !t[0].is_number_unsigned() || !t[1].is_number_unsigned()) continue;
-    records.push_back(AttemptRecord{.task = TaskRef{id, t[0].get<uint32_t>(), t[1].get<uint32_t>()},
-                                    .outcome = Outcome::kOk});
-  }
-  return records;
-}
 
 absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view workload_json,
                                                            std::vector<v1::DoneTask> done, uint32_t moved_from) {

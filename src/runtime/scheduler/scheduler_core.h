@@ -49,6 +49,7 @@
 #include "runtime/scheduler/agent_relay.h"
 #include "runtime/scheduler/job_intake.h"
 #include "runtime/scheduler/job_table.h"
+#include "runtime/scheduler/journal_recovery.h"
 #include "runtime/scheduler/node_outbox.h"
 #include "runtime/scheduler/results_export.h"
 #include "runtime/scheduler/retention.h"
@@ -144,9 +145,6 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   void OnSeries(const SeriesPoint& point) override;
 
  private:
-  // DoneElsewhere: the tasks of job `id` done before it came here (meta
-  // done:ID, a JSON array of [stage, task]) as ok history records.
-  static std::vector<AttemptRecord> DoneElsewhere(const std::map<std::string, std::string>& meta, JobId id);
 
   class EventLock;
 
@@ -157,8 +155,6 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   void AddLiveJob(JobId id, const LiveJob& built, TimeUs now, std::span<const AttemptRecord> history);
   // AcceptingJobs: Unavailable while the cluster is incomplete or the journal failing.
   absl::Status AcceptingJobs() const;
-  // ArrivalUs: when a job submitted at `submitted_us` with offset `offset_us` arrives.
-  static TimeUs ArrivalUs(TimeUs submitted_us, TimeUs offset_us) { return submitted_us + std::max<TimeUs>(0, offset_us); }
   TimeUs NowUs() const;
   // Flush journals what the engine reported, then sends what it decided. If
   // the commit fails (a full disk), nothing is sent: the events and what
