@@ -47,6 +47,7 @@
 #include "runtime/replica_ids.h"
 #include "runtime/scheduler/clock.h"
 #include "runtime/scheduler/agent_relay.h"
+#include "runtime/scheduler/attempt_launches.h"
 #include "runtime/scheduler/job_intake.h"
 #include "runtime/scheduler/job_table.h"
 #include "runtime/scheduler/journal_recovery.h"
@@ -202,24 +203,13 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   AgentRelay relay_{outbox_, jobs_, config_.replica};
   Retention retention_{config_.retain_jobs, config_.retain_age_us};
   ResultsExport export_;
+  AttemptLaunches launches_{outbox_, live_, config_.replica};
   std::unique_ptr<sim::LiveEngine> engine_;
 
   std::string journal_error_;  // the last commit's failure; empty while commits succeed
   std::vector<AttemptRecord> pending_attempts_;
   std::vector<JobRecord> pending_job_ends_;
   absl::flat_hash_set<uint32_t> cancelling_;  // jobs whose end is a cancel
-  // What the engine reserved for each started attempt, for its Launch
-  // (the node admits and limits by it: docs/runtime.md, "Enforcement"),
-  // and, for a task with profiled phases, its attempt id, so that the
-  // moves of its reservation reach its node. Set by OnAttemptStart, kept
-  // until StartAttempt (or, with profiled phases, until the attempt ends).
-  struct Reservation {
-    Resources reserve;
-    uint64_t id = 0;  // 0 until StartAttempt
-  };
-  using AttemptKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>;  // job, stage, task, attempt
-  static AttemptKey KeyOf(const TaskRef& t, uint32_t attempt) { return {t.job.value(), t.stage, t.index, attempt}; }
-  absl::flat_hash_map<AttemptKey, Reservation> reservations_;
   SchedulerMetrics metrics_;
 };
 
