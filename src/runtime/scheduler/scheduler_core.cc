@@ -1,9 +1,7 @@
 #include "runtime/scheduler/scheduler_core.h"
 
 #include <algorithm>
-#include <cmath>
 
-#include "absl/strings/numbers.h"
 #include "core/status.h"
 #include "fmt/format.h"
 #include "model/names.h"

@@ -23,6 +23,19 @@
 // thread is queued for the lock; otherwise the next holder does, for both.
 // Status and Export commit first, so they never see what is not journaled.
 //
+// The core is the coordinator: it owns the lock, the journal, the engine and
+// the policy, and the order in which things happen (journal, then apply,
+// then send). The parts it coordinates keep their own state, each under
+// its lock (runtime/scheduler/):
+//   job_table.h        every accepted job, and the per-scheduler limits
+//   journal_recovery.h what Open reads back from the journal and archive
+//   node_outbox.h      node sessions and what waits to be sent to each
+//   attempt_launches.h launches (command templating), phase starts, reservations
+//   agent_relay.h      traffic with the policy's node agents
+//   results_export.h   the export rows, and phases and series kept in memory
+//   retention.h        which ended jobs are due for compaction
+//   clock.h            the time (injected: tests run on a FakeClock)
+//
 // Thread-safe: every public method takes the one lock; the engine and the
 // policy only ever run under it.
 #pragma once
@@ -30,12 +43,11 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -45,16 +57,16 @@
 #include "policy/registry.h"
 #include "runtime/journal.h"
 #include "runtime/replica_ids.h"
-#include "runtime/scheduler/clock.h"
 #include "runtime/scheduler/agent_relay.h"
 #include "runtime/scheduler/attempt_launches.h"
+#include "runtime/scheduler/clock.h"
 #include "runtime/scheduler/job_intake.h"
 #include "runtime/scheduler/job_table.h"
 #include "runtime/scheduler/journal_recovery.h"
 #include "runtime/scheduler/node_outbox.h"
+#include "runtime/scheduler/node_slots.h"
 #include "runtime/scheduler/results_export.h"
 #include "runtime/scheduler/retention.h"
-#include "runtime/scheduler/node_slots.h"
 #include "runtime/scheduler/scheduler_metrics.h"
 #include "sim/live_engine.h"
 #include "weft/v1/weft.pb.h"
@@ -146,7 +158,6 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   void OnSeries(const SeriesPoint& point) override;
 
  private:
-
   class EventLock;
 
   explicit SchedulerCore(const SchedulerConfig& config);
