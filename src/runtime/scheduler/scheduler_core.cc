@@ -229,8 +229,11 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
     bytes += texts.back().size();
     built.push_back(std::move(job));
   }
-  // Tasks done elsewhere, per job, checked against the jobs they name.
+  // Tasks done elsewhere, per job, checked against the jobs they name: the
+  // list journaled (meta done:ID, read back by DoneElsewhere on recovery)
+  // and the history the engine gets now, without reading the list back.
   std::vector<nlohmann::json> done_lists(specs.size(), nlohmann::json::array());
+  std::vector<std::vector<AttemptRecord>> done_records(specs.size());
   for (const v1::DoneTask& d : done) {
     if (d.job() >= built.size() || d.stage() >= built[d.job()].job.stages.size() ||
         d.task() >= built[d.job()].job.stages[d.stage()].num_tasks) {
@@ -238,6 +241,8 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
           fmt::format("Submit: done task {}/{}/{} names no task of the submission", d.job(), d.stage(), d.task()));
     }
     done_lists[d.job()].push_back({d.stage(), d.task()});
+    done_records[d.job()].push_back(
+        AttemptRecord{.task = TaskRef{JobId(), d.stage(), d.task()}, .outcome = Outcome::kOk});  // job set below
   }
 
   EventLock lock(*this);
@@ -259,12 +264,9 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
   // (with the tasks it had done elsewhere, in the same transaction).
   absl::Status journaled = journal_->Begin();
   if (journaled.ok()) journaled = journal_->AddJobs(entries);
-  std::map<std::string, std::string> done_meta;
   for (size_t i = 0; i < specs.size() && journaled.ok(); ++i) {
     if (done_lists[i].empty()) continue;
-    const std::string key = fmt::format("done:{}", entries[i].id.value());
-    done_meta[key] = done_lists[i].dump();
-    journaled = journal_->SetMeta(key, done_meta[key]);
+    journaled = journal_->SetMeta(fmt::format("done:{}", entries[i].id.value()), done_lists[i].dump());
   }
   if (journaled.ok()) journaled = journal_->Commit();
   if (!journaled.ok()) {
@@ -272,7 +274,8 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
     return journaled;
   }
   for (size_t i = 0; i < specs.size(); ++i) {
-    const std::vector<AttemptRecord> history = DoneElsewhere(done_meta, entries[i].id);
+    std::vector<AttemptRecord>& history = done_records[i];
+    for (AttemptRecord& a : history) a.task.job = entries[i].id;
     jobs_.Add(JobInfo{built[i].job.name, std::move(entries[i].spec_json), now, JournalJob::State::kActive, 0,
                       built[i].job.num_tasks, ArrivalUs(now, built[i].job.arrival_us), history.size()});
     AddLiveJob(entries[i].id, built[i], now, history);
