@@ -689,3 +689,139 @@ TEST_F(RetentionTest, KeepsEverythingByDefault) {
 
 }  // namespace
 }  // namespace weft::runtime
+
+namespace weft::runtime {
+namespace {
+
+// The core on fake time (clock.h): its clock thread runs, but time moves
+// only when the test says, so deadlines are reached without waiting and at
+// exactly the time they are due.
+class FakeTimeTest : public SchedulerCoreTest {
+ protected:
+  void SetUp() override {
+    SchedulerCoreTest::SetUp();
+    config_.clock = clock_;
+  }
+  void TearDown() override {
+    if (core_ != nullptr) core_->Stop();
+    if (clock_thread_.joinable()) clock_thread_.join();
+    core_.reset();
+    SchedulerCoreTest::TearDown();
+  }
+  // StartClock runs the core's clock thread and returns once it sleeps.
+  void StartClock() {
+    clock_thread_ = std::thread([this] { core_->RunClock(); });
+    clock_->AwaitSleeper();
+  }
+  static v1::NodeMessage Heartbeat() {
+    v1::NodeMessage m;
+    m.mutable_heartbeat();
+    return m;
+  }
+  uint32_t NodesUp() {
+    v1::StatusRequest none;
+    none.set_no_jobs(true);
+    return core_->Status(none).nodes_up();
+  }
+
+  std::shared_ptr<FakeClock> clock_ = std::make_shared<FakeClock>();
+  std::unique_ptr<SchedulerCore> core_;
+  std::thread clock_thread_;
+};
+
+// A node is lost exactly when it has been silent for more than
+// node_timeout_us of the core's time, not before; a heartbeat restarts the
+// wait; the lost node's task runs again on the node that is still there.
+TEST_F(FakeTimeTest, ASilentNodeIsLostExactlyAfterItsTimeout) {
+  config_.nodes = 2;
+  config_.node_timeout_us = 5'000'000;
+  core_ = Open();
+  ASSERT_NE(core_, nullptr);
+  FakeLink links[2];
+  auto s0 = core_->RegisterNode(Node("n0", 1, 2), &links[0]);
+  auto s1 = core_->RegisterNode(Node("n1", 1, 2), &links[1]);
+  ASSERT_TRUE(s0.ok() && s1.ok());
+  ASSERT_TRUE(core_->Submit(R"({"weft": 1, "jobs": [{"name": "j", "stages": [
+      {"name": "s", "tasks": 1, "duration": 1, "demand": {"cpu": 1, "mem": 1}}]}]})")
+                  .ok());
+  const int busy = links[0].Launches().size() == 1 ? 0 : 1;
+  ASSERT_EQ(links[busy].Launches().size(), 1u);
+  ASSERT_EQ(links[1 - busy].Launches().size(), 0u);
+  const SchedulerCore::Session& other = busy == 0 ? *s1 : *s0;
+  StartClock();
+
+  clock_->Advance(3'000'000);
+  core_->OnNodeMessage(other, Heartbeat());  // the idle node keeps talking
+  clock_->Advance(2'000'000);                // the busy one: silent for exactly the timeout
+  EXPECT_FALSE(links[busy].closed);
+  EXPECT_EQ(NodesUp(), 2u);
+  clock_->Advance(1);
+  EXPECT_TRUE(links[busy].closed);
+  EXPECT_FALSE(links[1 - busy].closed);
+  EXPECT_EQ(NodesUp(), 1u);
+  ASSERT_EQ(links[1 - busy].Launches().size(), 1u);  // the lost task, elsewhere
+  EXPECT_EQ(links[1 - busy].Launches()[0].label(), "0-s-0-1");
+
+  // The other node's last word was 3 s in: it goes 5 s after that, not sooner.
+  clock_->Advance(2'999'999);  // 8 s: silent for exactly the timeout
+  EXPECT_FALSE(links[1 - busy].closed);
+  clock_->Advance(1);
+  EXPECT_TRUE(links[1 - busy].closed);
+  EXPECT_EQ(NodesUp(), 0u);
+}
+
+// The engine's timers run on the same time: a job that arrives 2 s after its
+// submission (its `arrival`) is launched when the clock thread reaches it.
+TEST_F(FakeTimeTest, AJobsArrivalIsATimerOnTheCoresClock) {
+  core_ = Open();
+  ASSERT_NE(core_, nullptr);
+  FakeLink link;
+  auto session = core_->RegisterNode(Node("n"), &link);
+  ASSERT_TRUE(session.ok());
+  StartClock();
+  ASSERT_TRUE(core_->Submit(R"({"weft": 1, "jobs": [{"name": "later", "arrival": 2, "stages": [
+      {"name": "s", "tasks": 1, "duration": 1, "demand": {"cpu": 1, "mem": 1}}]}]})")
+                  .ok());
+  clock_->Advance(1'000'000);
+  core_->OnNodeMessage(*session, Heartbeat());
+  clock_->Advance(999'999);
+  EXPECT_EQ(link.Launches().size(), 0u);
+  clock_->Advance(1);
+  ASSERT_EQ(link.Launches().size(), 1u);
+  auto chunk = core_->Export();
+  ASSERT_TRUE(chunk.ok());
+  ASSERT_EQ(chunk->jobs_size(), 1);
+  EXPECT_EQ(chunk->jobs(0).arrival_us(), 2'000'000);
+}
+
+// --retain-age on fake time: an ended job is compacted once it has been
+// over the age for a check (checked each second), and not while within it.
+TEST_F(FakeTimeTest, RetentionByAgeCompactsAJobOnlyOnceItIsOld) {
+  config_.retain_age_us = 10'000'000;
+  core_ = Open();
+  ASSERT_NE(core_, nullptr);
+  FakeLink link;
+  auto session = core_->RegisterNode(Node("n"), &link);
+  ASSERT_TRUE(session.ok());
+  StartClock();
+  ASSERT_TRUE(core_->Submit(kTwoStages).ok());
+  for (size_t i = 0; i < 3; ++i) {
+    clock_->Advance(100'000);
+    ASSERT_EQ(link.Launches().size(), i + 1);
+    core_->OnNodeMessage(*session, Ends({link.Launches()[i].attempt()}));
+  }
+  ASSERT_EQ(State(*core_, 0), "succeeded");  // ended at 0.3 s
+  for (int s = 0; s < 10; ++s) {
+    clock_->Advance(1'000'000);
+    core_->OnNodeMessage(*session, Heartbeat());
+  }
+  v1::StatusRequest one;
+  one.set_job(0);
+  EXPECT_FALSE(core_->Status(one).jobs(0).compacted()) << "10 s after its end";
+  clock_->Advance(1'000'000);
+  EXPECT_TRUE(core_->Status(one).jobs(0).compacted()) << "11 s after its end";
+  EXPECT_EQ(core_->Status(one).jobs(0).state(), "succeeded");
+}
+
+}  // namespace
+}  // namespace weft::runtime

@@ -7,7 +7,8 @@
 //   - client requests (submit, status, cancel, export),
 //   - node events (registration, task ends, heartbeats with measured usage,
 //     a broken stream) and
-//   - the passing of real time (the policy's timers, heartbeat deadlines)
+//   - the passing of time (the policy's timers, heartbeat deadlines; read
+//     from the injected Clock, clock.h)
 // into engine calls, and the engine's launches and kills into messages to
 // the nodes.
 //
@@ -22,21 +23,31 @@
 // thread is queued for the lock; otherwise the next holder does, for both.
 // Status and Export commit first, so they never see what is not journaled.
 //
+// The core is the coordinator: it owns the lock, the journal, the engine and
+// the policy, and the order in which things happen (journal, then apply,
+// then send). The parts it coordinates keep their own state, each under
+// its lock (runtime/scheduler/):
+//   job_table.h        every accepted job, and the per-scheduler limits
+//   journal_recovery.h what Open reads back from the journal and archive
+//   node_outbox.h      node sessions and what waits to be sent to each
+//   attempt_launches.h launches (command templating), phase starts, reservations
+//   agent_relay.h      traffic with the policy's node agents
+//   results_export.h   the export rows, and phases and series kept in memory
+//   retention.h        which ended jobs are due for compaction
+//   clock.h            the time (injected: tests run on a FakeClock)
+//
 // Thread-safe: every public method takes the one lock; the engine and the
 // policy only ever run under it.
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
-#include <deque>
 #include <cstdint>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -46,8 +57,16 @@
 #include "policy/registry.h"
 #include "runtime/journal.h"
 #include "runtime/replica_ids.h"
+#include "runtime/scheduler/agent_relay.h"
+#include "runtime/scheduler/attempt_launches.h"
+#include "runtime/scheduler/clock.h"
 #include "runtime/scheduler/job_intake.h"
+#include "runtime/scheduler/job_table.h"
+#include "runtime/scheduler/journal_recovery.h"
+#include "runtime/scheduler/node_outbox.h"
 #include "runtime/scheduler/node_slots.h"
+#include "runtime/scheduler/results_export.h"
+#include "runtime/scheduler/retention.h"
 #include "runtime/scheduler/scheduler_metrics.h"
 #include "sim/live_engine.h"
 #include "weft/v1/weft.pb.h"
@@ -81,15 +100,9 @@ struct SchedulerConfig {
   // Which of several scheduler daemons sharing the nodes this one is
   // (replica_ids.h); only for policies whose node agents run on the nodes.
   ReplicaIds replica;
-};
-
-// NodeLink: how the core talks to one connected node. Send must not block;
-// Close ends the node's stream (the node then reconnects and registers).
-class NodeLink {
- public:
-  virtual ~NodeLink() = default;
-  virtual void Send(v1::SchedulerMessage message) = 0;
-  virtual void Close() = 0;
+  // Where the core reads the time and its clock thread sleeps (clock.h);
+  // null: the real clock. Tests give a FakeClock.
+  std::shared_ptr<Clock> clock;
 };
 
 class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
@@ -145,63 +158,15 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   void OnSeries(const SeriesPoint& point) override;
 
  private:
-  struct NodeState {
-    NodeLink* link = nullptr;  // null while disconnected
-    uint64_t generation = 0;
-    TimeUs last_seen_us = 0;
-    v1::Launches launches;  // to send at the next Flush
-    v1::Kills kills;
-    v1::AgentMails agent_mails;                // for the node agent it hosts
-    v1::PhaseStarts phase_starts;
-    absl::flat_hash_set<uint32_t> jobs_sent;  // jobs described to it in this session
-  };
-  struct JobInfo {
-    std::string name;
-    std::string spec_json;
-    TimeUs submitted_us = 0;
-    JournalJob::State state = JournalJob::State::kActive;
-    TimeUs end_us = 0;
-    uint64_t tasks = 0;
-    // When the job arrives (submission plus its `arrival` offset): kept here
-    // so that an ended job exports the same before and after a restart.
-    TimeUs arrival_us = 0;
-    uint64_t done = 0;  // ok attempts (one per task), as the journal counts them, and tasks done elsewhere
-    uint32_t moved_to = 0;  // global id + 1 of the job a failover moved it to (meta moved:ID); 0: none
-    bool compacted = false;  // retention: its name and spec are gone, its rows are in the archive
-  };
-  // DoneElsewhere: the tasks of job `id` done before it came here (meta
-  // done:ID, a JSON array of [stage, task]) as ok history records.
-  static std::vector<AttemptRecord> DoneElsewhere(const std::map<std::string, std::string>& meta, JobId id);
-
   class EventLock;
-
-  // The ended phases, for Export's phases.csv: kept in memory, not
-  // journaled (a restarted scheduler exports the phases since its start).
-  std::vector<PhaseRecord> phase_records_;
-  // The values the policy recorded (Context::Record), for Export's
-  // series.csv: kept in memory like the phases, and like them not journaled.
-  struct SeriesValue {
-    TimeUs time_us = 0;
-    std::string series;
-    JobId job;
-    double value = 0;
-  };
-  std::vector<SeriesValue> series_values_;
 
   explicit SchedulerCore(const SchedulerConfig& config);
   absl::Status Recover();
   absl::Status StartEngine(const std::vector<bool>& up);
-  // AddLiveJob hands an accepted job (jobs_[id] already set) to the engine; cannot fail.
+  // AddLiveJob hands an accepted job (in jobs_ already) to the engine; cannot fail.
   void AddLiveJob(JobId id, const LiveJob& built, TimeUs now, std::span<const AttemptRecord> history);
-  // Retire: an active job has ended; it no longer counts against the limits.
-  void Retire(uint32_t job);
   // AcceptingJobs: Unavailable while the cluster is incomplete or the journal failing.
   absl::Status AcceptingJobs() const;
-  // CheckLimits: ResourceExhausted when `tasks` and `bytes` more would pass
-  // --max-tasks or --max-job-mb.
-  absl::Status CheckLimits(uint64_t tasks, uint64_t bytes) const;
-  // ArrivalUs: when a job submitted at `submitted_us` with offset `offset_us` arrives.
-  static TimeUs ArrivalUs(TimeUs submitted_us, TimeUs offset_us) { return submitted_us + std::max<TimeUs>(0, offset_us); }
   TimeUs NowUs() const;
   // Flush journals what the engine reported, then sends what it decided. If
   // the commit fails (a full disk), nothing is sent: the events and what
@@ -215,70 +180,47 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   // (it will flush after its own event, so a burst of events shares one
   // commit: group commit), up to kMaxDeferredEvents events.
   void FlushUnlessQueued();
-  void LoseNode(uint32_t slot, TimeUs now);
-  void OnAgentActions(uint32_t slot, const v1::AgentActions& actions, TimeUs now);
-  // DescribeJob adds job's description and progress to `mail` the first
-  // time this node's agent needs it.
-  void DescribeJob(NodeState& node, v1::AgentMail& mail, JobId job);
-  static void NoteProgress(const policy::JobProgress& progress, std::span<const uint64_t> done,
-                           v1::JobProgressNote& note);
-  // TellAgentsProgress: the agents that know a job hear which of its tasks
-  // the pending batch finished, and its stages' counters (PROGRESS).
-  void TellAgentsProgress();
-  // TellAgentsJobEnded: the agents that know the job hear that it ended.
-  void TellAgentsJobEnded(JobId job);
+  // LoseNode: the node in `slot` is gone (its session ended, its stream
+  // closed if `close`); the engine hears that its machine is down.
+  void LoseNode(uint32_t slot, TimeUs now, bool close);
   std::string JobState(JobId id) const;
-  // Retention. NoteEnded queues an ended job for compaction (in end order);
-  // MaybeCompact compacts what the retention no longer keeps, in batches
-  // (each costs a pass over the journal's attempts); Compact archives the
-  // jobs' export rows, then deletes them from the journal and memory.
-  void NoteEnded(uint32_t job);
+  // Retention: compacts what retention_ no longer keeps (best effort: a
+  // failure keeps the jobs for the next try).
   void MaybeCompact(TimeUs now);
+  // Compact archives the ended jobs' export rows, then deletes them from the
+  // journal and memory.
   absl::Status Compact(const std::vector<uint32_t>& jobs);
-  static v1::AttemptRow AttemptRowOf(const AttemptRecord& a);
-  std::deque<uint32_t> ended_order_;  // ended jobs not compacted, oldest end first
-  TimeUs last_age_check_us_ = 0;
 
   SchedulerConfig config_;
   mutable std::mutex mu_;
   std::atomic<int> queued_{0};  // threads waiting for mu_ through an EventLock
   int deferred_events_ = 0;     // events applied since the last Flush
-  std::condition_variable wake_;  // the clock thread's
   TimeUs clock_wakes_at_us_ = 0;    // when the clock thread will wake by itself
   bool stopping_ = false;
 
   std::unique_ptr<Journal> journal_;
-  TimeUs clock_offset_us_ = 0;  // daemon time at steady_start_
+  Clock& clock_;                // config_.clock's
+  TimeUs clock_offset_us_ = 0;  // daemon time at clock_start_us_
   int64_t epoch_unix_us_ = 0;   // the Unix time daemon time 0 stands for
-  std::chrono::steady_clock::time_point steady_start_;
+  TimeUs clock_start_us_ = 0;   // clock_.NowUs() when the daemon's time was set
 
   policy::BuiltPolicy built_;
   std::vector<std::string> params_;  // as given (k=v), for the nodes' agents
   NodeSlots slots_;
-  std::vector<NodeState> nodes_;
+  NodeOutbox outbox_;
   Workload live_;  // the cluster once complete, and every job ever accepted (JobId = index)
   absl::flat_hash_map<std::string, UserId> users_;
-  std::vector<JobInfo> jobs_;
+  JobTable jobs_;
+  AgentRelay relay_{outbox_, jobs_, config_.replica};
+  Retention retention_{config_.retain_jobs, config_.retain_age_us};
+  ResultsExport export_;
+  AttemptLaunches launches_{outbox_, live_, config_.replica};
   std::unique_ptr<sim::LiveEngine> engine_;
 
-  uint64_t tasks_in_flight_ = 0;  // tasks of the jobs that have not ended
-  uint64_t bytes_in_flight_ = 0;  // bytes of their descriptions (JSON)
   std::string journal_error_;  // the last commit's failure; empty while commits succeed
   std::vector<AttemptRecord> pending_attempts_;
   std::vector<JobRecord> pending_job_ends_;
   absl::flat_hash_set<uint32_t> cancelling_;  // jobs whose end is a cancel
-  // What the engine reserved for each started attempt, for its Launch
-  // (the node admits and limits by it: docs/runtime.md, "Enforcement"),
-  // and, for a task with profiled phases, its attempt id, so that the
-  // moves of its reservation reach its node. Set by OnAttemptStart, kept
-  // until StartAttempt (or, with profiled phases, until the attempt ends).
-  struct Reservation {
-    Resources reserve;
-    uint64_t id = 0;  // 0 until StartAttempt
-  };
-  using AttemptKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>;  // job, stage, task, attempt
-  static AttemptKey KeyOf(const TaskRef& t, uint32_t attempt) { return {t.job.value(), t.stage, t.index, attempt}; }
-  absl::flat_hash_map<AttemptKey, Reservation> reservations_;
   SchedulerMetrics metrics_;
 };
 

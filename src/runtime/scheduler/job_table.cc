@@ -1,0 +1,65 @@
+#include "runtime/scheduler/job_table.h"
+
+#include "fmt/format.h"
+
+namespace weft::runtime {
+
+const char* JobStateName(JournalJob::State state) {
+  switch (state) {
+    case JournalJob::State::kActive: return "running";
+    case JournalJob::State::kSucceeded: return "succeeded";
+    case JournalJob::State::kFailed: return "failed";
+    case JournalJob::State::kCancelled: return "cancelled";
+  }
+  return "?";
+}
+
+JournalJob::State JobStateOfName(const std::string& name) {
+  if (name == "succeeded") return JournalJob::State::kSucceeded;
+  if (name == "cancelled") return JournalJob::State::kCancelled;
+  return JournalJob::State::kFailed;
+}
+
+void JobTable::Add(JobInfo info) {
+  if (info.state == JournalJob::State::kActive) {
+    tasks_in_flight_ += info.tasks;
+    bytes_in_flight_ += info.spec_json.size();
+  }
+  compacted_ += info.compacted;
+  jobs_.push_back(std::move(info));
+}
+
+absl::Status JobTable::CheckLimits(uint64_t tasks, uint64_t bytes) const {
+  if (tasks_in_flight_ + tasks > max_tasks_) {
+    return absl::ResourceExhaustedError(fmt::format(
+        "the submission's {} tasks would bring this scheduler's unfinished tasks to {}, over its limit of {} "
+        "(weftd scheduler --max-tasks): wait for jobs to end, or raise the limit",
+        tasks, tasks_in_flight_ + tasks, max_tasks_));
+  }
+  if (bytes_in_flight_ + bytes > max_bytes_) {
+    return absl::ResourceExhaustedError(fmt::format(
+        "the submission's job descriptions ({} bytes) would bring this scheduler's unfinished jobs to {} bytes, "
+        "over its limit of {} (weftd scheduler --max-job-mb): wait for jobs to end, or raise the limit",
+        bytes, bytes_in_flight_ + bytes, max_bytes_));
+  }
+  return absl::OkStatus();
+}
+
+void JobTable::End(uint32_t job, JournalJob::State state, TimeUs end_us) {
+  JobInfo& info = jobs_[job];
+  info.state = state;
+  info.end_us = end_us;
+  tasks_in_flight_ -= info.tasks;
+  bytes_in_flight_ -= info.spec_json.size();
+}
+
+void JobTable::Compact(uint32_t job) {
+  JobInfo& info = jobs_[job];
+  if (info.compacted) return;
+  info.compacted = true;
+  ++compacted_;
+  std::string().swap(info.name);
+  std::string().swap(info.spec_json);
+}
+
+}  // namespace weft::runtime

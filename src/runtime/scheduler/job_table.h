@@ -1,0 +1,83 @@
+// File: runtime/scheduler/job_table.h
+//
+// JobTable: what the scheduler core knows of every job it ever accepted,
+// by local job id (= index): its name and description (the JSON it was
+// journaled as), when it was submitted, arrives and ended, how many of its
+// tasks are done as the journal counts them, and, for an ended job the
+// retention compacted, only what `weft wait` and the export need. It also
+// keeps the per-scheduler limits over the jobs that have not ended (bug 3
+// of issue 20): their tasks and the bytes of their descriptions.
+//
+// Only journaled facts are written here (the core applies an end after its
+// commit), so status and export never run ahead of the journal. Not
+// thread-safe: the core calls it under its lock.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "core/time.h"
+#include "runtime/journal.h"
+
+namespace weft::runtime {
+
+struct JobInfo {
+  std::string name;
+  std::string spec_json;
+  TimeUs submitted_us = 0;
+  JournalJob::State state = JournalJob::State::kActive;
+  TimeUs end_us = 0;
+  uint64_t tasks = 0;
+  // When the job arrives (submission plus its `arrival` offset): kept here
+  // so that an ended job exports the same before and after a restart.
+  TimeUs arrival_us = 0;
+  uint64_t done = 0;  // ok attempts (one per task), as the journal counts them, and tasks done elsewhere
+  uint32_t moved_to = 0;  // global id + 1 of the job a failover moved it to (meta moved:ID); 0: none
+  bool compacted = false;  // retention: its name and spec are gone, its rows are in the archive
+};
+
+// ArrivalUs: when a job submitted at `submitted_us` with offset `offset_us` arrives.
+inline TimeUs ArrivalUs(TimeUs submitted_us, TimeUs offset_us) { return submitted_us + std::max<TimeUs>(0, offset_us); }
+
+// JobStateName: "running", "succeeded", "failed" or "cancelled";
+// JobStateOfName the reverse for an ended job (an archived row's state).
+const char* JobStateName(JournalJob::State state);
+JournalJob::State JobStateOfName(const std::string& name);
+
+class JobTable {
+ public:
+  JobTable(uint64_t max_tasks_in_flight, uint64_t max_job_bytes)
+      : max_tasks_(max_tasks_in_flight), max_bytes_(max_job_bytes) {}
+
+  size_t size() const { return jobs_.size(); }
+  const JobInfo& operator[](uint32_t job) const { return jobs_[job]; }
+  // Reserve: room for `more` jobs, so that adding them cannot fail.
+  void Reserve(size_t more) { jobs_.reserve(jobs_.size() + more); }
+  // Add appends job size(); an active one counts against the limits until it ends.
+  void Add(JobInfo info);
+
+  // CheckLimits: ResourceExhausted when `tasks` and `bytes` more would pass
+  // --max-tasks or --max-job-mb.
+  absl::Status CheckLimits(uint64_t tasks, uint64_t bytes) const;
+
+  // CountDone: one more of the job's tasks is journaled done.
+  void CountDone(uint32_t job) { ++jobs_[job].done; }
+  // End: the active job's end is journaled; it no longer counts against the limits.
+  void End(uint32_t job, JournalJob::State state, TimeUs end_us);
+  // Compact: an ended job's rows are archived; its name and description go.
+  void Compact(uint32_t job);
+  bool any_compacted() const { return compacted_ > 0; }
+
+ private:
+  const uint64_t max_tasks_;
+  const uint64_t max_bytes_;
+  std::vector<JobInfo> jobs_;
+  uint64_t tasks_in_flight_ = 0;  // tasks of the jobs that have not ended
+  uint64_t bytes_in_flight_ = 0;  // bytes of their descriptions (JSON)
+  size_t compacted_ = 0;
+};
+
+}  // namespace weft::runtime
