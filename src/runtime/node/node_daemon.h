@@ -19,8 +19,7 @@
 //
 // Threading: RunNode's thread owns the TaskRunner (it must: the runner's
 // children die with the thread that forked them) and the agent; each link
-// has a thread that only connects and waits for its stream's end, whose
-// messages gRPC's threads hand to the main thread (scheduler_link.h).
+// has a thread that only connects and reads.
 #pragma once
 
 #include <atomic>

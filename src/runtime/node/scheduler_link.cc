@@ -21,147 +21,6 @@ constexpr auto kMaxBackoff = std::chrono::milliseconds(1000);
 
 }  // namespace
 
-// Stream: one registration's node stream (callback API). It writes the
-// Register message, and its first read must be the Registered reply of the
-// expected replica; then every message read goes to the inbox, on the gRPC
-// thread that read it, and the next read starts. A hold (AddHold) keeps the
-// stream from finishing while Send may still start a write from the main
-// thread; it is removed once the stream is over for the link (a read
-// failed, a write failed, or the reply was wrong) and no write is
-// outstanding. Wait returns the status after gRPC's OnDone.
-class SchedulerLink::Stream final : public grpc::ClientBidiReactor<v1::NodeMessage, v1::SchedulerMessage> {
- public:
-  Stream(v1::Scheduler::Stub& stub, grpc::ClientContext& context, const v1::NodeMessage& hello, uint32_t replica,
-         size_t index, const std::string& address, LinkInbox& inbox)
-      : context_(context), replica_(replica), index_(index), address_(address), inbox_(inbox) {
-    stub.async()->Connect(&context, this);
-    AddHold();
-    writing_ = true;
-    out_ = hello;
-    StartWrite(&out_);
-    StartRead(&in_);
-    StartCall();
-  }
-
-  // Send queues a message and starts its write unless one is outstanding;
-  // false before registration and once the stream is over.
-  bool Send(const v1::NodeMessage& message) {
-    {
-      std::lock_guard lock(mu_);
-      if (!registered_ || over_) return false;
-      if (writing_) {
-        queue_.push_back(message);
-        return true;
-      }
-      writing_ = true;
-      out_ = message;
-    }
-    StartWrite(&out_);  // out_ is this thread's until OnWriteDone: writing_ keeps others out
-    return true;
-  }
-
-  // Wait blocks until the stream is done; whether it registered, and its status.
-  std::pair<bool, grpc::Status> Wait() {
-    std::unique_lock lock(mu_);
-    done_cv_.wait(lock, [&] { return done_; });
-    return {registered_, status_};
-  }
-
-  void OnReadDone(bool ok) override {
-    if (!ok) return Over();
-    bool registered;
-    {
-      std::lock_guard lock(mu_);
-      registered = registered_;
-    }
-    if (registered) {
-      inbox_.Push(LinkEvent{.kind = LinkEvent::Kind::kMessage, .link = index_, .message = std::move(in_)});
-      in_ = v1::SchedulerMessage();
-      StartRead(&in_);
-      return;
-    }
-    if (!in_.has_registered() || in_.registered().replica() != replica_) {
-      context_.TryCancel();
-      return Over();
-    }
-    spdlog::info("registered with {} (scheduler replica {} of {}) as slot {}", address_, replica_,
-                 std::max(1u, in_.registered().replicas()), in_.registered().slot());
-    {
-      std::lock_guard lock(mu_);
-      registered_ = true;
-    }
-    inbox_.Push(LinkEvent{.kind = LinkEvent::Kind::kUp, .link = index_, .registered = in_.registered()});
-    in_ = v1::SchedulerMessage();
-    StartRead(&in_);
-  }
-
-  void OnWriteDone(bool ok) override {
-    bool next = false;
-    bool release = false;
-    {
-      std::lock_guard lock(mu_);
-      if (!ok) {
-        over_ = true;
-        queue_.clear();
-      }
-      if (!queue_.empty() && !over_) {
-        out_ = std::move(queue_.front());
-        queue_.pop_front();
-        next = true;
-      } else {
-        writing_ = false;
-        release = over_ && !released_;
-        released_ |= release;
-      }
-    }
-    if (!ok) context_.TryCancel();  // the stream broke: end the read as well
-    if (next) {
-      StartWrite(&out_);
-    } else if (release) {
-      RemoveHold();
-    }
-  }
-
-  void OnDone(const grpc::Status& status) override {
-    std::lock_guard lock(mu_);
-    status_ = status;
-    done_ = true;
-    done_cv_.notify_all();  // under the lock: Wait's caller destroys this stream
-  }
-
- private:
-  // Over: no more writes start; the hold goes once none is outstanding.
-  void Over() {
-    bool release = false;
-    {
-      std::lock_guard lock(mu_);
-      over_ = true;
-      queue_.clear();
-      release = !writing_ && !released_;
-      released_ |= release;
-    }
-    if (release) RemoveHold();
-  }
-
-  grpc::ClientContext& context_;
-  const uint32_t replica_;
-  const size_t index_;
-  const std::string& address_;
-  LinkInbox& inbox_;
-  v1::SchedulerMessage in_;  // the read outstanding (one at a time)
-
-  std::mutex mu_;  // guards what follows
-  std::condition_variable done_cv_;
-  bool registered_ = false;
-  bool writing_ = false;  // a write is outstanding, of out_
-  bool over_ = false;
-  bool released_ = false;  // the hold is removed
-  bool done_ = false;
-  grpc::Status status_;
-  v1::NodeMessage out_;
-  std::deque<v1::NodeMessage> queue_;
-};
-
 LinkInbox::LinkInbox() : fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
 LinkInbox::~LinkInbox() { close(fd_); }
 
@@ -221,7 +80,7 @@ SchedulerLink::~SchedulerLink() {
 
 bool SchedulerLink::Write(const v1::NodeMessage& message) {
   std::lock_guard lock(write_mu_);
-  return stream_ != nullptr && stream_->Send(message);
+  return stream_ != nullptr && stream_->Write(message);
 }
 
 void SchedulerLink::Close(std::chrono::milliseconds pause) {
@@ -298,21 +157,32 @@ bool SchedulerLink::Session() {
     }
     context_ = context;
   }
+  auto stream = stub->Connect(context.get());
   v1::NodeMessage hello;
   hello.mutable_register_()->set_name(identity_.node_name);
   *hello.mutable_register_()->mutable_capacity() = ToProto(identity_.capacity);
   hello.mutable_register_()->set_rack(identity_.rack);
-  auto stream = std::make_unique<Stream>(*stub, *context, hello, replica, index_, address_, inbox_);
-  {
-    std::lock_guard lock(write_mu_);
-    stream_ = stream.get();
-  }
-  const auto [registered, status] = stream->Wait();
-  {
+  v1::SchedulerMessage reply;
+  const bool registered = stream->Write(hello) && stream->Read(&reply) && reply.has_registered() &&
+                          reply.registered().replica() == replica;
+  if (registered) {
+    spdlog::info("registered with {} (scheduler replica {} of {}) as slot {}", address_, replica,
+                 std::max(1u, reply.registered().replicas()), reply.registered().slot());
+    {
+      std::lock_guard lock(write_mu_);
+      stream_ = stream.get();
+    }
+    inbox_.Push(LinkEvent{.kind = LinkEvent::Kind::kUp, .link = index_, .registered = reply.registered()});
+    v1::SchedulerMessage m;
+    while (stream->Read(&m)) {
+      inbox_.Push(LinkEvent{.kind = LinkEvent::Kind::kMessage, .link = index_, .message = std::move(m)});
+      m = v1::SchedulerMessage();
+    }
     std::lock_guard lock(write_mu_);
     stream_ = nullptr;
   }
-  stream.reset();
+  context->TryCancel();
+  const grpc::Status status = stream->Finish();
   {
     std::lock_guard lock(context_mu_);
     context_.reset();

@@ -8,15 +8,11 @@
 //   1. asks the daemon there which replica it is (a Status call), and waits
 //      while another link already serves that replica (two addresses of one
 //      daemon must not both register the node: each would evict the other);
-//   2. opens the node stream, registers, and waits for the stream's end;
+//   2. opens the node stream, registers, and hands the Registered reply,
+//      then every message read, then the stream's end to the node daemon's
+//      main thread through the shared LinkInbox;
 //   3. backs off before trying again.
-// The stream itself uses gRPC's callback API (issue 20; scheduler_link.cc,
-// Stream): the Registered reply, then every message read, go to the node
-// daemon's main thread through the shared LinkInbox straight from the gRPC
-// thread that read them, and the main thread's Write queues the message and
-// starts the write without waiting for it (one outstanding at a time), so
-// neither side of a task's round trip waits on another thread of the link.
-// The stream's end reaches the inbox (kDown) after everything it read.
+// The main thread writes to the stream (Write); the link thread only reads.
 //
 // Thread-safe: Write and Close may be called from any thread.
 #pragma once
@@ -93,15 +89,14 @@ class SchedulerLink {
   SchedulerLink& operator=(const SchedulerLink&) = delete;
 
   const std::string& address() const { return address_; }
-  // Write queues `message` on the current stream and returns at once; false
-  // when there is none or it broke (its end then reaches the inbox as kDown).
+  // Write sends on the current stream; false when there is none or it broke
+  // (its end then reaches the inbox as kDown).
   bool Write(const v1::NodeMessage& message);
   // Close ends the current stream; the link registers again after a pause
   // (at least `pause`: a daemon the node refused is not retried at once).
   void Close(std::chrono::milliseconds pause = std::chrono::milliseconds(0));
 
  private:
-  class Stream;
   void Run();
   // Session: one attempt: ask, claim, connect, register, read until the end.
   // Returns true if it registered (the caller then resets its backoff).
@@ -125,8 +120,8 @@ class SchedulerLink {
   bool stopping_ = false;
   std::chrono::milliseconds next_pause_{0};  // set by Close
 
-  std::mutex write_mu_;  // guards stream_: writes against the stream's end
-  Stream* stream_ = nullptr;  // while registered
+  std::mutex write_mu_;  // serializes writes with the stream's end
+  grpc::ClientReaderWriter<v1::NodeMessage, v1::SchedulerMessage>* stream_ = nullptr;
 
   // The link thread's only: when Unreachable last logged (zero: not since the last success).
   std::chrono::steady_clock::time_point last_unreachable_{};
