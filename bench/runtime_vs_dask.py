@@ -2,7 +2,7 @@
 """Benchmark of weft's real runtime next to Dask on this machine (issue 7).
 
   python3 bench/runtime_vs_dask.py [--build build] [--tasks 100000] [--nodes 4] [--latency-jobs 200]
-                                   [--skip-dask] [--dir DIR]
+                                   [--skip-dask] [--skip-small] [--dir DIR]
 
 weft: `weft cluster up --nodes N` (each node offers the machine's cores), then
   - throughput: one job of TASKS built-in 1-microsecond tasks (the format needs
@@ -22,7 +22,11 @@ Dask (Debian's python3-distributed, installed by this script only):
 LocalCluster with N worker processes x the same threads; client.map of a
 no-op over TASKS items; and LATENCY_JOBS sequential client.submit calls of a
 function that runs /bin/true, timed submit to result.
-Prints a Markdown table for BENCHMARKS.md.
+Prints a Markdown table for BENCHMARKS.md, and one of what each task of the
+throughput runs cost the daemons: cpu (user + system) and context switches
+(voluntary + involuntary, every thread) of the scheduler and of the nodes
+together, from /proc, before and after the run. --latency-jobs 0 skips the
+latency runs.
 """
 import argparse
 import csv
@@ -47,6 +51,33 @@ def percentile(values, p):
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
+def daemon_counters(cluster):
+    """cpu seconds and context switches (voluntary + involuntary, summed over
+    threads, live ones only: /proc/PID/task) of the scheduler and of all the
+    nodes of a `weft cluster up` dir, from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for role in ("scheduler", "nodes"):
+        cpu = switches = 0.0
+        pids = [f for f in os.listdir(cluster) if f.endswith(".pid") and (f == "scheduler.pid") == (role == "scheduler")]
+        for f in pids:
+            with open(os.path.join(cluster, f)) as fh:
+                pid = fh.read().strip()
+            with open(f"/proc/{pid}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            cpu += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+            for t in os.listdir(f"/proc/{pid}/task"):
+                try:
+                    with open(f"/proc/{pid}/task/{t}/status") as fh:
+                        for line in fh:
+                            if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                                switches += int(line.split()[1])
+                except FileNotFoundError:
+                    pass
+        out[role] = (cpu, switches)
+    return out
+
+
 def workload(tasks, cpu, command=None, name="bench"):
     stage = {"name": "s", "tasks": tasks, "duration": 1e-6, "demand": {"cpu": cpu, "mem": 0.001}}
     if command:
@@ -55,7 +86,7 @@ def workload(tasks, cpu, command=None, name="bench"):
             "jobs": [{"name": name, "stages": [stage]}]}
 
 
-def weft_bench(build, tasks, nodes, latency_jobs, parent):
+def weft_bench(build, tasks, nodes, latency_jobs, parent, small=True):
     weft = os.path.join(build, "src", "weft")
     results = {}
     with tempfile.TemporaryDirectory(dir=parent) as tmp:
@@ -63,14 +94,20 @@ def weft_bench(build, tasks, nodes, latency_jobs, parent):
         address = sh(weft, "cluster", "up", "--nodes", str(nodes), "--dir", cluster).strip().splitlines()[-1]
         try:
             job = 0
-            for cpu in (1, 0.01):
+            for cpu in (1, 0.01) if small else (1,):
                 path = os.path.join(tmp, f"w{cpu}.json")
                 with open(path, "w") as f:
                     json.dump(workload(tasks, cpu), f)
+                before = daemon_counters(cluster)
                 start = time.monotonic()
                 sh(weft, "submit", "--scheduler", address, path)
                 sh(weft, "wait", "--scheduler", address, str(job), "--timeout", "600")
                 results[f"cpu{cpu}"] = tasks / (time.monotonic() - start)
+                after = daemon_counters(cluster)
+                # Per task: cpu µs and context switches of the scheduler and the nodes.
+                results[f"cpu{cpu}_cost"] = {role: ((after[role][0] - before[role][0]) / tasks * 1e6,
+                                                    (after[role][1] - before[role][1]) / tasks)
+                                             for role in after}
                 job += 1
             # One-task jobs, one at a time: /bin/true, and the built-in task
             # (no process: the runtime's own round trip).
@@ -82,6 +119,8 @@ def weft_bench(build, tasks, nodes, latency_jobs, parent):
                     sh(weft, "submit", "--scheduler", address, path)
                     sh(weft, "wait", "--scheduler", address, str(job), "--timeout", "60")
                     job += 1
+            if latency_jobs == 0:
+                return results
             out = os.path.join(tmp, "results")
             sh(weft, "status", "--scheduler", address, "--out", out)
             with open(os.path.join(out, "tasks.csv")) as f:
@@ -143,19 +182,31 @@ def main():
     ap.add_argument("--nodes", type=int, default=4)
     ap.add_argument("--latency-jobs", type=int, default=200)
     ap.add_argument("--skip-dask", action="store_true")
+    ap.add_argument("--skip-small", action="store_true", help="skip the run of 0.01-core tasks")
     ap.add_argument("--dir", default=None,
                     help="where the cluster's state and the tasks' output go (default: the system temp dir)")
     a = ap.parse_args()
-    w = weft_bench(a.build, a.tasks, a.nodes, a.latency_jobs, a.dir)
+    w = weft_bench(a.build, a.tasks, a.nodes, a.latency_jobs, a.dir, small=not a.skip_small)
+    lat = lambda key, i: f"{w[key][i]:.2f}" if key in w else ""
     print(f"| system | {a.tasks:,} zero-duration tasks, {a.nodes} nodes: tasks/s | /bin/true p50 ms | p99 ms |")
     print("| --- | --- | --- | --- |")
-    print(f"| weft, tasks of 1 core | {w['cpu1']:,.0f} | {w['true_ms'][0]:.2f} | {w['true_ms'][1]:.2f} |")
-    print(f"| weft, tasks of 0.01 core | {w['cpu0.01']:,.0f} | | |")
-    print(f"| weft, built-in task instead of /bin/true (no process) | | {w['builtin_ms'][0]:.2f} | {w['builtin_ms'][1]:.2f} |")
-    print(f"| weft, /bin/true ready to start (submit-to-start) | | {w['true_start_ms'][0]:.2f} | {w['true_start_ms'][1]:.2f} |")
+    print(f"| weft, tasks of 1 core | {w['cpu1']:,.0f} | {lat('true_ms', 0)} | {lat('true_ms', 1)} |")
+    if "cpu0.01" in w:
+        print(f"| weft, tasks of 0.01 core | {w['cpu0.01']:,.0f} | | |")
+    if "builtin_ms" in w:
+        print(f"| weft, built-in task instead of /bin/true (no process) | | {lat('builtin_ms', 0)} | {lat('builtin_ms', 1)} |")
+        print(f"| weft, /bin/true ready to start (submit-to-start) | | {lat('true_start_ms', 0)} | {lat('true_start_ms', 1)} |")
     if not a.skip_dask:
         d = dask_bench(a.tasks, a.nodes, a.latency_jobs)
         print(f"| Dask distributed (LocalCluster) | {d['tput']:,.0f} | {d['p50']:.2f} | {d['p99']:.2f} |")
+    # What each task of the throughput runs cost the daemons (from /proc).
+    print()
+    print("| run | scheduler cpu µs/task | scheduler switches/task | nodes cpu µs/task | nodes switches/task |")
+    print("| --- | --- | --- | --- | --- |")
+    for key, label in (("cpu1_cost", "tasks of 1 core"), ("cpu0.01_cost", "tasks of 0.01 core")):
+        if key in w:
+            c = w[key]
+            print(f"| {label} | {c['scheduler'][0]:.1f} | {c['scheduler'][1]:.2f} | {c['nodes'][0]:.1f} | {c['nodes'][1]:.2f} |")
 
 
 if __name__ == "__main__":

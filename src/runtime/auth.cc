@@ -83,7 +83,7 @@ absl::Status CheckListen(std::string_view address, bool has_token) {
                   address));
 }
 
-grpc::Status CheckToken(const grpc::ServerContext& context, const std::string& token) {
+grpc::Status CheckToken(const grpc::ServerContextBase& context, const std::string& token) {
   if (token.empty()) return grpc::Status::OK;
   const auto& metadata = context.client_metadata();
   const auto it = metadata.find("authorization");

@@ -36,7 +36,8 @@ absl::Status CheckListen(std::string_view address, bool has_token);
 
 // CheckToken: an RPC's credentials. OK when `token` is empty (loopback
 // without a token) or the request carries it; UNAUTHENTICATED otherwise.
-grpc::Status CheckToken(const grpc::ServerContext& context, const std::string& token);
+// (Any server context: the synchronous API's or the callback API's.)
+grpc::Status CheckToken(const grpc::ServerContextBase& context, const std::string& token);
 
 // AddToken attaches `token` (if any) to an outgoing call.
 void AddToken(grpc::ClientContext& context, const std::string& token);

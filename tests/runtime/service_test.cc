@@ -4,7 +4,9 @@
 
 #include "runtime/scheduler/job_intake.h"
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "gmock/gmock.h"
 #include "grpcpp/grpcpp.h"
@@ -99,6 +101,86 @@ TEST_F(ServiceTest, AnInvalidUtf8NodeNameIsRefusedByName) {
   const grpc::Status status = stream->Finish();
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
   EXPECT_THAT(status.error_message(), HasSubstr("node name"));
+}
+
+// The node stream's reactor (issue 20): the first message must be Register.
+TEST_F(ServiceTest, ANodeStreamThatDoesNotStartWithRegisterIsRefused) {
+  grpc::ClientContext context;
+  auto stream = stub_->Connect(&context);
+  v1::NodeMessage beat;
+  beat.mutable_heartbeat();
+  ASSERT_TRUE(stream->Write(beat));
+  stream->WritesDone();
+  v1::SchedulerMessage answer;
+  EXPECT_FALSE(stream->Read(&answer));
+  const grpc::Status status = stream->Finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+  EXPECT_THAT(status.error_message(), HasSubstr("Register"));
+}
+
+v1::NodeMessage Hello(const std::string& name) {
+  v1::NodeMessage hello;
+  hello.mutable_register_()->set_name(name);
+  hello.mutable_register_()->mutable_capacity()->set_cpu(4);
+  hello.mutable_register_()->mutable_capacity()->set_mem(8);
+  return hello;
+}
+
+// A node that answers every launch at once, through the reactor both ways:
+// 300 tasks, 4 at a time, each end causing the next launch, so launches are
+// queued behind writes in flight and every one must arrive. The node's own
+// end of the stream then finishes it OK.
+TEST_F(ServiceTest, EveryLaunchReachesTheNodeAndEveryEndTheCore) {
+  grpc::ClientContext context;
+  auto stream = stub_->Connect(&context);
+  ASSERT_TRUE(stream->Write(Hello("n0")));
+  v1::SchedulerMessage m;
+  ASSERT_TRUE(stream->Read(&m));
+  ASSERT_TRUE(m.has_registered());
+  ASSERT_TRUE(core_->Submit(R"({"weft": 1, "jobs": [{"name": "j", "stages": [{"name": "s", "tasks": 300,
+      "duration": 1e-6, "demand": {"cpu": 1, "mem": 1}}]}]})").ok());
+  int launched = 0;
+  while (launched < 300 && stream->Read(&m)) {
+    if (!m.has_launches()) continue;
+    v1::NodeMessage ends;
+    for (const v1::Launch& l : m.launches().launches()) {
+      ends.mutable_ends()->add_ends()->set_attempt(l.attempt());
+      ++launched;
+    }
+    ASSERT_TRUE(stream->Write(ends));
+  }
+  EXPECT_EQ(launched, 300);
+  // The last ends are in flight: the job ends once the core has read them.
+  v1::StatusRequest request;
+  request.set_job(0);
+  for (int i = 0; i < 200 && core_->Status(request).jobs(0).state() != "succeeded"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(core_->Status(request).jobs(0).state(), "succeeded");
+  stream->WritesDone();
+  while (stream->Read(&m)) {
+  }
+  EXPECT_TRUE(stream->Finish().ok());
+}
+
+// The same node registering again on a new stream evicts the old one: the
+// core closes it (Close cancels the reactor's call) and the new one serves.
+TEST_F(ServiceTest, ARegistrationOfTheSameNodeEndsItsOldStream) {
+  grpc::ClientContext first_context;
+  auto first = stub_->Connect(&first_context);
+  ASSERT_TRUE(first->Write(Hello("n0")));
+  v1::SchedulerMessage m;
+  ASSERT_TRUE(first->Read(&m));
+  ASSERT_TRUE(m.has_registered());
+  grpc::ClientContext second_context;
+  auto second = stub_->Connect(&second_context);
+  ASSERT_TRUE(second->Write(Hello("n0")));
+  ASSERT_TRUE(second->Read(&m));
+  EXPECT_TRUE(m.has_registered());
+  EXPECT_FALSE(first->Read(&m));  // ended by the scheduler
+  EXPECT_EQ(first->Finish().error_code(), grpc::StatusCode::CANCELLED);
+  second_context.TryCancel();
+  second->Finish();
 }
 
 }  // namespace

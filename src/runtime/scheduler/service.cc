@@ -1,9 +1,9 @@
 #include "runtime/scheduler/service.h"
 
-#include <condition_variable>
 #include <deque>
 #include <mutex>
-#include <thread>
+#include <optional>
+#include <utility>
 
 #include "core/status.h"
 #include "fmt/format.h"
@@ -28,57 +28,6 @@ grpc::Status ToGrpc(const absl::Status& status) {
 
 namespace {
 
-// StreamLink: a node's stream as the core sees it. Send queues; a writer
-// thread writes in order, so the core never waits on the network.
-class StreamLink final : public NodeLink {
- public:
-  StreamLink(grpc::ServerContext* context, grpc::ServerReaderWriter<v1::SchedulerMessage, v1::NodeMessage>* stream)
-      : context_(context), stream_(stream), writer_([this] { WriteLoop(); }) {}
-  ~StreamLink() override { Stop(); }
-
-  void Send(v1::SchedulerMessage message) override {
-    std::lock_guard lock(mu_);
-    queue_.push_back(std::move(message));
-    ready_.notify_one();
-  }
-  void Close() override { context_->TryCancel(); }
-
-  void Stop() {
-    {
-      std::lock_guard lock(mu_);
-      stopping_ = true;
-      ready_.notify_one();
-    }
-    if (writer_.joinable()) writer_.join();
-  }
-
- private:
-  void WriteLoop() {
-    std::unique_lock lock(mu_);
-    while (true) {
-      ready_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, and everything queued was written
-      v1::SchedulerMessage message = std::move(queue_.front());
-      queue_.pop_front();
-      lock.unlock();
-      const bool ok = stream_->Write(message);
-      lock.lock();
-      if (!ok) {
-        queue_.clear();
-        if (stopping_) return;
-      }
-    }
-  }
-
-  grpc::ServerContext* context_;
-  grpc::ServerReaderWriter<v1::SchedulerMessage, v1::NodeMessage>* stream_;
-  std::mutex mu_;
-  std::condition_variable ready_;
-  std::deque<v1::SchedulerMessage> queue_;
-  bool stopping_ = false;
-  std::thread writer_;
-};
-
 // CodeName: a gRPC status code as /metrics labels it ("OK", "NOT_FOUND").
 std::string_view CodeName(grpc::StatusCode code) {
   switch (code) {
@@ -95,6 +44,125 @@ std::string_view CodeName(grpc::StatusCode code) {
     default: return "OTHER";
   }
 }
+
+// NodeStream: one node's Connect stream (callback API) and, for the core,
+// its NodeLink. Reads are handled on the gRPC thread that completes them:
+// the first must be Register, every later one goes to the core at once, and
+// the next read starts only after the core has taken the message (so
+// messages reach it in order, one at a time per node). Send queues and, if
+// no write is outstanding, starts one on the calling thread; each finished
+// write starts the next. The stream ends when a read fails (the node left,
+// Close cancelled it, or the server is shutting down): the core hears
+// NodeGone first, so it drops its pointer to this link, then the status is
+// sent once no write is outstanding, and gRPC's OnDone deletes the reactor.
+class NodeStream final : public grpc::ServerBidiReactor<v1::NodeMessage, v1::SchedulerMessage>, public NodeLink {
+ public:
+  NodeStream(grpc::CallbackServerContext* context, SchedulerCore& core, const std::string& token)
+      : context_(context), core_(core) {
+    if (grpc::Status s = CheckToken(*context, token); !s.ok()) {
+      FinishOnce(s);
+      return;
+    }
+    StartRead(&in_);
+  }
+
+  void Send(v1::SchedulerMessage message) override {
+    {
+      std::lock_guard lock(mu_);
+      if (finishing_ || broken_) return;
+      if (writing_) {
+        queue_.push_back(std::move(message));
+        return;
+      }
+      writing_ = true;
+      out_ = std::move(message);
+    }
+    // out_ is this thread's until OnWriteDone: writing_ keeps others out.
+    StartWrite(&out_);
+  }
+  void Close() override { context_->TryCancel(); }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) {
+      if (session_) core_.NodeGone(*session_);
+      FinishOnce(session_ ? grpc::Status::OK : grpc::Status::CANCELLED);
+      return;
+    }
+    if (session_) {
+      core_.OnNodeMessage(*session_, in_);
+    } else if (!in_.has_register_()) {
+      FinishOnce(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "a node's first message must be Register"));
+      return;
+    } else {
+      absl::StatusOr<SchedulerCore::Session> session = core_.RegisterNode(in_.register_(), this);
+      if (!session.ok()) {
+        FinishOnce(ToGrpc(session.status()));
+        return;
+      }
+      session_ = *session;
+    }
+    in_.Clear();
+    StartRead(&in_);
+  }
+
+  void OnWriteDone(bool ok) override {
+    std::optional<grpc::Status> finish;
+    bool next = false;
+    {
+      std::lock_guard lock(mu_);
+      if (!ok) {  // the stream broke: the outstanding read fails too, and ends it
+        broken_ = true;
+        queue_.clear();
+      }
+      if (!queue_.empty() && !finishing_) {
+        out_ = std::move(queue_.front());
+        queue_.pop_front();
+        next = true;
+      } else {
+        writing_ = false;
+        if (finishing_) finish = std::exchange(status_, std::nullopt);
+      }
+    }
+    if (next) {
+      StartWrite(&out_);
+    } else if (finish) {
+      Finish(std::move(*finish));
+    }
+  }
+
+  void OnDone() override { delete this; }
+
+ private:
+  // FinishOnce sends `status` (counted in /metrics) now, or when the
+  // outstanding write is done: gRPC allows one write at a time, and the
+  // status only after it.
+  void FinishOnce(grpc::Status status) {
+    core_.metrics().RpcDone("Connect", CodeName(status.error_code()));
+    {
+      std::lock_guard lock(mu_);
+      finishing_ = true;
+      queue_.clear();
+      if (writing_) {
+        status_ = std::move(status);
+        return;
+      }
+    }
+    Finish(std::move(status));
+  }
+
+  grpc::CallbackServerContext* const context_;
+  SchedulerCore& core_;
+  v1::NodeMessage in_;                               // the read outstanding (one at a time)
+  std::optional<SchedulerCore::Session> session_;  // set once registered; read-side only
+
+  std::mutex mu_;  // guards what follows (Send comes from any thread, under the core's lock)
+  bool writing_ = false;  // a write is outstanding, of out_
+  bool finishing_ = false;
+  bool broken_ = false;
+  v1::SchedulerMessage out_;
+  std::deque<v1::SchedulerMessage> queue_;
+  std::optional<grpc::Status> status_;  // to send once the outstanding write is done
+};
 
 }  // namespace
 
@@ -118,9 +186,9 @@ grpc::Status SchedulerService::Export(grpc::ServerContext* context, const v1::Ex
   return Counted("Export", ServeExport(context, request, writer));
 }
 
-grpc::Status SchedulerService::Connect(grpc::ServerContext* context,
-                                       grpc::ServerReaderWriter<v1::SchedulerMessage, v1::NodeMessage>* stream) {
-  return Counted("Connect", ServeConnect(context, stream));
+grpc::ServerBidiReactor<v1::NodeMessage, v1::SchedulerMessage>* SchedulerService::Connect(
+    grpc::CallbackServerContext* context) {
+  return new NodeStream(context, core_, token_);
 }
 
 grpc::Status SchedulerService::Counted(std::string_view method, grpc::Status status) {
@@ -191,27 +259,6 @@ grpc::Status SchedulerService::ServeExport(grpc::ServerContext* context, const v
       !write_rows([](v1::ExportChunk& c) -> auto& { return *c.mutable_series(); })) {
     return grpc::Status::CANCELLED;
   }
-  return grpc::Status::OK;
-}
-
-grpc::Status SchedulerService::ServeConnect(grpc::ServerContext* context,
-                                       grpc::ServerReaderWriter<v1::SchedulerMessage, v1::NodeMessage>* stream) {
-  if (grpc::Status s = CheckToken(*context, token_); !s.ok()) return s;
-  v1::NodeMessage first;
-  if (!stream->Read(&first)) return grpc::Status::CANCELLED;
-  if (!first.has_register_()) {
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "a node's first message must be Register");
-  }
-  StreamLink link(context, stream);
-  absl::StatusOr<SchedulerCore::Session> session = core_.RegisterNode(first.register_(), &link);
-  if (!session.ok()) {
-    link.Stop();
-    return ToGrpc(session.status());
-  }
-  v1::NodeMessage message;
-  while (stream->Read(&message)) core_.OnNodeMessage(*session, message);
-  core_.NodeGone(*session);
-  link.Stop();
   return grpc::Status::OK;
 }
 

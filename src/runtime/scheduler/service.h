@@ -2,10 +2,16 @@
 //
 // SchedulerService: the gRPC face of `weftd scheduler` (proto/weft/v1). Each
 // RPC checks the token first, then hands the request to the SchedulerCore,
-// which validates it before changing anything. A node's Connect stream gets
-// a writer thread of its own, so the core can queue launches without
-// blocking on the network. Every answer is counted by method and status code
-// for /metrics.
+// which validates it before changing anything. Every answer is counted by
+// method and status code for /metrics.
+//
+// A node's Connect stream uses gRPC's callback API (issue 20): its reactor
+// (service.cc, NodeStream) hands each message read to the core on the gRPC
+// thread that read it, and the core's launches go out through the reactor's
+// write queue, started on the thread that queued them, one write
+// outstanding at a time. So a task end and the launches it causes cost no
+// hand-off between threads. The client RPCs stay synchronous: a Submit may
+// parse for seconds, which must not hold one of gRPC's event threads.
 // Thread-safe: gRPC calls the handlers from its own threads.
 #pragma once
 
@@ -20,7 +26,7 @@ namespace weft::runtime {
 // ToGrpc: an absl status as the gRPC status a client sees.
 grpc::Status ToGrpc(const absl::Status& status);
 
-class SchedulerService final : public v1::Scheduler::Service {
+class SchedulerService final : public v1::Scheduler::WithCallbackMethod_Connect<v1::Scheduler::Service> {
  public:
   SchedulerService(SchedulerCore& core, std::string token) : core_(core), token_(std::move(token)) {}
 
@@ -32,8 +38,8 @@ class SchedulerService final : public v1::Scheduler::Service {
                       v1::CancelReply* reply) override;
   grpc::Status Export(grpc::ServerContext* context, const v1::ExportRequest* request,
                       grpc::ServerWriter<v1::ExportChunk>* writer) override;
-  grpc::Status Connect(grpc::ServerContext* context,
-                       grpc::ServerReaderWriter<v1::SchedulerMessage, v1::NodeMessage>* stream) override;
+  // Connect: a reactor serving one node's stream; it deletes itself when done.
+  grpc::ServerBidiReactor<v1::NodeMessage, v1::SchedulerMessage>* Connect(grpc::CallbackServerContext* context) override;
 
  private:
   // Serve*: the RPCs themselves; the public overrides count each answer in
@@ -46,8 +52,6 @@ class SchedulerService final : public v1::Scheduler::Service {
                       v1::CancelReply* reply);
   grpc::Status ServeExport(grpc::ServerContext* context, const v1::ExportRequest* request,
                       grpc::ServerWriter<v1::ExportChunk>* writer);
-  grpc::Status ServeConnect(grpc::ServerContext* context,
-                       grpc::ServerReaderWriter<v1::SchedulerMessage, v1::NodeMessage>* stream);
 
   grpc::Status Counted(std::string_view method, grpc::Status status);
 
