@@ -41,6 +41,11 @@ struct TraceOptions {
   // distinct demand (false), or one stage per job with per-task `demands`
   // (true; trace/task_groups.h).
   bool stage_per_job = false;
+  // The most kept rows a reader whose files are not in job order holds at
+  // once (alibaba-2017, alibaba-2018: trace/arrival_batches.h; about 64
+  // bytes each: 16 MiB at the default). Tests lower it to make the readers
+  // take several passes.
+  uint64_t max_held_rows = uint64_t{1} << 18;
 };
 
 // ParseWindow reads "START:END" in seconds (either side may be empty).

@@ -67,6 +67,10 @@ class TraceJobSource final : public JobSource {
   // report, the data-quality counts (weft trace inspect), be read.
   bool read() const { return ended_; }
   const TraceReport& report() const { return report_; }
+  // peak_waiting: the most jobs held at once in the reorder buffer (passed
+  // by the reader, not yet handed to the engine): what a reader's watermark
+  // bounds. A reader stating none is read whole, and this is its job count.
+  size_t peak_waiting() const { return peak_waiting_; }
 
  protected:
   std::optional<JobId> Pull() override;
@@ -106,6 +110,7 @@ class TraceJobSource final : public JobSource {
   Workload w_;
   // Jobs passed by the reader and not handed out, earliest (arrival, id) first.
   std::priority_queue<std::pair<TimeUs, uint32_t>, std::vector<std::pair<TimeUs, uint32_t>>, std::greater<>> waiting_;
+  size_t peak_waiting_ = 0;
   TimeUs no_arrival_before_ = 0;
   TimeUs handed_arrival_us_ = 0;  // the arrival of the last job handed out
   bool ended_ = false;
