@@ -173,9 +173,9 @@ absl::StatusOr<std::optional<std::vector<IndexedJob>>> IndexJobs(const std::stri
   return std::optional<std::vector<IndexedJob>>(std::move(index));
 }
 
-// CollectJobs is a further pass: it builds the jobs of `batch` from their rows.
-absl::StatusOr<std::vector<json>> CollectJobs(const std::string& path, std::span<const IndexedJob> batch,
-                                              const AlibabaOptions& options) {
+// CollectRows is a further pass: the rows of each job of `batch`.
+absl::StatusOr<std::vector<std::vector<AlibabaTaskRow>>> CollectRows(const std::string& path,
+                                                                     std::span<const IndexedJob> batch) {
   absl::flat_hash_map<std::string_view, size_t> slot;
   for (size_t k = 0; k < batch.size(); ++k) slot.emplace(batch[k].name, k);
   std::vector<std::vector<AlibabaTaskRow>> rows(batch.size());
@@ -187,20 +187,22 @@ absl::StatusOr<std::vector<json>> CollectJobs(const std::string& path, std::span
     const auto it = slot.find(row->job);
     if (it != slot.end()) rows[it->second].push_back(std::move(*row));
   }
-  std::vector<json> jobs;
-  for (size_t k = 0; k < batch.size(); ++k) {
-    std::vector<const AlibabaTaskRow*> ptrs;
-    for (const AlibabaTaskRow& row : rows[k]) ptrs.push_back(&row);
-    std::variant<AlibabaJobDraft, AlibabaJobSkip> built = BuildAlibabaJob(ptrs, options);
-    if (ptrs.size() != batch[k].rows || !std::holds_alternative<AlibabaJobDraft>(built)) {
-      return absl::InvalidArgumentError(fmt::format("{}: job {} changed between two reads of the file", path,
-                                                    batch[k].name));
-    }
-    AlibabaJobDraft& job = std::get<AlibabaJobDraft>(built);
-    jobs.push_back({{"name", std::move(job.name)}, {"stages", std::move(job.stages)}});
-    std::vector<AlibabaTaskRow>().swap(rows[k]);
+  return rows;
+}
+
+// BuildJob builds a job of the batch from its rows (and frees them).
+absl::StatusOr<json> BuildJob(const std::string& path, const IndexedJob& indexed, std::vector<AlibabaTaskRow>& rows,
+                              const AlibabaOptions& options) {
+  std::vector<const AlibabaTaskRow*> ptrs;
+  for (const AlibabaTaskRow& row : rows) ptrs.push_back(&row);
+  std::variant<AlibabaJobDraft, AlibabaJobSkip> built = BuildAlibabaJob(ptrs, options);
+  if (ptrs.size() != indexed.rows || !std::holds_alternative<AlibabaJobDraft>(built)) {
+    return absl::InvalidArgumentError(fmt::format("{}: job {} changed between two reads of the file", path,
+                                                  indexed.name));
   }
-  return jobs;
+  std::vector<AlibabaTaskRow>().swap(rows);
+  AlibabaJobDraft& job = std::get<AlibabaJobDraft>(built);
+  return json{{"name", std::move(job.name)}, {"stages", std::move(job.stages)}};
 }
 
 // ReadWhole is the reader for a file whose jobs' rows are apart: every row
@@ -260,10 +262,21 @@ absl::Status ReadAlibaba2018(const std::vector<std::string>& paths, TraceEmitter
   bool first = true;
   const std::span<const IndexedJob> all(*index);
   return ForEachBatch(all, out.options().max_held_rows, report, [&](std::span<const IndexedJob> batch) -> absl::Status {
-    ASSIGN_OR_RETURN(std::vector<json> jobs, CollectJobs(path, batch, options));
-    if (!instance_files.empty()) RETURN_IF_ERROR(ReadInstances(instance_files, jobs, kept, first, report));
+    ASSIGN_OR_RETURN(std::vector<std::vector<AlibabaTaskRow>> rows, CollectRows(path, batch));
+    // With batch_instance, the batch's jobs are built first (their instances
+    // are read once for the batch); without, each just before it is passed.
+    std::vector<json> jobs(batch.size());
+    if (!instance_files.empty()) {
+      for (size_t k = 0; k < batch.size(); ++k) {
+        ASSIGN_OR_RETURN(jobs[k], BuildJob(path, batch[k], rows[k], options));
+      }
+      RETURN_IF_ERROR(ReadInstances(instance_files, jobs, kept, first, report));
+    }
     first = false;
-    for (size_t k = 0; k < jobs.size(); ++k) {
+    for (size_t k = 0; k < batch.size(); ++k) {
+      if (instance_files.empty()) {
+        ASSIGN_OR_RETURN(jobs[k], BuildJob(path, batch[k], rows[k], options));
+      }
       const double arrival = batch[k].arrival - first_arrival;
       RETURN_IF_ERROR(out.Job(std::move(jobs[k]), arrival));
       out.NoArrivalBefore(arrival);

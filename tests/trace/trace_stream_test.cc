@@ -177,6 +177,39 @@ TEST_F(TraceStreamTest, TheFirstJobComesBeforeTheTraceIsRead) {
   EXPECT_LT((*source)->LiveJobs(), 80u);
 }
 
+TEST_F(TraceStreamTest, Google2011JobWithNoTaskKeptHoldsNothingBack) {
+  // Job 1 is submitted first and runs past the files' end (a service: no
+  // task finishes, no end in job_events); then 300 jobs of a task each,
+  // ending 2 s after their submit. Before the first pass's index, job 1 held
+  // the watermark at its submit, and every later job waited in the reorder
+  // buffer until the files' end.
+  std::string ordered, jobs;
+  {
+    struct Row {
+      int64_t time;
+      std::string text;
+    };
+    std::vector<Row> rows = {{500000, Event(500000, 1, 0, 0)}, {600000, Event(600000, 1, 0, 1)}};
+    for (int k = 2; k <= 301; ++k) {
+      const int64_t submit = int64_t{k} * 1000000;
+      rows.push_back({submit, Event(submit, k, 0, 0)});
+      rows.push_back({submit + 1, Event(submit + 1, k, 0, 1)});
+      rows.push_back({submit + 2000000, Event(submit + 2000000, k, 0, 4)});
+      jobs += JobEvent(submit + 2000001, k, 4);
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.time < b.time; });
+    for (const Row& r : rows) ordered += r.text;
+  }
+  WriteGz("g/task_events/part-00000-of-00001.csv.gz", ordered);
+  WriteGz("g/job_events/part-00000-of-00001.csv.gz", jobs);
+  const std::string trace = "google-2011:" + Path("g");
+  ExpectStreams(trace, 8);
+  TraceReport report;
+  ASSERT_TRUE(ReadTraceWorkload(Spec(trace), Options(), report).ok());
+  EXPECT_EQ(report.skipped("jobs with no task kept"), 1u);
+  EXPECT_EQ(report.jobs_written, 300u);
+}
+
 TEST_F(TraceStreamTest, SwimStreamsEveryFileAtOnce) {
   // Merged by submit time, the reorder buffer holds a job or two, not the 600.
   ExpectStreams(SwimTrace(), 4);
