@@ -113,7 +113,8 @@ absl::Status ReadAlibaba2017(const std::vector<std::string>& paths, TraceEmitter
     return std::tie(a.arrival, a.key) < std::tie(b.arrival, b.key);
   });
   const std::span<const ArrivalIndexEntry> all(jobs);
-  return ForEachBatch(all, out.options().max_held_rows, report, [&](std::span<const ArrivalIndexEntry> batch) -> absl::Status {
+  const uint64_t max_rows = out.options().max_held_rows;
+  return ForEachBatch(all, max_rows, report, [&](std::span<const ArrivalIndexEntry> batch) -> absl::Status {
     absl::flat_hash_map<int64_t, std::vector<TaskRecord>> tasks;
     for (const ArrivalIndexEntry& e : batch) tasks[e.key].reserve(e.rows);
     uint64_t order = 0;

@@ -118,7 +118,9 @@ void PassReport(const AlibabaReport& r, TraceReport& report) {
 
 absl::StatusOr<std::ifstream> OpenTaskFile(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return absl::InvalidArgumentError(fmt::format("{}: is a directory", path));
+  if (std::filesystem::is_directory(path, ec)) {
+    return absl::InvalidArgumentError(fmt::format("{}: is a directory", path));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::InvalidArgumentError(fmt::format("{}: cannot open", path));
   return in;

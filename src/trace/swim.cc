@@ -83,8 +83,8 @@ absl::StatusOr<bool> SwimFile::Advance(TraceEmitter& out) {
   // SWIM's files are in submit order (all four in ../shared/data).
   if (rows->row_number() > 1 && submit < submit_) {
     return rows->ColumnError(1, "submit_time_s",
-                             fmt::format("{} s is before the row above's {} s: swim rows must be in submit order", submit,
-                                         submit_));
+                             fmt::format("{} s is before the row above's {} s: swim rows must be in submit order",
+                                         submit, submit_));
   }
   for (const auto& [column, name, value] : {std::tuple{3, "map_input_bytes", input}, {4, "shuffle_bytes", shuffle},
                                             {5, "reduce_output_bytes", output}}) {

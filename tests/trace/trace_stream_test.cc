@@ -94,9 +94,11 @@ class TraceStreamTest : public testutil::TraceFixture {
     for (int j = 0; j < 60; ++j) {
       const int k = (j * 23) % 60, start = 1000 + 13 * k;
       tasks += fmt::format("j_{},M1,2,Terminated,{},{},100,0.5\n", k, start, start + 10);
-      tasks += fmt::format("j_{},R2_1,1,{},{},{},50,0.5\n", k, k == 7 ? "Failed" : "Terminated", start + 10, start + 30);
+      tasks += fmt::format("j_{},R2_1,1,{},{},{},50,0.5\n", k, k == 7 ? "Failed" : "Terminated", start + 10,
+                           start + 30);
       for (int i = 0; i < 2; ++i) {
-        instances += fmt::format("i,M1,j_{},1,Terminated,{},{},m_1,1,1,40,90,0.2,0.4\n", k, start, start + 3 + i + k % 4);
+        instances +=
+            fmt::format("i,M1,j_{},1,Terminated,{},{},m_1,1,1,40,90,0.2,0.4\n", k, start, start + 3 + i + k % 4);
       }
       instances += fmt::format("i,R2_1,j_{},1,{},{},{},m_1,1,1,40,90,0.2,0.4\n", k, k % 5 ? "Terminated" : "Failed",
                                start + 10, start + 20);
