@@ -138,7 +138,7 @@ class TraceEmitter {
   // NoArrivalBefore: the reader will pass no job arriving before
   // `arrival_s` (trace time) from now on. A reader that passes its jobs in
   // arrival order calls it with each job's arrival after passing it; one
-  // that passes them in another order (google-2011: by end) with what its
+  // that passes them in another order (google-2011: by last row) with what its
   // rows so far allow; one that never calls it is replayed once read whole.
   void NoArrivalBefore(double arrival_s) {
     sink_.NoArrivalBefore((arrival_s - options_.window_start_s) / options_.scale_arrivals);
