@@ -12,8 +12,12 @@
 // Only Terminated tasks with both requests are kept; a job's arrival is its
 // earliest kept task's creation (tasks created before the trace start arrive
 // at 0). The cluster: 1,300 machines of 64 cores (the v2017 cluster).
-// The file is not ordered by job, so a compact record per kept task (about
-// 48 bytes) stays in memory until the end. Not thread-safe.
+// Of a task listed twice, the earliest-created row is kept (ties: the first
+// in the files). The file is not ordered by job (nor by time): a first pass
+// checks every row and indexes each job (id, arrival, kept rows: 24 bytes a
+// job), then the jobs are passed in arrival order (ties by job id), in
+// batches of at most TraceOptions::max_held_rows kept rows, each collected by
+// a pass over the files (trace/arrival_batches.h). Not thread-safe.
 #pragma once
 
 #include <string>

@@ -13,9 +13,16 @@
 // its instance's end_time - start_time ("durations"; 0 s becomes 1 s),
 // else every task runs their mean (counted); usage = the mean cpu_avg / 100
 // and mem_avg, capped at the demand (values the trace marks invalid, -1 and
-// 101, left out). Instance rows stream; what is kept is 8 bytes an instance
-// of a kept job. Unlike the other readers, batch_task's rows are held in
-// memory (alibaba_rows.h). Not thread-safe.
+// 101, left out), read again per batch (below), each row counted once.
+//
+// batch_task is read in passes (trace/arrival_batches.h): the first checks
+// each job as its rows end (the ERDOS files hold a job's rows together),
+// counts the skips and indexes the usable jobs (name, arrival, rows); then
+// the jobs are collected in arrival order (ties by name), at most
+// TraceOptions::max_held_rows rows a pass, and passed on, each built just
+// before (with batch_instance, the batch's jobs at once). A file in which a
+// job's rows are apart is read whole, as `weft convert` reads it. Plain
+// files only (alibaba_rows.h). Not thread-safe.
 #pragma once
 
 #include <string>

@@ -23,21 +23,6 @@ constexpr std::array<std::string_view, AlibabaReport::kReasons> kSkipWhy = {
     "a task not Terminated", "a malformed task name", "a missing or invalid number", "two tasks with one number",
     "a parent that is no task of the job", "a dependency cycle", "a demand larger than a machine"};
 
-// A usable job, ready to be written.
-struct JobDraft {
-  std::string name;
-  double arrival_s = 0;
-  json stages;
-  uint64_t tasks = 0;
-  size_t num_stages = 0;
-};
-
-// A job that cannot be used: why, and the row that showed it.
-struct Skip {
-  AlibabaSkip why;
-  uint64_t line;
-};
-
 // InstanceSeconds: one instance's running time (header comment), or nullopt.
 std::optional<double> InstanceSeconds(const AlibabaTaskRow& row) {
   double s = NAN;
@@ -86,8 +71,11 @@ std::optional<std::vector<size_t>> TopologicalOrder(const std::vector<std::vecto
   return order;
 }
 
-// BuildJob checks one job's rows and builds its stages.
-std::variant<JobDraft, Skip> BuildJob(const std::vector<const AlibabaTaskRow*>& rows, const AlibabaOptions& o) {
+}  // namespace
+
+std::variant<AlibabaJobDraft, AlibabaJobSkip> BuildAlibabaJob(const std::vector<const AlibabaTaskRow*>& rows,
+                                                              const AlibabaOptions& o) {
+  using Skip = AlibabaJobSkip;
   std::vector<AlibabaTaskName> names;
   std::unordered_map<uint32_t, size_t> by_number;
   for (const AlibabaTaskRow* row : rows) {
@@ -134,7 +122,7 @@ std::variant<JobDraft, Skip> BuildJob(const std::vector<const AlibabaTaskRow*>& 
   std::optional<std::vector<size_t>> order = TopologicalOrder(parents, rank);
   if (!order) return Skip{AlibabaSkip::kCycle, rows.front()->line};
 
-  JobDraft job;
+  AlibabaJobDraft job;
   job.name = rows.front()->job;
   job.arrival_s = rows.front()->start_s;
   job.stages = json::array();
@@ -158,6 +146,8 @@ std::variant<JobDraft, Skip> BuildJob(const std::vector<const AlibabaTaskRow*>& 
   return job;
 }
 
+namespace {
+
 absl::Status CheckOptions(const AlibabaOptions& o) {
   if (o.machines < 1) return absl::InvalidArgumentError("machines must be at least 1");
   if (!(o.machine_cpu > 0) || !std::isfinite(o.machine_cpu)) {
@@ -171,7 +161,7 @@ absl::Status CheckOptions(const AlibabaOptions& o) {
 
 // Sample keeps `k` of `jobs` chosen uniformly (partial Fisher-Yates), in
 // their original order.
-std::vector<JobDraft> Sample(std::vector<JobDraft> jobs, uint64_t k, uint64_t seed) {
+std::vector<AlibabaJobDraft> Sample(std::vector<AlibabaJobDraft> jobs, uint64_t k, uint64_t seed) {
   if (k == 0 || k >= jobs.size()) return jobs;
   std::vector<size_t> index(jobs.size());
   for (size_t i = 0; i < index.size(); ++i) index[i] = i;
@@ -179,13 +169,24 @@ std::vector<JobDraft> Sample(std::vector<JobDraft> jobs, uint64_t k, uint64_t se
   for (size_t i = 0; i < k; ++i) std::swap(index[i], index[i + rng.UniformInt(index.size() - i)]);
   index.resize(k);
   std::sort(index.begin(), index.end());
-  std::vector<JobDraft> kept;
+  std::vector<AlibabaJobDraft> kept;
   kept.reserve(k);
   for (size_t i : index) kept.push_back(std::move(jobs[i]));
   return kept;
 }
 
 }  // namespace
+
+nlohmann::json AlibabaMachineGroup(const AlibabaOptions& options) {
+  json group = {{"name", "m"}, {"count", options.machines}, {"rack_size", options.machines}};
+  group["capacity"] = {{"cpu", options.machine_cpu}, {"mem", options.machine_mem}};
+  return group;
+}
+
+void AlibabaReport::Count(const AlibabaJobSkip& skip, std::string_view job) {
+  const int r = static_cast<int>(skip.why);
+  if (skipped[r]++ == 0) example[r] = fmt::format("{} (line {})", job, skip.line);
+}
 
 uint64_t AlibabaReport::TotalSkipped() const {
   uint64_t total = 0;
@@ -218,16 +219,15 @@ absl::StatusOr<AlibabaConversion> ConvertAlibabaRows(const std::vector<AlibabaTa
     by_job[it->second].push_back(&row);
   }
   report.jobs = by_job.size();
-  std::vector<JobDraft> usable;
+  std::vector<AlibabaJobDraft> usable;
   for (const auto& job_rows : by_job) {
-    std::variant<JobDraft, Skip> built = BuildJob(job_rows, options);
-    if (const Skip* skip = std::get_if<Skip>(&built)) {
-      const int r = static_cast<int>(skip->why);
-      if (report.skipped[r]++ == 0) report.example[r] = fmt::format("{} (line {})", job_rows.front()->job, skip->line);
+    std::variant<AlibabaJobDraft, AlibabaJobSkip> built = BuildAlibabaJob(job_rows, options);
+    if (const AlibabaJobSkip* skip = std::get_if<AlibabaJobSkip>(&built)) {
+      report.Count(*skip, job_rows.front()->job);
       continue;
     }
     ++report.usable;
-    JobDraft& job = std::get<JobDraft>(built);
+    AlibabaJobDraft& job = std::get<AlibabaJobDraft>(built);
     if (job.tasks < options.min_tasks || job.num_stages < options.min_stages) {
       ++report.too_small;
       continue;
@@ -235,22 +235,21 @@ absl::StatusOr<AlibabaConversion> ConvertAlibabaRows(const std::vector<AlibabaTa
     usable.push_back(std::move(job));
   }
   // A fixed order before sampling, so the sample depends only on the rows' content and the seed.
-  std::sort(usable.begin(), usable.end(), [](const JobDraft& a, const JobDraft& b) {
+  std::sort(usable.begin(), usable.end(), [](const AlibabaJobDraft& a, const AlibabaJobDraft& b) {
     return a.arrival_s != b.arrival_s ? a.arrival_s < b.arrival_s : a.name < b.name;
   });
-  std::vector<JobDraft> chosen = Sample(std::move(usable), options.max_jobs, options.seed);
+  std::vector<AlibabaJobDraft> chosen = Sample(std::move(usable), options.max_jobs, options.seed);
   report.written = chosen.size();
   if (chosen.empty()) return absl::InvalidArgumentError(fmt::format("no job to write: {}", report.Summary()));
 
-  json group = {{"name", "m"}, {"count", options.machines}, {"rack_size", options.machines}};
-  group["capacity"] = {{"cpu", options.machine_cpu}, {"mem", options.machine_mem}};
+  json group = AlibabaMachineGroup(options);
   json& doc = out.document;
   doc = json::object();
   doc["weft"] = 1;
   doc["cluster"]["machines"] = json::array({std::move(group)});
   doc["jobs"] = json::array();
   const double first_arrival = chosen.front().arrival_s;
-  for (JobDraft& job : chosen) {
+  for (AlibabaJobDraft& job : chosen) {
     doc["jobs"].push_back(
         {{"name", job.name}, {"arrival", job.arrival_s - first_arrival}, {"stages", std::move(job.stages)}});
   }

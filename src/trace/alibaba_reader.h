@@ -34,6 +34,8 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -64,6 +66,22 @@ enum class AlibabaSkip : int {
   kNumReasons,
 };
 
+// A job that cannot be used: why, and the row that showed it.
+struct AlibabaJobSkip {
+  AlibabaSkip why;
+  uint64_t line;
+};
+
+// A usable job: its stages as weft JSON, parents first; arrival_s is the
+// trace's (ConvertAlibabaRows counts arrivals from the earliest job kept).
+struct AlibabaJobDraft {
+  std::string name;
+  double arrival_s = 0;
+  nlohmann::json stages;
+  uint64_t tasks = 0;
+  size_t num_stages = 0;
+};
+
 struct AlibabaReport {
   static constexpr int kReasons = static_cast<int>(AlibabaSkip::kNumReasons);
   uint64_t rows = 0;
@@ -74,6 +92,8 @@ struct AlibabaReport {
   std::array<uint64_t, kReasons> skipped{};
   std::array<std::string, kReasons> example;  // the first skipped job per reason: "j_1 (line 7)"
 
+  // Count: one job skipped, the first per reason kept as the example.
+  void Count(const AlibabaJobSkip& skip, std::string_view job);
   uint64_t TotalSkipped() const;
   // Summary is one line: rows, jobs, what was skipped and why, what was written.
   std::string Summary() const;
@@ -84,6 +104,14 @@ struct AlibabaConversion {
   Workload workload;        // the same, parsed and validated by the weft reader
   AlibabaReport report;
 };
+
+// BuildAlibabaJob checks one job's rows (all of them, in file order) and
+// builds its stages, or says why the job cannot be used.
+std::variant<AlibabaJobDraft, AlibabaJobSkip> BuildAlibabaJob(const std::vector<const AlibabaTaskRow*>& rows,
+                                                              const AlibabaOptions& options);
+
+// AlibabaMachineGroup: the cluster's one group of `machines` machines.
+nlohmann::json AlibabaMachineGroup(const AlibabaOptions& options);
 
 // ConvertAlibabaRows builds the workload. Fails (InvalidArgument) on bad
 // options or when no job is left to write.

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <tuple>
 
 #include "core/status.h"
 #include "fmt/format.h"
@@ -20,10 +21,8 @@ constexpr std::array<std::string_view, kNumFields> kHeaderNames = {
     "plan_cpu", "plan_mem", "duration", "avg_instance_duration"};
 constexpr int kRequiredFields = kPlanMem + 1;  // duration and avg_instance_duration are optional
 
-struct Layout {
-  std::array<int, kNumFields> column{};  // -1: not in this file
-  size_t width = 0;                      // fields per row
-};
+using Layout = AlibabaTaskRowStream::Layout;  // column: per Field; width: fields per row
+static_assert(std::tuple_size_v<decltype(Layout::column)> == kNumFields);
 
 // The native batch_task.csv: task_name,instance_num,job_name,task_type,status,start_time,end_time,plan_cpu,plan_mem.
 constexpr Layout kNativeLayout = {{2, 0, 1, 4, 5, 6, 7, 8, -1, -1}, 9};
@@ -114,33 +113,41 @@ absl::StatusOr<AlibabaTaskRow> ParseRow(const std::vector<std::string_view>& fie
 
 }  // namespace
 
-absl::StatusOr<std::vector<AlibabaTaskRow>> ReadAlibabaTaskRows(std::istream& in, std::string_view file) {
-  std::vector<AlibabaTaskRow> rows;
-  std::optional<Layout> layout;
-  std::string line;
-  for (uint64_t number = 1; std::getline(in, line); ++number) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
-    const std::string where = fmt::format("{}:{}", file, number);
-    const std::vector<std::string_view> fields = SplitFields(line);
-    if (!layout) {
-      ASSIGN_OR_RETURN(layout, HeaderLayout(fields, where));
-      if (layout) continue;  // the line was the header
+absl::StatusOr<std::optional<AlibabaTaskRow>> AlibabaTaskRowStream::Next() {
+  while (std::getline(in_, line_)) {
+    ++number_;
+    if (!line_.empty() && line_.back() == '\r') line_.pop_back();
+    if (line_.empty()) continue;
+    const std::string where = fmt::format("{}:{}", file_, number_);
+    const std::vector<std::string_view> fields = SplitFields(line_);
+    if (!layout_) {
+      ASSIGN_OR_RETURN(layout_, HeaderLayout(fields, where));
+      if (layout_) continue;  // the line was the header
       if (fields.size() != kNativeLayout.width) {
         return absl::InvalidArgumentError(fmt::format(
             "{}: neither a header naming job_name, task_name, ... nor a batch_task row of {} fields "
             "(task_name,instance_num,job_name,task_type,status,start_time,end_time,plan_cpu,plan_mem)",
             where, kNativeLayout.width));
       }
-      layout = kNativeLayout;
+      layout_ = kNativeLayout;
     }
-    ASSIGN_OR_RETURN(AlibabaTaskRow row, ParseRow(fields, *layout, where));
-    row.line = number;
-    rows.push_back(std::move(row));
+    ASSIGN_OR_RETURN(AlibabaTaskRow row, ParseRow(fields, *layout_, where));
+    row.line = number_;
+    return std::optional<AlibabaTaskRow>(std::move(row));
   }
-  if (in.bad()) return absl::InvalidArgumentError(fmt::format("{}: read error", file));
-  if (!layout) return absl::InvalidArgumentError(fmt::format("{}: no rows", file));
-  return rows;
+  if (in_.bad()) return absl::InvalidArgumentError(fmt::format("{}: read error", file_));
+  if (!layout_) return absl::InvalidArgumentError(fmt::format("{}: no rows", file_));
+  return std::optional<AlibabaTaskRow>();
+}
+
+absl::StatusOr<std::vector<AlibabaTaskRow>> ReadAlibabaTaskRows(std::istream& in, std::string_view file) {
+  std::vector<AlibabaTaskRow> rows;
+  AlibabaTaskRowStream stream(in, std::string(file));
+  while (true) {
+    ASSIGN_OR_RETURN(std::optional<AlibabaTaskRow> row, stream.Next());
+    if (!row) return rows;
+    rows.push_back(std::move(*row));
+  }
 }
 
 absl::StatusOr<std::vector<AlibabaTaskRow>> ReadAlibabaTaskRowsFile(const std::string& path) {

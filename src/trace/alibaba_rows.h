@@ -18,7 +18,9 @@
 // are ignored. Thread-safe: no shared state.
 #pragma once
 
+#include <array>
 #include <cmath>
+#include <optional>
 #include <cstdint>
 #include <istream>
 #include <string>
@@ -45,6 +47,28 @@ struct AlibabaTaskRow {
 };
 
 inline bool IsMissing(double value) { return std::isnan(value); }
+
+// AlibabaTaskRowStream pulls the rows of `in` one at a time (the trace
+// reader's passes over a file: alibaba_2018.h); `file` names it in messages.
+class AlibabaTaskRowStream {
+ public:
+  AlibabaTaskRowStream(std::istream& in, std::string file) : in_(in), file_(std::move(file)) {}
+  // Next: the next row, nullopt at the end (a file without a row is an error).
+  absl::StatusOr<std::optional<AlibabaTaskRow>> Next();
+
+  // Where each field is in a row of the file (alibaba_rows.cc).
+  struct Layout {
+    std::array<int, 10> column{};  // per field, -1: not in this file
+    size_t width = 0;
+  };
+
+ private:
+  std::istream& in_;
+  std::string file_;
+  std::optional<Layout> layout_;
+  std::string line_;
+  uint64_t number_ = 0;
+};
 
 // ReadAlibabaTaskRows reads every row of `in`; `file` names it in messages.
 absl::StatusOr<std::vector<AlibabaTaskRow>> ReadAlibabaTaskRows(std::istream& in, std::string_view file);

@@ -33,7 +33,14 @@ struct JobState {
   std::string user;
   int64_t priority = 0;
   int64_t first_submit_us = kNoTime;  // the first SUBMIT row's time: no kept task is submitted before
+  int64_t last_us = kNoTime;          // the time of its last row read
   absl::flat_hash_map<int64_t, TaskState> tasks;
+};
+
+// What the first pass over task_events knows of a job with a kept task.
+struct JobIndex {
+  int64_t arrival_us = 0;  // its earliest kept SUBMIT
+  int64_t last_us = 0;     // the time of its last row the job's rules read (later rows are late)
 };
 
 struct Usage {
@@ -129,6 +136,13 @@ class TaskEventsReader {
                    absl::flat_hash_map<std::pair<int64_t, int64_t>, Usage> usage)
       : out_(out), ends_(std::move(ends)), usage_(std::move(usage)) {}
 
+  // Read makes two passes over task_events. The first applies the rules
+  // (jobs end at their job_events end, so every count and example is as one
+  // pass gives) without building jobs, and indexes each job with a kept
+  // task: its arrival and its last row read. The second holds only those
+  // jobs, passes each once the stream is past its last row, and states as
+  // watermark the earliest arrival of the jobs it holds: a job with no task
+  // kept (a service running past the files) holds nothing back.
   absl::Status Read(const std::vector<std::string>& files) {
     RETURN_IF_ERROR(ForEachRow(files, ',', out_.report().rows, [&](const RowReader& rows) { return Row(rows); }));
     // Jobs whose end the files do not show, in order of job id.
@@ -136,6 +150,21 @@ class TaskEventsReader {
     for (const auto& [id, job] : active_) rest.push_back(id);
     std::sort(rest.begin(), rest.end());
     for (int64_t id : rest) RETURN_IF_ERROR(Emit(id));
+    // The second pass.
+    index_pass_ = false;
+    ends_ = {};
+    emitted_ = {};
+    by_end_ = {};
+    submits_ = {};
+    last_time_ = 0;
+    out_.ExpectJobs(index_.size());
+    uint64_t again = 0;
+    RETURN_IF_ERROR(ForEachRow(files, ',', again, [&](const RowReader& rows) { return Row(rows); }));
+    while (!by_end_.empty()) {
+      const int64_t id = by_end_.top().second;
+      by_end_.pop();
+      RETURN_IF_ERROR(Emit(id));
+    }
     return absl::OkStatus();
   }
 
@@ -154,16 +183,26 @@ class TaskEventsReader {
     if (time < last_time_) return r.ColumnError(0, "time", "goes back in time: parts must be given in order");
     last_time_ = time;
     RETURN_IF_ERROR(EmitEndedBy(time));
+    const auto indexed = index_pass_ ? index_.end() : index_.find(job_id);
     if (emitted_.contains(job_id)) {
-      out_.report().Skip(kSkipLate, 1, fmt::format("{} row {}", r.file(), r.row_number()));
+      if (index_pass_) out_.report().Skip(kSkipLate, 1, fmt::format("{} row {}", r.file(), r.row_number()));
       return absl::OkStatus();
     }
+    if (!index_pass_ && indexed == index_.end()) return absl::OkStatus();  // no task of it is kept
     auto [it, added] = active_.try_emplace(job_id);
     JobState& job = it->second;
+    job.last_us = time;
     if (added) {
       job.user = r.field(6);
-      const auto end = ends_.find(job_id);
-      if (end != ends_.end()) by_end_.push({end->second, job_id});
+      if (index_pass_) {
+        const auto end = ends_.find(job_id);
+        if (end != ends_.end()) by_end_.push({end->second, job_id});
+      } else {
+        // In the second pass by_end_ orders the jobs by their last row, and
+        // submits_ by their arrival.
+        by_end_.push({indexed->second.last_us, job_id});
+        submits_.push({indexed->second.arrival_us, job_id});
+      }
     }
     if (priority) job.priority = *priority;
     TaskState& task = job.tasks[index];
@@ -174,7 +213,7 @@ class TaskEventsReader {
         if (task.submit_us == kNoTime) task.submit_us = time;
         if (job.first_submit_us == kNoTime) {
           job.first_submit_us = time;
-          submits_.push({time, job_id});
+          if (index_pass_) submits_.push({time, job_id});
         }
         break;
       case kSchedule:
@@ -196,7 +235,8 @@ class TaskEventsReader {
     return absl::OkStatus();
   }
 
-  // EmitEndedBy passes on every job whose end is before `time`.
+  // EmitEndedBy passes on every job whose end (first pass: in job_events;
+  // second pass: its last row read) is before `time`.
   absl::Status EmitEndedBy(int64_t time) {
     while (!by_end_.empty() && by_end_.top().first < time) {
       const int64_t id = by_end_.top().second;
@@ -211,7 +251,9 @@ class TaskEventsReader {
     if (node.empty()) return absl::OkStatus();
     emitted_.insert(id);
     JobState& job = node.mapped();
-    TraceReport& report = out_.report();
+    // The skips were counted by the first pass.
+    TraceReport again;
+    TraceReport& report = index_pass_ ? out_.report() : again;
     std::vector<TraceTask> kept;
     int64_t arrival_us = -1;
     for (const auto& [index, t] : job.tasks) {
@@ -236,23 +278,26 @@ class TaskEventsReader {
       report.Skip(kSkipNoTasks, 1, fmt::format("job {}", id));
       return absl::OkStatus();
     }
+    if (index_pass_) {
+      index_[id] = JobIndex{arrival_us, job.last_us};
+      return absl::OkStatus();
+    }
     json j = {{"name", std::to_string(id)}, {"user", job.user.empty() ? "default" : job.user},
-              {"priority", job.priority}, {"stages", BagStages(kept, out_.options().stage_per_job, report)}};
+              {"priority", job.priority}, {"stages", BagStages(kept, out_.options().stage_per_job, out_.report())}};
     RETURN_IF_ERROR(out_.Job(std::move(j), Seconds(arrival_us)));
     out_.NoArrivalBefore(Seconds(NoArrivalBeforeUs()));
     return absl::OkStatus();
   }
 
   // NoArrivalBeforeUs: no job passed from now on arrives earlier. Jobs are
-  // passed when they end, so one that is still running in the trace holds
-  // this back to its first SUBMIT (a job's arrival is its earliest kept
-  // task's SUBMIT, and rows are in time order); a job not seen yet arrives
-  // at the current row's time or later.
+  // passed after their last row, so one still running in the trace holds
+  // this back to its arrival (known from the first pass); only jobs with a
+  // kept task are held. A job not seen yet arrives at the current row's time
+  // or later (rows are in time order).
   int64_t NoArrivalBeforeUs() {
     while (!submits_.empty()) {
       const auto [time, id] = submits_.top();
-      const auto it = active_.find(id);
-      if (it != active_.end() && it->second.first_submit_us == time) return std::min(time, last_time_);
+      if (active_.contains(id)) return std::min(time, last_time_);
       submits_.pop();  // passed already
     }
     return last_time_;
@@ -263,6 +308,8 @@ class TaskEventsReader {
   absl::flat_hash_map<std::pair<int64_t, int64_t>, Usage> usage_;
   absl::flat_hash_map<int64_t, JobState> active_;
   absl::flat_hash_set<int64_t> emitted_;
+  bool index_pass_ = true;
+  absl::flat_hash_map<int64_t, JobIndex> index_;  // jobs with a kept task (24 bytes a job)
   std::priority_queue<std::pair<int64_t, int64_t>, std::vector<std::pair<int64_t, int64_t>>, std::greater<>> by_end_;
   // Each active job's first SUBMIT (time, job id), earliest first; entries
   // of jobs passed since are dropped when they come up.
@@ -287,7 +334,6 @@ absl::Status ReadGoogle2011(const std::vector<std::string>& paths, TraceEmitter&
   }
   RETURN_IF_ERROR(out.Cluster(std::move(cluster)));
   ASSIGN_OR_RETURN(auto ends, ReadJobEnds(tables["job_events"], report));
-  out.ExpectJobs(ends.size());
   ASSIGN_OR_RETURN(auto usage, ReadUsage(tables["task_usage"], report));
   TaskEventsReader reader(out, std::move(ends), std::move(usage));
   return reader.Read(tables["task_events"]);

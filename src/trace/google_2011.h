@@ -15,10 +15,13 @@
 //    ADD or UPDATE before the end of the files counts, REMOVE takes it out
 //    unless it comes back), else 12,583 machines of capacity 1 x 1 (the cell's
 //    size, each as large as the largest machine).
-//  - job_events gives each job's end: a job is assembled and passed on once
-//    the task_events stream passes that time, so memory holds the jobs still
-//    active (the index of job ends is 16 bytes a job). Without job_events,
-//    jobs are passed on at the end of the files.
+//  - job_events gives each job's end: rows of a job after it are skipped
+//    (late). task_events is read twice: a first pass applies these rules and
+//    counts every skip, holding the tasks of the jobs active in the trace (and
+//    an index of job ends, 16 bytes a job), and indexes each job with a kept
+//    task (its arrival and the time of its last row: 24 bytes a job); the
+//    second holds only the kept jobs' tasks until their last row and passes
+//    each then, the earliest arrival of those it holds its watermark.
 //  - task_usage (optional): each task's mean cpu rate and canonical memory
 //    usage, weighted by the measurement windows' lengths; a stage's usage is
 //    the mean over its tasks, capped at its demand. Read into an index first

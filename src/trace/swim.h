@@ -14,7 +14,11 @@
 //  - every task demands 1 core and 1 GB; the cluster is 600 machines of
 //    8 cores and 32 GB (the FB-2009 cluster's size in the SWIM paper).
 // Arrival = submit_time_s. With several files, job names get the file's name
-// as a prefix. Streams: one row at a time. Not thread-safe.
+// as a prefix and the files' rows are merged by submit time (ties: the file
+// given first). Streams: one row per file is held, and the smallest current
+// submit time is the replay's watermark; a row whose submit time is before
+// its file's row above is refused (SWIM's files are in submit order). Not
+// thread-safe.
 #pragma once
 
 #include <string>

@@ -159,6 +159,7 @@ std::optional<JobId> TraceJobSource::Pull() {
     has_phases_ = has_phases_ || weft::HasPhases(*item.job);
     const auto id = static_cast<uint32_t>(w_.jobs.size());
     waiting_.emplace(item.job->arrival_us, id);
+    peak_waiting_ = std::max(peak_waiting_, waiting_.size());
     w_.jobs.push_back(std::move(*item.job));
     ++live_;
     no_arrival_before_ = std::max(no_arrival_before_, item.no_arrival_before);

@@ -5,7 +5,7 @@
 // each job, built and checked as a weft job, through a bounded queue; the
 // engine takes them in arrival order (model/job_source.h) as they arrive.
 //
-// Readers pass jobs in their own order (google-2011 by job end), so jobs
+// Readers pass jobs in their own order (google-2011 by last row), so jobs
 // wait in a reorder buffer until the reader's low watermark
 // (JobSink::NoArrivalBefore: no later job arrives before it) passes their
 // arrival: then no job still unread can come before them. Job ids are the
@@ -16,8 +16,9 @@
 // Memory: the jobs passed and not yet arrived, the active ones, and per job
 // a stub (its name, arrival, user, counters) once Release frees its stages;
 // plus what the reader itself keeps (google-2011: the tasks of jobs running
-// in the trace). A reader that never calls NoArrivalBefore is read whole
-// before its first job is handed out (the formats whose files are small).
+// in the trace; alibaba-2017/2018: an index and a batch of rows). A reader
+// that never calls NoArrivalBefore (google-2019) is read whole before its
+// first job is handed out; peak_waiting() shows it.
 // Not thread-safe but for the reader thread it owns: one engine reads it.
 #pragma once
 
@@ -67,6 +68,10 @@ class TraceJobSource final : public JobSource {
   // report, the data-quality counts (weft trace inspect), be read.
   bool read() const { return ended_; }
   const TraceReport& report() const { return report_; }
+  // peak_waiting: the most jobs held at once in the reorder buffer (passed
+  // by the reader, not yet handed to the engine): what a reader's watermark
+  // bounds. A reader stating none is read whole, and this is its job count.
+  size_t peak_waiting() const { return peak_waiting_; }
 
  protected:
   std::optional<JobId> Pull() override;
@@ -106,6 +111,7 @@ class TraceJobSource final : public JobSource {
   Workload w_;
   // Jobs passed by the reader and not handed out, earliest (arrival, id) first.
   std::priority_queue<std::pair<TimeUs, uint32_t>, std::vector<std::pair<TimeUs, uint32_t>>, std::greater<>> waiting_;
+  size_t peak_waiting_ = 0;
   TimeUs no_arrival_before_ = 0;
   TimeUs handed_arrival_us_ = 0;  // the arrival of the last job handed out
   bool ended_ = false;

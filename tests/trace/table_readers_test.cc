@@ -50,6 +50,28 @@ TEST_F(SwimTest, SwimDerivesTasksAndDurationsFromBytes) {
   EXPECT_EQ(read.report.noted("jobs without a shuffle (map only)"), 1u);
 }
 
+TEST_F(SwimTest, SwimMergesSeveralFilesBySubmitTime) {
+  // Each SWIM file starts at 0: the rows of both are passed in submit order
+  // (ties: the file given first), so a replay can stream them.
+  Write("a.tsv", "job0\t0\t0\t1\t0\t1\njob1\t20\t20\t1\t0\t1\njob2\t30\t10\t1\t0\t1\n");
+  Write("b.tsv", "job0\t10\t10\t1\t0\t1\njob1\t20\t10\t1\t0\t1\n");
+  const auto read = Read("swim:" + Path("a.tsv") + "," + Path("b.tsv"));
+  ASSERT_TRUE(read.workload.ok()) << read.Error();
+  std::vector<std::string> names;
+  for (const Job& j : read.workload->jobs) names.push_back(j.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"a/job0", "b/job0", "a/job1", "b/job1", "a/job2"}));
+  EXPECT_EQ(read.report.rows, 5u);
+}
+
+TEST_F(SwimTest, SwimRefusesARowGoingBackInTime) {
+  // The current row's submit time is the replay's watermark: a row before
+  // the one above it could not be replayed in its turn.
+  Write("w.tsv", "job0\t5\t5\t1\t0\t1\njob1\t9\t4\t1\t0\t1\njob2\t7\t0\t1\t0\t1\n");
+  EXPECT_THAT(Read("swim:" + Path("w.tsv")).Error(),
+              HasSubstr("w.tsv: row 3, column 2 (submit_time_s): 7 s is before the row above's 9 s: swim rows must be "
+                        "in submit order"));
+}
+
 TEST_F(SwimTest, SwimRefusesHeaderAndBadRows) {
   Write("w.tsv", "job_id\tsubmit\tgap\tin\tshuffle\tout\n");
   EXPECT_THAT(Read("swim:" + Path("w.tsv")).Error(),
@@ -84,7 +106,9 @@ TEST_F(Alibaba2017Test, Alibaba2017KeepsTerminatedTasksAsStages) {
   const auto read = Read("alibaba-2017:" + Path("b.csv"));
   ASSERT_TRUE(read.workload.ok()) << read.Error();
   ASSERT_EQ(read.workload->jobs.size(), 2u);
-  const Job& j3 = read.workload->jobs[0];
+  // Jobs are passed in arrival order: job 8 (created before the trace start) first.
+  EXPECT_EQ(read.workload->jobs[0].name, "8");
+  const Job& j3 = read.workload->jobs[1];
   EXPECT_EQ(j3.name, "3");
   EXPECT_EQ(j3.arrival_us, 6457000000);
   const Stage* t4 = StageNamed(j3, "t4");
@@ -92,8 +116,20 @@ TEST_F(Alibaba2017Test, Alibaba2017KeepsTerminatedTasksAsStages) {
   EXPECT_EQ(t4->num_tasks, 15u);
   EXPECT_EQ(t4->duration_us, 65000000);
   EXPECT_DOUBLE_EQ(t4->demand.units(kCpu), 0.5);
-  EXPECT_EQ(read.workload->jobs[1].arrival_us, 0);  // created before the trace start
+  EXPECT_EQ(read.workload->jobs[0].arrival_us, 0);  // created before the trace start
   EXPECT_EQ(read.report.skipped("tasks not Terminated"), 1u);
+}
+
+TEST_F(Alibaba2017Test, Alibaba2017KeepsTheEarliestCreatedRowOfATaskListedTwice) {
+  Write("b.csv", "50,60,3,4,2,Terminated,50,0.1\n40,45,3,4,9,Terminated,50,0.1\n70,80,3,5,1,Terminated,50,0.1\n");
+  const auto read = Read("alibaba-2017:" + Path("b.csv"));
+  ASSERT_TRUE(read.workload.ok()) << read.Error();
+  const Job& job = read.workload->jobs[0];
+  EXPECT_EQ(job.arrival_us, 40000000);
+  const Stage* t4 = StageNamed(job, "t4");
+  ASSERT_NE(t4, nullptr);
+  EXPECT_EQ(t4->num_tasks, 9u);
+  EXPECT_EQ(read.report.skipped("tasks listed twice (the later row)"), 1u);
 }
 
 TEST_F(Alibaba2017Test, Alibaba2017RefusesOtherLayouts) {

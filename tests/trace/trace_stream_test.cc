@@ -12,9 +12,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "policy/registry.h"
 #include "sim/simulation.h"
+#include "trace/arrival_batches.h"
+#include "trace/workload_reader.h"
 #include "tests/trace/trace_test_util.h"
 
 namespace weft {
@@ -82,6 +85,62 @@ class TraceStreamTest : public testutil::TraceFixture {
     std::filesystem::create_directories(r.out_dir);
     return r;
   }
+  // Alibaba2018Trace: ERDOS layout, each job's rows together, the jobs in no
+  // time order; j_k is M1 -> R2_1, job 7's R2 failed (the job is skipped);
+  // with batch_instance rows, some of no kept job.
+  std::string Alibaba2018Trace() {
+    std::string tasks = "job_name,task_name,instance_num,status,start_time,end_time,plan_cpu,plan_mem\n";
+    std::string instances;
+    for (int j = 0; j < 60; ++j) {
+      const int k = (j * 23) % 60, start = 1000 + 13 * k;
+      tasks += fmt::format("j_{},M1,2,Terminated,{},{},100,0.5\n", k, start, start + 10);
+      tasks += fmt::format("j_{},R2_1,1,{},{},{},50,0.5\n", k, k == 7 ? "Failed" : "Terminated", start + 10,
+                           start + 30);
+      for (int i = 0; i < 2; ++i) {
+        instances +=
+            fmt::format("i,M1,j_{},1,Terminated,{},{},m_1,1,1,40,90,0.2,0.4\n", k, start, start + 3 + i + k % 4);
+      }
+      instances += fmt::format("i,R2_1,j_{},1,{},{},{},m_1,1,1,40,90,0.2,0.4\n", k, k % 5 ? "Terminated" : "Failed",
+                               start + 10, start + 20);
+      instances += fmt::format("i,X9,j_{},1,Terminated,{},{},m_1,1,1,40,90,0.2,0.4\n", k, start, start + 1);
+    }
+    instances += "i,M1,nojob,1,Terminated,1,2,m_1,1,1,40,90,0.2,0.4\n";
+    return "alibaba-2018:" + Write("batch_task.csv", tasks) + "," + Write("batch_instance.csv", instances);
+  }
+
+  // SwimTrace: two files of 300 jobs, each starting at 0 (as SWIM's do).
+  std::string SwimTrace() {
+    std::string a, b;
+    for (int k = 0; k < 300; ++k) {
+      a += fmt::format("job{}\t{}\t1\t1000\t0\t10\n", k, k);
+      b += fmt::format("job{}\t{}\t1\t{}\t500\t10\n", k, k + (k % 2), 1000 + (k % 7) * (1 << 28));
+    }
+    return "swim:" + Write("a.tsv", a) + "," + WriteGz("b.tsv.gz", b);
+  }
+
+  // ExpectStreams replays `trace` through a source with a queue of 4 and
+  // checks that it hands out the jobs of the trace read whole, in the same
+  // order with the same ids, while holding at most `held` jobs in its
+  // reorder buffer (a reader stating no watermark holds every job).
+  void ExpectStreams(const std::string& trace, size_t held, const TraceOptions& options = Options()) {
+    TraceReport report;
+    const absl::StatusOr<Workload> whole = ReadTraceWorkload(Spec(trace), options, report);
+    ASSERT_TRUE(whole.ok()) << StatusMessage(whole.status());
+    WorkloadSource expected(*whole);
+    auto source = TraceJobSource::Open(Spec(trace), options, 4);
+    ASSERT_TRUE(source.ok()) << StatusMessage(source.status());
+    for (size_t k = 0; k < whole->jobs.size(); ++k) {
+      const std::optional<JobId> want = expected.Next(), got = (*source)->Next();
+      ASSERT_TRUE(got.has_value()) << "job " << k;
+      ASSERT_EQ(*got, *want) << "job " << k;
+      EXPECT_EQ((*source)->workload().jobs[got->value()].name, whole->jobs[want->value()].name);
+    }
+    EXPECT_FALSE((*source)->Next().has_value());
+    EXPECT_TRUE((*source)->status().ok());
+    EXPECT_EQ((*source)->report().Lines(), report.Lines());
+    EXPECT_LE((*source)->peak_waiting(), held) << "of " << whole->jobs.size() << " jobs";
+  }
+
 };
 
 TEST_F(TraceStreamTest, HandsJobsOutInArrivalOrderWithTheWholeReadsIds) {
@@ -118,6 +177,168 @@ TEST_F(TraceStreamTest, TheFirstJobComesBeforeTheTraceIsRead) {
   // the queue holds 4 more at most. Without it, all 400 would be read first.
   EXPECT_LT((*source)->workload().jobs.size(), 80u);
   EXPECT_LT((*source)->LiveJobs(), 80u);
+}
+
+TEST_F(TraceStreamTest, Google2011JobWithNoTaskKeptHoldsNothingBack) {
+  // Job 1 is submitted first and runs past the files' end (a service: no
+  // task finishes, no end in job_events); then 300 jobs of a task each,
+  // ending 2 s after their submit. Before the first pass's index, job 1 held
+  // the watermark at its submit, and every later job waited in the reorder
+  // buffer until the files' end.
+  std::string ordered, jobs;
+  {
+    struct Row {
+      int64_t time;
+      std::string text;
+    };
+    std::vector<Row> rows = {{500000, Event(500000, 1, 0, 0)}, {600000, Event(600000, 1, 0, 1)}};
+    for (int k = 2; k <= 301; ++k) {
+      const int64_t submit = int64_t{k} * 1000000;
+      rows.push_back({submit, Event(submit, k, 0, 0)});
+      rows.push_back({submit + 1, Event(submit + 1, k, 0, 1)});
+      rows.push_back({submit + 2000000, Event(submit + 2000000, k, 0, 4)});
+      jobs += JobEvent(submit + 2000001, k, 4);
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.time < b.time; });
+    for (const Row& r : rows) ordered += r.text;
+  }
+  WriteGz("g/task_events/part-00000-of-00001.csv.gz", ordered);
+  WriteGz("g/job_events/part-00000-of-00001.csv.gz", jobs);
+  const std::string trace = "google-2011:" + Path("g");
+  ExpectStreams(trace, 8);
+  TraceReport report;
+  ASSERT_TRUE(ReadTraceWorkload(Spec(trace), Options(), report).ok());
+  EXPECT_EQ(report.skipped("jobs with no task kept"), 1u);
+  EXPECT_EQ(report.jobs_written, 300u);
+}
+
+TEST_F(TraceStreamTest, SwimStreamsEveryFileAtOnce) {
+  // Merged by submit time, the reorder buffer holds a job or two, not the 600.
+  ExpectStreams(SwimTrace(), 4);
+}
+
+// Alibaba2017Rows: 120 jobs of 3 tasks, the file ordered by task (a job's
+// rows apart) and the job ids in no arrival order; one row Failed.
+std::string Alibaba2017Rows() {
+  std::string rows = "task_create_time,task_end_time,job_id,task_id,instance_num,status,plan_cpu,plan_mem\n";
+  for (int t = 0; t < 3; ++t) {
+    for (int j = 0; j < 120; ++j) {
+      const int id = (j * 37) % 120 + 1, create = 2000 - 7 * j + t;
+      rows += fmt::format("{},{},{},{},2,{},50,0.01\n", create, create + 10 + t, id, t + 1,
+                          j == 5 && t == 1 ? "Failed" : "Terminated");
+    }
+  }
+  return rows;
+}
+
+// Names lists a workload's job names, in id order.
+std::vector<std::string> Names(const Workload& w) {
+  std::vector<std::string> names;
+  for (const Job& j : w.jobs) names.push_back(j.name + "@" + std::to_string(j.arrival_us));
+  return names;
+}
+
+TEST_F(TraceStreamTest, Alibaba2017StreamsInArrivalOrderFromAFileInNoOrder) {
+  // 120 jobs of 3 tasks, the file ordered by task (a job's rows apart) and
+  // the job ids in no arrival order: before the first pass's index, a replay
+  // read the file whole and held every job in its reorder buffer.
+  const std::string trace = "alibaba-2017:" + Write("batch_task.csv", Alibaba2017Rows());
+  TraceOptions small = Options();
+  small.max_held_rows = 40;  // 359 kept rows, jobs of 3 (one of 2): 13 jobs a batch, 10 batches
+  ExpectStreams(trace, 4, small);
+  ExpectStreams(trace, 4);
+  TraceReport one, batched;
+  const absl::StatusOr<Workload> a = ReadTraceWorkload(Spec(trace), Options(), one);
+  const absl::StatusOr<Workload> b = ReadTraceWorkload(Spec(trace), small, batched);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(Names(*a), Names(*b));
+  EXPECT_EQ(a->NumStages(), b->NumStages());
+  EXPECT_EQ(batched.noted(kNoteBatches), 10u);
+  EXPECT_EQ(one.noted(kNoteBatches), 0u);
+  for (size_t k = 1; k < a->jobs.size(); ++k) EXPECT_LE(a->jobs[k - 1].arrival_us, a->jobs[k].arrival_us);
+}
+
+TEST_F(TraceStreamTest, Alibaba2018StreamsBatchesInArrivalOrder) {
+  // ERDOS layout: each job's rows together, the jobs in no time order. A
+  // job j_k is M1 -> R2_1; job 7's R2 failed (the job is skipped).
+  const std::string trace = Alibaba2018Trace();
+  TraceOptions small = Options();
+  small.max_held_rows = 10;  // 118 rows of kept jobs: 12 batches
+  ExpectStreams(trace, 4, small);
+  TraceReport one, batched;
+  const absl::StatusOr<Workload> a = ReadTraceWorkload(Spec(trace), Options(), one);
+  const absl::StatusOr<Workload> b = ReadTraceWorkload(Spec(trace), small, batched);
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_EQ(a->jobs.size(), 59u);
+  EXPECT_EQ(Names(*a), Names(*b));
+  EXPECT_EQ(a->jobs[0].name, "j_0");
+  EXPECT_EQ(a->jobs[0].arrival_us, 0);  // arrivals count from the earliest kept job
+  for (size_t k = 0; k < a->jobs.size(); ++k) {
+    ASSERT_EQ(a->jobs[k].stages.size(), b->jobs[k].stages.size());
+    for (size_t s = 0; s < a->jobs[k].stages.size(); ++s) {
+      EXPECT_EQ(a->jobs[k].stages[s].durations_us, b->jobs[k].stages[s].durations_us) << k;
+      EXPECT_EQ(a->jobs[k].stages[s].duration_us, b->jobs[k].stages[s].duration_us) << k;
+    }
+  }
+  EXPECT_EQ(batched.noted(kNoteBatches), 12u);
+  // Each instance row is counted once, whatever the batches.
+  EXPECT_EQ(one.rows, batched.rows);
+  for (const char* reason : {"batch_instance rows of no kept job", "batch_instance rows not Terminated",
+                             "jobs with a task not Terminated"}) {
+    EXPECT_EQ(one.skipped(reason), batched.skipped(reason)) << reason;
+  }
+  EXPECT_EQ(one.skipped("batch_instance rows of no kept job"), 60u + 3u + 1u);  // X9 rows, job 7's, nojob's
+}
+
+TEST_F(TraceStreamTest, Alibaba2018WithAJobsRowsApartIsReadWhole) {
+  const std::string tasks =
+      "job_name,task_name,instance_num,status,start_time,end_time,plan_cpu,plan_mem\n"
+      "j_2,M1,2,Terminated,50,60,100,0.5\nj_1,M1,1,Terminated,10,20,100,0.5\nj_2,R2_1,1,Terminated,60,70,100,0.5\n";
+  const std::string trace = "alibaba-2018:" + Write("batch_task.csv", tasks);
+  TraceOptions small = Options();
+  small.max_held_rows = 1;
+  TraceReport report;
+  const absl::StatusOr<Workload> w = ReadTraceWorkload(Spec(trace), small, report);
+  ASSERT_TRUE(w.ok()) << StatusMessage(w.status());
+  EXPECT_EQ(Names(*w), (std::vector<std::string>{"j_1@0", "j_2@40000000"}));
+  EXPECT_EQ(w->jobs[1].stages.size(), 2u);
+  EXPECT_EQ(report.noted(kNoteBatches), 0u);
+}
+
+TEST_F(TraceStreamTest, ConvertThenReplayIsTheDirectReplayForTheStreamingTableFormats) {
+  // `weft trace convert` then `weft sim -w` against `weft sim --trace`: the
+  // readers pass jobs in a new order since their streaming (alibaba-2017 and
+  // swim's files merged by time; alibaba-2018 in batches), and both paths
+  // must still number them alike.
+  TraceOptions small = Options(8);
+  small.max_held_rows = 25;
+  const std::vector<std::string> traces = {SwimTrace(), Alibaba2018Trace(),
+                                           "alibaba-2017:" + Write("a17/batch_task.csv", Alibaba2017Rows())};
+  for (size_t t = 0; t < traces.size(); ++t) {
+    const std::string w = Path(fmt::format("w{}.json", t));
+    {
+      TraceReport report;
+      JsonWorkloadWriter writer(w);
+      ASSERT_TRUE(ReadTrace(Spec(traces[t]), small, writer, report).ok()) << traces[t];
+      ASSERT_TRUE(writer.Finish().ok());
+    }
+    const absl::StatusOr<Workload> converted = ReadWorkloadFile(w);
+    ASSERT_TRUE(converted.ok()) << StatusMessage(converted.status());
+    for (const std::string policy : {"fifo", "tetris"}) {
+      const std::string tag = fmt::format("{}-{}", t, policy);
+      auto a = sim::Simulate(*converted, Request(policy, tag + "-converted"));
+      auto source = TraceJobSource::Open(Spec(traces[t]), small);
+      ASSERT_TRUE(source.ok());
+      auto b = sim::Simulate(**source, Request(policy, tag + "-direct"));
+      ASSERT_TRUE(a.ok() && b.ok());
+      ASSERT_TRUE(a->status.ok() && b->status.ok()) << StatusMessage(b->status);
+      for (const char* file : {"tasks.csv", "jobs.csv"}) {
+        const std::string x = Slurp(Path(tag + "-converted/") + file), y = Slurp(Path(tag + "-direct/") + file);
+        EXPECT_FALSE(x.empty()) << file;
+        EXPECT_EQ(x, y) << traces[t] << " " << policy << " " << file;
+      }
+    }
+  }
 }
 
 TEST_F(TraceStreamTest, AReplayIsTheRunOfTheTraceReadWholeByteForByte) {
