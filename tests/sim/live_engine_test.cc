@@ -92,6 +92,44 @@ TEST(LiveEngineTest, RunsStagesInOrderAsTheExecutorReportsEnds) {
   EXPECT_TRUE(f.executor.killed.empty());
 }
 
+// Retention (issue 20): a released job's run state and stages go (a stub
+// keeps its JobId), an active job is kept, and the engine runs on.
+TEST(LiveEngineTest, ReleasedJobsHoldNoPerJobState) {
+  Fixture f;
+  ASSERT_TRUE(f.engine->Start(0, {true, true}).ok());
+  const JobId done = f.Add(10);
+  for (size_t i = 0; i < 4; ++i) {
+    ASSERT_LT(i, f.executor.started.size());
+    EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[i].id, Outcome::kOk, policy::TaskUsage(), 20 + i));
+  }
+  ASSERT_FALSE(f.engine->job_active(done));
+  const JobId running = f.Add(30);
+  EXPECT_EQ(f.engine->held_jobs(), 2u);
+  EXPECT_EQ(f.engine->progress(done)->tasks.size(), 4u);  // ended, still held
+  const JobId both[] = {done, running};
+  f.engine->ReleaseJobs(both, 40);
+  EXPECT_EQ(f.engine->held_jobs(), 1u);  // the active one is kept
+  const policy::JobProgress* stub = f.engine->progress(done);
+  ASSERT_NE(stub, nullptr);
+  EXPECT_TRUE(stub->finished);
+  EXPECT_FALSE(stub->failed);
+  EXPECT_TRUE(stub->tasks.empty());
+  EXPECT_TRUE(f.live.jobs[done.value()].stages.empty());  // the workload's copy: a stub
+  EXPECT_EQ(f.live.jobs[done.value()].num_tasks, 4u);
+  EXPECT_EQ(f.live.jobs[running.value()].stages.size(), 2u);
+  // The active job runs to its end.
+  ASSERT_EQ(f.executor.started.size(), 6u);
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[4].id, Outcome::kOk, policy::TaskUsage(), 50));
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[5].id, Outcome::kOk, policy::TaskUsage(), 50));
+  ASSERT_EQ(f.executor.started.size(), 8u);
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[6].id, Outcome::kOk, policy::TaskUsage(), 60));
+  EXPECT_TRUE(f.engine->AttemptEnded(f.executor.started[7].id, Outcome::kOk, policy::TaskUsage(), 60));
+  EXPECT_FALSE(f.engine->job_active(running));
+  f.engine->ReleaseJobs(both, 70);  // one released already: skipped
+  EXPECT_EQ(f.engine->held_jobs(), 0u);
+  EXPECT_TRUE(f.live.jobs[running.value()].stages.empty());
+}
+
 // The executor knows how long a process really ran: the record starts then,
 // not when the launch was decided (but never before it, nor after the end).
 TEST(LiveEngineTest, AnAttemptsRecordStartsWhenItReallyRanFrom) {
