@@ -134,10 +134,16 @@ class JobView {
   // cannot be mistaken for knowledge by a policy that sums or packs it (no
   // task can be launched before its stage is released anyway). Use
   // stage_known to tell a hidden demand from a real zero.
-  const Resources& demand(uint32_t s) const { return stage_known(s) ? job_->stages[s].demand : kHiddenDemand; }
+  // A released job (no stages left) reads as zero demand, like a hidden one:
+  // a role may still hold a reservation of it (Sparrow's node queue).
+  const Resources& demand(uint32_t s) const {
+    if (s >= job_->stages.size()) [[unlikely]] return kHiddenDemand;
+    return stage_known(s) ? job_->stages[s].demand : kHiddenDemand;
+  }
   // task_demand: task t's own demand (its per-task override, else the stage's
   // demand); zero while the stage is not known, like demand.
   const Resources& task_demand(const TaskRef& t) const {
+    if (t.stage >= job_->stages.size()) [[unlikely]] return kHiddenDemand;  // released, as demand
     return stage_known(t.stage) ? job_->stages[t.stage].TaskDemand(t.index) : kHiddenDemand;
   }
   // stage_kind: the stage's task type ("map", "reduce", free text or empty);
