@@ -9,8 +9,10 @@ sys from /proc, the shared machine's noise hurts them less) and the
 seconds per 1k jobs: linear draining keeps the last column flat.
 
 With --bursts B: B successive bursts of N jobs on one cluster, and after
-each the scheduler's RSS and the journal's size (retention: pass
---scheduler-arg=--retain=K, passed to `weft cluster up`).
+each (and a --settle pause, so that the retention's compaction has run) the
+scheduler's RSS, the size of journal.db (and its WAL), of the results archive,
+and the largest node RSS (retention: pass --scheduler-arg=--retain=K, passed
+to `weft cluster up`).
 
 usage: bench/drain_jobs.py BUILD_DIR|BIN_DIR [--jobs 5000 10000 20000] [--bursts B]
        [--scheduler-arg=--retain=1000 ...]  (arguments for `weft cluster up`)
@@ -58,6 +60,20 @@ def proc_stats(pid):
     return cpu, rss_kb / 1024
 
 
+def node_pids(cluster):
+    # `weft cluster up` writes DIR/NAME.pid for the scheduler and each node.
+    return [int(open(os.path.join(cluster, f)).read().split()[0])
+            for f in sorted(os.listdir(cluster)) if f.endswith(".pid") and f != "scheduler.pid"]
+
+
+def file_mb(cluster, name):
+    # The scheduler's state dir is somewhere under the cluster's dir.
+    for root, _, files in os.walk(cluster):
+        if name in files:
+            return os.path.getsize(os.path.join(root, name)) / 1e6
+    return 0.0
+
+
 def dir_mb(path, prefix="journal"):
     total = 0
     for root, _, files in os.walk(path):
@@ -87,6 +103,7 @@ def main():
     ap.add_argument("--nodes", type=int, default=2)
     ap.add_argument("--bursts", type=int, default=0)
     ap.add_argument("--scheduler-arg", action="append", default=[])
+    ap.add_argument("--settle", type=float, default=2.0, help="seconds to wait after a burst before sampling")
     a = ap.parse_args()
     weft = os.path.join(a.build, "src", "weft")
     if not os.path.exists(weft):  # a directory of installed binaries (weft next to weftd)
@@ -101,13 +118,18 @@ def main():
                          *extra).strip().splitlines()[-1]
             try:
                 pid = scheduler_pid(cluster)
-                print("| burst | jobs so far | wall s | scheduler cpu s | scheduler RSS MB | journal MB | results archive MB |")
-                print("|---|---|---|---|---|---|---|")
+                nodes = node_pids(cluster)
+                print("| burst | jobs so far | wall s | scheduler cpu s | scheduler RSS MB | journal.db MB | journal WAL MB | results archive MB | node RSS MB |")
+                print("|---|---|---|---|---|---|---|---|---|")
                 n = a.jobs[0]
                 for b in range(a.bursts):
-                    wall, cpu, rss = drain(weft, address, tmp, n, b * n, pid)
-                    print(f"| {b + 1} | {(b + 1) * n} | {wall:.2f} | {cpu:.2f} | {rss:.0f} | {dir_mb(cluster):.1f} | {dir_mb(cluster, 'results-archive'):.1f} |",
-                          flush=True)
+                    wall, cpu, _ = drain(weft, address, tmp, n, b * n, pid)
+                    time.sleep(a.settle)
+                    _, rss = proc_stats(pid)
+                    node_rss = max(proc_stats(p)[1] for p in nodes) if nodes else 0
+                    print(f"| {b + 1} | {(b + 1) * n} | {wall:.2f} | {cpu:.2f} | {rss:.1f} | {file_mb(cluster, 'journal.db'):.2f} | "
+                          f"{file_mb(cluster, 'journal.db-wal'):.2f} | "
+                          f"{dir_mb(cluster, 'results-archive'):.1f} | {node_rss:.1f} |", flush=True)
             finally:
                 sh(weft, "cluster", "down", "--dir", cluster)
             return

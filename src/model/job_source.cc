@@ -22,6 +22,14 @@ bool HasPhases(const Job& job) {
   return std::any_of(job.stages.begin(), job.stages.end(), [](const Stage& s) { return !s.phases.empty(); });
 }
 
+bool ReleaseStages(Job& job) {
+  if (job.stages.empty() && job.num_tasks > 0) return false;  // released already
+  // Swap with empties: clear() would keep the capacity.
+  std::vector<Stage>().swap(job.stages);
+  std::vector<uint32_t>().swap(job.topo_order);
+  return true;
+}
+
 WorkloadSource::WorkloadSource(const Workload& workload) : w_(workload) {
   order_.reserve(w_.jobs.size());
   for (uint32_t j = 0; j < w_.jobs.size(); ++j) order_.push_back(JobId(j));

@@ -90,4 +90,9 @@ class WorkloadSource final : public JobSource {
 // HasPhases: some stage of the job has phases.
 bool HasPhases(const Job& job);
 
+// ReleaseStages: turn `job` into the stub a released job leaves (its stages
+// and their order go; name, arrival, user, ... and num_tasks stay), giving
+// the memory back. False when it was a stub already (nothing to free).
+bool ReleaseStages(Job& job);
+
 }  // namespace weft

@@ -30,6 +30,8 @@ static_assert(kNumResources == 4,
 
 // PRAGMA application_id marks the file as a weft journal ("weft" in ASCII).
 constexpr int kApplicationId = 0x77656674;
+constexpr int64_t kIncrementalVacuum = 2;  // PRAGMA auto_vacuum's value for INCREMENTAL
+constexpr int64_t kWalSizeLimitBytes = 4 << 20;
 constexpr int kOkOutcome = static_cast<int>(Outcome::kOk);
 
 std::string ResourceColumns(std::string_view prefix) {
@@ -129,6 +131,11 @@ absl::Status Configure(JournalDb& d, JournalOptions options) {
   // means WAL without a shared-memory index (one connection only).
   RETURN_IF_ERROR(Exec(db, "PRAGMA locking_mode = EXCLUSIVE"));
   ASSIGN_OR_RETURN(const bool fresh, CheckVersion(db, d.path));
+  // Incremental auto-vacuum (retention, issue 20): DeleteJobs gives the pages
+  // it frees back to the file system, so the file shrinks after a compaction.
+  // It can only be chosen before the first table exists; an older journal
+  // made without it is converted once below.
+  if (fresh) RETURN_IF_ERROR(Exec(db, "PRAGMA auto_vacuum = INCREMENTAL"));
   RETURN_IF_ERROR(Exec(db, "PRAGMA journal_mode = WAL"));
   ASSIGN_OR_RETURN(const std::string journal_mode, QueryText(db, "PRAGMA journal_mode"));
   if (journal_mode != "wal") {
@@ -137,6 +144,17 @@ absl::Status Configure(JournalDb& d, JournalOptions options) {
   }
   RETURN_IF_ERROR(Exec(db, options.sync == JournalSync::kFull ? "PRAGMA synchronous = FULL"
                                                               : "PRAGMA synchronous = NORMAL"));
+  // After a checkpoint the WAL is cut back to this size: a big batch (a large
+  // submit, a compaction's vacuum) does not leave a WAL file that large.
+  RETURN_IF_ERROR(Exec(db, fmt::format("PRAGMA journal_size_limit = {}", kWalSizeLimitBytes)));
+  if (!fresh) {
+    ASSIGN_OR_RETURN(const int64_t auto_vacuum, QueryInt(db, "PRAGMA auto_vacuum"));
+    // A journal written before incremental auto-vacuum: converted by one full
+    // VACUUM (a copy of the file; seconds for a large journal, once).
+    if (auto_vacuum != kIncrementalVacuum) {
+      RETURN_IF_ERROR(Exec(db, "PRAGMA auto_vacuum = INCREMENTAL; VACUUM;"));
+    }
+  }
   // A write transaction (empty for an existing journal) takes the exclusive
   // lock now rather than at the first real write.
   return Exec(db, "BEGIN IMMEDIATE;" + (fresh ? SchemaSql() : std::string()) + "COMMIT;");
@@ -362,7 +380,11 @@ absl::Status Journal::DeleteJobs(std::span<const JobId> ids) {
     // One pass over each table for the whole batch (attempts has no index by
     // job alone): the id list goes in as a JSON array.
     RETURN_IF_ERROR(db_->delete_jobs.Bind(text).Run());
-    return db_->delete_attempts.Bind(text).Run();
+    RETURN_IF_ERROR(db_->delete_attempts.Bind(text).Run());
+    // Move the pages at the file's end into the freed ones and cut the file
+    // there when the transaction commits (in WAL mode: at the checkpoint
+    // that writes it back): the file shrinks with what retention dropped.
+    return Exec(db_->db, "PRAGMA incremental_vacuum");
   });
 }
 

@@ -127,8 +127,10 @@ class Journal {
   absl::Status EndJob(JobId id, JournalJob::State state, TimeUs end_us);
 
   // DeleteJobs removes the jobs' rows and their attempts' rows (retention:
-  // the scheduler archived them first). Unknown ids are skipped. Freed pages
-  // are reused by later writes, so the file stops growing at its peak.
+  // the scheduler archived them first). Unknown ids are skipped. The pages
+  // they held go back to the file system (the journal is made with
+  // incremental auto-vacuum; Open converts an older one once, with a full
+  // VACUUM): journal.db shrinks once its WAL is checkpointed.
   absl::Status DeleteJobs(std::span<const JobId> ids);
   // Begin opens a batch (or a nested one inside the current batch). Commit
   // closes the innermost; the outermost Commit makes the batch durable.

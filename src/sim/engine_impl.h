@@ -113,6 +113,8 @@ class EngineCore final : public ExecutionHost, public MailRecipients, public Job
   // now when `history` (its attempts that ended before) is not empty.
   void AddJob(JobId id, TimeUs arrival, std::span<const AttemptRecord> history);
   void FinishJob(JobId job, bool succeeded);
+  // ReleaseJobs: ended jobs no longer needed (JobTracker::Release).
+  void ReleaseJobs(std::span<const JobId> ids) { jobs_.Release(ids); }
   void MachineDown(MachineId m);
   void MachineUp(MachineId m);
   // HasAgent: machine m has a node agent now (here, or remote).

@@ -102,9 +102,25 @@ void JobTracker::ReleaseEnded(TimeUs now) {
   for (size_t i = 0; i < due_; ++i) ids.push_back(ended_[i].first);
   ended_.erase(ended_.begin(), ended_.begin() + static_cast<std::ptrdiff_t>(due_));
   due_ = 0;
+  Forget(ids);
+}
+
+void JobTracker::Release(std::span<const JobId> ids) {
+  if (!live_) return;  // a simulated run releases by its grace (its ended_ would still hold them)
+  std::vector<JobId> ended;
+  ended.reserve(ids.size());
+  for (const JobId id : ids) {
+    if (id.valid() && id.value() < jobs_.size() && jobs_[id.value()] && !jobs_[id.value()]->active) {
+      ended.push_back(id);
+    }
+  }
+  if (!ended.empty()) Forget(ended);
+}
+
+void JobTracker::Forget(std::span<const JobId> ids) {
   // The source first: it waits for the observers' threads, which may still
   // read these jobs.
-  source_->Release(ids);
+  if (source_ != nullptr) source_->Release(ids);
   if (released_.size() < jobs_.size()) released_.resize(jobs_.size(), 0);
   for (const JobId id : ids) {
     std::unique_ptr<JobRun>& jr = jobs_[id.value()];

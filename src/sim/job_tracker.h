@@ -13,7 +13,8 @@
 // only when a job arrives, so a streamed trace is read as the run goes. An
 // ended job's state is released a while after its end (ReleaseGrace), in
 // batches, together with the source's copy of its stages: memory follows the
-// active jobs. A released job's view says finished (and failed or not) and
+// active jobs. In a live run (the runtime) the owner releases ended jobs
+// itself (Release), when its retention no longer keeps them. A released job's view says finished (and failed or not) and
 // has no stages or tasks: roles must not ask a finished job about those.
 //
 // What follows from a change of state for the rest of the run (telling the
@@ -95,6 +96,13 @@ class JobTracker {
     release_grace_us_ = grace_us;
     release_batch_ = batch;
   }
+
+  // Release: ended jobs' run state goes now, with the source's copy of their
+  // stages, as it goes after the grace in a simulated run (ReleaseEnded):
+  // run() then shows the stub. For a live run (ExpectJobsAdded), whose owner
+  // decides when an ended job is no longer needed (the runtime's retention);
+  // jobs still active, not arrived, or released already are skipped.
+  void Release(std::span<const JobId> ids);
 
   // ExpectJobsAdded: jobs come one by one (AddJob), not from the workload's
   // list (the runtime); before the first arrival.
@@ -230,6 +238,8 @@ class JobTracker {
   // ReleaseEnded: release the jobs that ended before now - grace, when
   // enough are due.
   void ReleaseEnded(TimeUs now);
+  // Forget: release ended, held jobs (the source's stages first).
+  void Forget(std::span<const JobId> ids);
 
   const Workload& w_;
   JobEvents& events_;

@@ -5,8 +5,10 @@
 #include "sim/live_engine.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/status.h"
+#include "model/job_source.h"
 #include "sim/engine_impl.h"
 
 namespace weft::sim {
@@ -152,9 +154,34 @@ class LiveExecution final : public Execution {
   const EventQueue& queue_;  // the engine's clock
 };
 
-LiveEngine::LiveEngine(const Workload& workload, policy::Policy& policy, SimOptions options,
-                       AttemptExecutor& executor, bool remote_agents)
-    : core_(std::make_unique<EngineCore>(workload, policy, std::move(options))) {
+// AddedJobs: the live run's jobs, added by the caller (JobAdded), as the
+// job source of the engine's tracker: the tracker never pulls from it (its
+// jobs come by AddJob), but releases through it, so that a released job's
+// stages go as a streamed replay's do.
+class LiveEngine::AddedJobs final : public JobSource {
+ public:
+  explicit AddedJobs(Workload& workload) : w_(workload) {}
+  const Workload& workload() const override { return w_; }
+  bool HasPhases() const override {
+    return std::any_of(w_.jobs.begin(), w_.jobs.end(), [](const Job& j) { return weft::HasPhases(j); });
+  }
+  void Release(std::span<const JobId> jobs) override {
+    for (const JobId id : jobs) released_ += ReleaseStages(w_.jobs[id.value()]) ? 1 : 0;
+  }
+  uint64_t LiveJobs() const override { return w_.jobs.size() - released_; }
+
+ protected:
+  std::optional<JobId> Pull() override { return std::nullopt; }
+
+ private:
+  Workload& w_;
+  uint64_t released_ = 0;
+};
+
+LiveEngine::LiveEngine(Workload& workload, policy::Policy& policy, SimOptions options, AttemptExecutor& executor,
+                       bool remote_agents)
+    : added_(std::make_unique<AddedJobs>(workload)),
+      core_(std::make_unique<EngineCore>(workload, policy, std::move(options), added_.get())) {
   auto execution = std::make_unique<LiveExecution>(executor, *core_, workload, core_->clock());
   execution_ = execution.get();
   core_->SetExecution(std::move(execution));
@@ -257,6 +284,13 @@ bool LiveEngine::CancelJob(JobId id, TimeUs now) {
   Advance(now);
   return true;
 }
+
+void LiveEngine::ReleaseJobs(std::span<const JobId> ids, TimeUs now) {
+  Advance(now);
+  core_->ReleaseJobs(ids);
+}
+
+uint64_t LiveEngine::held_jobs() const { return core_->jobs().LiveRuns(); }
 
 const policy::JobProgress* LiveEngine::progress(JobId id) const {
   const JobRun* run = core_->jobs().run(id);

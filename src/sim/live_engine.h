@@ -69,11 +69,12 @@ class LiveExecution;
 class LiveEngine {
  public:
   // `workload` must outlive the engine; its cluster is the live cluster and
-  // the caller appends a job to workload.jobs before calling JobAdded.
+  // the caller appends a job to workload.jobs before calling JobAdded; the
+  // engine frees released jobs' stages in it (ReleaseJobs).
   // remote_agents: the policy's node agents run elsewhere (on the nodes):
   // the engine builds none, hands their mail to executor.DeliverToNode, and
   // takes their actions through NodeSend and NodeLaunch.
-  LiveEngine(const Workload& workload, policy::Policy& policy, SimOptions options, AttemptExecutor& executor,
+  LiveEngine(Workload& workload, policy::Policy& policy, SimOptions options, AttemptExecutor& executor,
              bool remote_agents = false);
   ~LiveEngine();
   LiveEngine(const LiveEngine&) = delete;
@@ -126,6 +127,17 @@ class LiveEngine {
   // the job is not active.
   bool CancelJob(JobId id, TimeUs now);
 
+  // ReleaseJobs: the caller no longer needs these ended jobs (the runtime's
+  // retention compacted them): their run state goes, and their stages in
+  // the workload, which keeps a stub at each JobId (as the simulator's
+  // streamed replay releases a job after its end: JobTracker::Release). A
+  // released job's progress says finished, with no stages or tasks. Jobs
+  // still active are kept. Delivers what is due by `now` first, so the roles
+  // have heard of the jobs' ends.
+  void ReleaseJobs(std::span<const JobId> ids, TimeUs now);
+  // held_jobs: jobs whose run state the engine holds (arrived, not released).
+  uint64_t held_jobs() const;
+
   // Advance delivers every message, timer and notification due by `now`.
   void Advance(TimeUs now);
   // NextEventTime: when Advance next has something to do; -1 when nothing.
@@ -141,6 +153,8 @@ class LiveEngine {
   uint64_t running_attempts() const;
 
  private:
+  class AddedJobs;
+  std::unique_ptr<AddedJobs> added_;  // before core_, which holds it as its job source
   std::unique_ptr<EngineCore> core_;
   LiveExecution* execution_ = nullptr;  // owned by core_
 };

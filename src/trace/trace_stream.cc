@@ -170,12 +170,7 @@ void TraceJobSource::Release(std::span<const JobId> jobs) {
   if (jobs.empty()) return;
   if (sync_) sync_();
   for (const JobId id : jobs) {
-    Job& job = w_.jobs[id.value()];
-    if (job.stages.empty() && job.num_tasks > 0) continue;  // released already
-    // Swap with empties: clear() would keep the capacity.
-    std::vector<Stage>().swap(job.stages);
-    std::vector<uint32_t>().swap(job.topo_order);
-    --live_;
+    if (ReleaseStages(w_.jobs[id.value()])) --live_;
   }
 }
 

@@ -160,5 +160,71 @@ TEST(AgentHostTest, LearnsWhenAJobEndsAndSendsItsKillsToTheScheduler) {
   EXPECT_EQ(agent.TakeActions().actions_size(), 0);
 }
 
+// Retention on the node (issue 20): an ended job's description goes once
+// the agent's launches of it have ended, so a node that runs jobs for days
+// holds only those in flight; a late message about it finds it ended.
+TEST(AgentHostTest, DropsAnEndedJobsDescriptionAfterItsLastLaunchHere) {
+  auto host = AgentHost::Create(AgentSetupFor());
+  ASSERT_TRUE(host.ok());
+  AgentHost& agent = **host;
+  ASSERT_TRUE(agent.Deliver(Start()).ok());
+  ASSERT_TRUE(agent.Deliver(Message(kEnqueue, 0, true, 4)).ok());  // launched here
+  ASSERT_TRUE(agent.Deliver(Message(kProbe, 0, true, 6)).ok());    // described, nothing launched
+  agent.TakeActions();
+  EXPECT_EQ(agent.held_jobs(), 2u);
+  auto ended = [](uint32_t job) {
+    v1::AgentMail m;
+    m.set_kind(v1::AgentMail::JOB_ENDED);
+    m.mutable_end()->set_job(job);
+    return m;
+  };
+  ASSERT_TRUE(agent.Deliver(ended(6)).ok());
+  EXPECT_EQ(agent.held_jobs(), 1u);  // job 6: nothing of it runs here
+  ASSERT_TRUE(agent.Deliver(ended(4)).ok());
+  EXPECT_EQ(agent.held_jobs(), 1u);  // job 4: its task's end is still to come
+  v1::AgentMail task_ended;
+  task_ended.set_kind(v1::AgentMail::TASK_ENDED);
+  *task_ended.mutable_end() = ToProto(policy::TaskEnd{.task = TaskRef{JobId(4), 0, 0}, .outcome = Outcome::kKilled});
+  ASSERT_TRUE(agent.Deliver(task_ended).ok());
+  EXPECT_EQ(agent.held_jobs(), 0u);
+  // A late message about a dropped job: it has ended, nothing launches, and
+  // its description sent again is not kept.
+  ASSERT_TRUE(agent.Deliver(Message(kEnqueue, 1, true, 4)).ok());
+  EXPECT_EQ(agent.TakeActions().actions_size(), 0);
+  EXPECT_EQ(agent.held_jobs(), 0u);
+}
+
+// Sparrow's node queue keeps a reservation (late binding) of a job after
+// its end; once the job's description is dropped, the reservation still
+// comes up (a task request the scheduler answers with a no-op) rather than
+// reading past the dropped job's stages.
+TEST(AgentHostTest, AReservationOfADroppedJobIsStillServed) {
+  v1::AgentSetup setup = AgentSetupFor("sparrow");
+  auto host = AgentHost::Create(setup);
+  ASSERT_TRUE(host.ok()) << host.status();
+  AgentHost& agent = **host;
+  v1::AgentMail start = Start();
+  *start.mutable_setup() = setup;
+  ASSERT_TRUE(agent.Deliver(start).ok());
+  ASSERT_TRUE(agent.Deliver(Message(kEnqueue, 0, true, 5)).ok());
+  ASSERT_TRUE(agent.Deliver(Message(kEnqueue, 1, false, 5)).ok());
+  EXPECT_EQ(agent.TakeActions().actions_size(), 2);  // both cores taken by job 5
+  ASSERT_TRUE(agent.Deliver(Message(policy::sparrow::kReserve, 0, true, 4)).ok());  // queued
+  v1::AgentMail ended;
+  ended.set_kind(v1::AgentMail::JOB_ENDED);
+  ended.mutable_end()->set_job(4);
+  ASSERT_TRUE(agent.Deliver(ended).ok());
+  EXPECT_EQ(agent.held_jobs(), 1u);  // job 4 dropped, job 5 held
+  v1::AgentMail task_ended;
+  task_ended.set_kind(v1::AgentMail::TASK_ENDED);
+  *task_ended.mutable_end() = ToProto(policy::TaskEnd{.task = TaskRef{JobId(5), 0, 0}, .outcome = Outcome::kOk});
+  ASSERT_TRUE(agent.Deliver(task_ended).ok());
+  const v1::AgentActions actions = agent.TakeActions();
+  ASSERT_EQ(actions.actions_size(), 1);
+  EXPECT_FALSE(actions.actions(0).launch());
+  EXPECT_EQ(actions.actions(0).message().type(), policy::sparrow::kGetTask);
+  EXPECT_EQ(actions.actions(0).message().job(), 4u);
+}
+
 }  // namespace
 }  // namespace weft::runtime

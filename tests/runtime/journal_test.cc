@@ -164,6 +164,65 @@ TEST_F(JournalTest, DeleteJobsForgetsOnlyTheNamedJobsAndTheirAttempts) {
   for (const AttemptRecord& a : r.attempts) EXPECT_EQ(a.task.job, JobId(1));
 }
 
+// Retention (issue 20): the file gives back what DeleteJobs freed, rather
+// than keeping its peak size; a journal made before incremental auto-vacuum
+// is converted at its next Open.
+TEST_F(JournalTest, DeleteJobsShrinksTheFile) {
+  constexpr uint32_t kJobs = 3000;
+  auto file_size = [&] { return std::filesystem::file_size(dir() / "journal.db"); };
+  {
+    auto journal = OpenOrDie();
+    std::vector<JournalJob> jobs;
+    for (uint32_t j = 0; j < kJobs; ++j) {
+      jobs.push_back(MakeJob(j));
+      jobs.back().spec_json = std::string(1000, 'x');
+    }
+    ASSERT_TRUE(journal->AddJobs(jobs).ok());
+  }
+  const uintmax_t full = file_size();  // closed: the WAL is checkpointed into the file
+  ASSERT_GT(full, uintmax_t{kJobs} * 1000);
+  {
+    auto journal = OpenOrDie();
+    std::vector<JobId> doomed;
+    for (uint32_t j = 0; j + 10 < kJobs; ++j) doomed.push_back(JobId(j));
+    ASSERT_TRUE(journal->Begin().ok());
+    ASSERT_TRUE(journal->DeleteJobs(doomed).ok());
+    ASSERT_TRUE(journal->Commit().ok());
+  }
+  const uintmax_t compacted = file_size();
+  EXPECT_LT(compacted, full / 10) << "full " << full << " after DeleteJobs " << compacted;
+  {
+    auto journal = OpenOrDie();
+    EXPECT_EQ(LoadOrDie(*journal).jobs.size(), 10u);
+  }
+
+  // An older journal (no auto-vacuum) with the same free space.
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open((dir() / "journal.db").c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "PRAGMA auto_vacuum = NONE; VACUUM;", nullptr, nullptr, nullptr), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE filler(x); INSERT INTO filler SELECT zeroblob(100000) FROM "
+                           "json_each('[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]'); DROP TABLE filler;",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+  }
+  ASSERT_GT(file_size(), uintmax_t{2'000'000});  // the dropped table's pages stay
+  {
+    auto journal = OpenOrDie();
+    EXPECT_EQ(LoadOrDie(*journal).jobs.size(), 10u);
+  }
+  EXPECT_LT(file_size(), compacted * 2);
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((dir() / "journal.db").c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "PRAGMA auto_vacuum", -1, &stmt, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(stmt, 0), 2);  // INCREMENTAL
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+}
+
 TEST_F(JournalTest, AddJobsIsAllOrNothing) {
   auto journal = OpenOrDie();
   const JournalJob first[] = {MakeJob(1)};

@@ -1,9 +1,11 @@
 #include "runtime/node/agent_host.h"
 
+#include <deque>
 #include <map>
 #include <tuple>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 
 #include "core/status.h"
 #include "fmt/format.h"
@@ -61,7 +63,7 @@ class AgentHost::RemoteContext final : public policy::Context {
   }
 
   absl::Status AddJob(const v1::JobSpec& spec) {
-    if (jobs_.contains(spec.id())) return absl::OkStatus();
+    if (jobs_.contains(spec.id()) || dropped_.contains(spec.id())) return absl::OkStatus();
     const nlohmann::json json = nlohmann::json::parse(spec.spec_json(), nullptr, false);
     ASSIGN_OR_RETURN(LiveJob built, BuildJob(json, cluster_def_));
     auto job = std::make_unique<Known>(std::move(built.job));
@@ -104,10 +106,30 @@ class AgentHost::RemoteContext final : public policy::Context {
   // JobEnded: the job is finished for JobView and leaves active_jobs().
   void JobEnded(JobId id) {
     auto it = jobs_.find(id.value());
-    if (it == jobs_.end()) return;
+    if (it == jobs_.end() || it->second->progress.finished) return;
     it->second->progress.finished = true;
     std::erase(order_, id);
+    ending_.push_back(id);
   }
+
+  // DropEnded: an ended job's description goes once none of the agent's
+  // launches of it is left (the agent heard every end); the job then shows
+  // as an ended stub (below). Called after the agent handled its mail.
+  void DropEnded() {
+    std::erase_if(ending_, [&](JobId id) {
+      const auto first = launched_.lower_bound(Key(TaskRef{id, 0, 0}));
+      if (first != launched_.end() && std::get<0>(first->first) == id.value()) return false;
+      jobs_.erase(id.value());
+      dropped_.insert(id.value());
+      dropped_order_.push_back(id.value());
+      if (dropped_order_.size() > kDroppedRemembered) {
+        dropped_.erase(dropped_order_.front());
+        dropped_order_.pop_front();
+      }
+      return true;
+    });
+  }
+  size_t held_jobs() const { return jobs_.size(); }
 
   // A launch this agent made has ended or was refused: give back what it held.
   bool Forget(const TaskRef& t) {
@@ -144,6 +166,7 @@ class AgentHost::RemoteContext final : public policy::Context {
   policy::JobView job(JobId id) const override {
     auto it = jobs_.find(id.value());
     if (it == jobs_.end()) {
+      if (dropped_.contains(id.value())) return policy::JobView(id, kDropped.job, kDropped.progress, knowledge_, knowledge_options_);
       throw std::logic_error(fmt::format("the scheduler did not describe job {} to this node", id.value()));
     }
     return policy::JobView(id, it->second->job, it->second->progress, knowledge_, knowledge_options_);
@@ -216,6 +239,18 @@ class AgentHost::RemoteContext final : public policy::Context {
     Job job;
     policy::JobProgress progress;
   };
+  // What job() shows of a dropped job: ended, with no stages or tasks (as
+  // the scheduler's engine shows a released job).
+  static inline const Known kDropped = [] {
+    Known k{Job()};
+    k.progress.arrived = true;
+    k.progress.finished = true;
+    return k;
+  }();
+  // Dropped jobs are remembered as such (a late message about one finds it
+  // ended) for the last this many; older ids are forgotten, so that memory
+  // stays flat however many jobs the node has seen.
+  static constexpr size_t kDroppedRemembered = 1 << 16;
   static std::tuple<uint32_t, uint32_t, uint32_t> Key(const TaskRef& t) { return {t.job.value(), t.stage, t.index}; }
   static absl::Status Unavailable() {
     return absl::UnimplementedError("not available to a node agent hosted on its node");
@@ -232,6 +267,9 @@ class AgentHost::RemoteContext final : public policy::Context {
   Clock::time_point stamp_at_ = Clock::now();
   absl::flat_hash_map<uint32_t, std::unique_ptr<Known>> jobs_;
   std::vector<JobId> order_;
+  std::vector<JobId> ending_;  // ended, description still held (launches of it left here)
+  absl::flat_hash_set<uint32_t> dropped_;
+  std::deque<uint32_t> dropped_order_;  // dropped_, oldest first
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Resources> launched_;  // by (job, stage, task)
   std::map<std::pair<Clock::time_point, uint64_t>, uint64_t> timers_;  // (due, id) -> tag
   absl::flat_hash_map<uint64_t, Clock::time_point> timer_due_;        // id -> due, for CancelTimer
@@ -285,7 +323,10 @@ void AgentHost::RefuseLaunch(const TaskRef& task) {
   if (!context_->Forget(task) || !agent_) return;
   agent_->OnTaskEnded(policy::TaskEnd{
       .task = task, .machine = machine_, .outcome = Outcome::kKilled, .end_us = context_->Now(), .will_retry = true});
+  context_->DropEnded();
 }
+
+size_t AgentHost::held_jobs() const { return context_->held_jobs(); }
 
 absl::Status AgentHost::Deliver(const v1::AgentMail& mail, bool stamp_clock) {
   if (stamp_clock) context_->Stamp(mail.now_us());
@@ -338,6 +379,7 @@ absl::Status AgentHost::Deliver(const v1::AgentMail& mail, bool stamp_clock) {
   } catch (const std::logic_error& e) {
     return absl::InternalError(e.what());
   }
+  context_->DropEnded();
   return absl::OkStatus();
 }
 

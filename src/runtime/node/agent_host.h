@@ -13,7 +13,10 @@
 //     the scheduler's refusal, comes back;
 //   - each job it has heard of: description, user, priority, weight,
 //     demands, and whether it has ended (JOB_ENDED: finished(), and it
-//     leaves active_jobs()); not the job's per-task progress elsewhere;
+//     leaves active_jobs()); not the job's per-task progress elsewhere.
+//     An ended job's description is dropped once the agent's launches of it
+//     have ended (memory follows the jobs in flight); the job then shows as
+//     finished with no stages or tasks, like a job the scheduler released;
 //   - Send to any role; SetTimer and CancelTimer (local, on the node's clock); Launch on its
 //     own machine and Kill, sent to the scheduler, which checks them as any
 //     decision and answers a refused launch with LAUNCH_REFUSED (the agent
@@ -75,6 +78,9 @@ class AgentHost {
   std::optional<Clock::time_point> NextTimer() const;
   // TakeActions: the messages and launches the agent made since the last call.
   v1::AgentActions TakeActions();
+  // held_jobs: jobs whose description the agent holds (not ended, or ended
+  // with launches of it still here).
+  size_t held_jobs() const;
 
  private:
   class RemoteContext;

@@ -451,6 +451,8 @@ absl::Status SchedulerCore::Compact(const std::vector<uint32_t>& ids) {
     jobs_.Compact(j);
     relay_.Forget(j);
   }
+  // The engine forgets them too: their run state and stages (a stub stays).
+  if (engine_ != nullptr) engine_->ReleaseJobs(job_ids, NowUs());
   spdlog::info("retention: compacted {} ended jobs (ids {}..{}) into {}", ids.size(), ids.front(), ids.back(),
                ResultsArchivePath(config_.state_dir).string());
   return absl::OkStatus();
