@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "core/reserve_more.h"
 #include "core/time.h"
 #include "runtime/journal.h"
 
@@ -55,7 +56,7 @@ class JobTable {
   size_t size() const { return jobs_.size(); }
   const JobInfo& operator[](uint32_t job) const { return jobs_[job]; }
   // Reserve: room for `more` jobs, so that adding them cannot fail.
-  void Reserve(size_t more) { jobs_.reserve(jobs_.size() + more); }
+  void Reserve(size_t more) { ReserveMore(jobs_, more); }
   // Add appends job size(); an active one counts against the limits until it ends.
   void Add(JobInfo info);
 

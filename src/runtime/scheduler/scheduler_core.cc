@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/reserve_more.h"
 #include "core/status.h"
 #include "fmt/format.h"
 #include "model/names.h"
@@ -251,7 +252,7 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
   // All or nothing (bug 4): whatever could fail is done before the journal
   // has the jobs, and nothing after it can fail (the room is reserved).
   jobs_.Reserve(specs.size());
-  live_.jobs.reserve(live_.jobs.size() + specs.size());
+  ReserveMore(live_.jobs, specs.size());
   const TimeUs now = NowUs();
   std::vector<JournalJob> entries;
   std::vector<uint32_t> ids;
