@@ -216,7 +216,9 @@ void RasScheduler::Serve(MachineId m) {
   for (size_t i = 0; i < planned_jobs_.size(); ++i) {
     for (SlotKind kind : {SlotKind::kReduce, SlotKind::kMap}) {
       const auto& matrix = kind == SlotKind::kMap ? placement_.map : placement_.reduce;
-      if (matrix[i][m.value()] > slots_.of_job_on(planned_jobs_[i], m, kind)) wants.push_back({i, kind});
+      // Most jobs plan nothing on a given machine: skip the slot book's lookup.
+      const uint32_t planned = matrix[i][m.value()];
+      if (planned > 0 && planned > slots_.of_job_on(planned_jobs_[i], m, kind)) wants.push_back({i, kind});
     }
   }
   std::stable_sort(wants.begin(), wants.end(), [&](const Want& a, const Want& b) {
