@@ -121,8 +121,9 @@ class JobView {
   // is released (some task of it has been ready, or is done).
   bool stage_known(uint32_t s) const {
     // A released job (below) has no stages left: nothing of them is known.
-    // (A node's agent drops a job's description and progress: runtime/node/agent_host.h.)
-    if (s >= progress_->stages.size() || s >= job_->stages.size()) [[unlikely]] return false;
+    // Its progress is always the empty one (the tracker's stub, or a node
+    // agent's for a dropped job), whatever its Job still holds.
+    if (s >= progress_->stages.size()) [[unlikely]] return false;
     if (knowledge_ != Knowledge::kSemiClairvoyant) return true;
     // COBRA §III: "the characteristics of waiting tasks are known", and the
     // tasks of a stage are alike, so the whole stage is known from its

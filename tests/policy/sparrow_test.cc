@@ -87,11 +87,7 @@ class FreeingSource final : public JobSource {
   bool HasPhases() const override { return inner_.HasPhases(); }
   uint64_t LiveJobs() const override { return w_.jobs.size() - released_; }
   void Release(std::span<const JobId> jobs) override {
-    for (const JobId id : jobs) {
-      std::vector<Stage>().swap(w_.jobs[id.value()].stages);
-      std::vector<uint32_t>().swap(w_.jobs[id.value()].topo_order);
-      ++released_;
-    }
+    for (const JobId id : jobs) released_ += ReleaseStages(w_.jobs[id.value()]) ? 1 : 0;
   }
 
  protected:
