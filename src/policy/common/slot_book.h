@@ -41,6 +41,18 @@ class SlotBook {
   uint32_t of_job(JobId job, SlotKind kind) const;
   uint32_t of_job_on(JobId job, MachineId m, SlotKind kind) const;
 
+  // ForEachPlaced calls `f(job, machine, kind, count)` for every (job,
+  // machine, kind) that runs tasks, in no particular order: a caller that
+  // wants the whole jobs x machines picture reads only where tasks are.
+  template <typename F>
+  void ForEachPlaced(F&& f) const {
+    for (const auto& [key, counts] : job_machine_) {
+      for (SlotKind kind : {SlotKind::kMap, SlotKind::kReduce}) {
+        if (counts[Index(kind)] > 0) f(JobId(static_cast<uint32_t>(key >> 32)), MachineId(static_cast<uint32_t>(key)), kind, counts[Index(kind)]);
+      }
+    }
+  }
+
  private:
   static int Index(SlotKind k) { return static_cast<int>(k); }
   static uint64_t Key(JobId job, MachineId m) { return (uint64_t{job.value()} << 32) | m.value(); }

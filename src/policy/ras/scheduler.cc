@@ -6,6 +6,7 @@
 #include <numeric>
 #include <span>
 
+#include "absl/container/flat_hash_map.h"
 #include "policy/ras/utility.h"
 
 namespace weft::policy::ras {
@@ -189,12 +190,26 @@ void RasScheduler::Cycle() {
     capacity[m] = cluster.capacity(MachineId(m));
     up[m] = cluster.up(MachineId(m));
     reserved[m] = cluster.allocated(MachineId(m));
-    for (size_t i = 0; i < planned_jobs_.size(); ++i) {
-      current.map[i][m] = slots_.of_job_on(planned_jobs_[i], MachineId(m), SlotKind::kMap);
-      current.reduce[i][m] = slots_.of_job_on(planned_jobs_[i], MachineId(m), SlotKind::kReduce);
+  }
+  // The placement running now, read from where tasks run rather than asked
+  // of every (job, machine) pair.
+  absl::flat_hash_map<uint32_t, uint32_t> index_of;
+  for (uint32_t i = 0; i < planned_jobs_.size(); ++i) index_of[planned_jobs_[i].value()] = i;
+  slots_.ForEachPlaced([&](JobId job, MachineId m, SlotKind kind, uint32_t count) {
+    auto it = index_of.find(job.value());
+    if (it == index_of.end()) return;
+    (kind == SlotKind::kMap ? current.map : current.reduce)[it->second][m.value()] = count;
+  });
+  placement_ = Place(jobs, capacity, reserved, up, std::move(current), config_.max_rounds);
+  planned_on_.assign(cluster.size(), {});
+  for (uint32_t i = 0; i < planned_jobs_.size(); ++i) {
+    for (SlotKind kind : {SlotKind::kReduce, SlotKind::kMap}) {
+      const auto& matrix = kind == SlotKind::kMap ? placement_.map : placement_.reduce;
+      for (uint32_t m = 0; m < cluster.size(); ++m) {
+        if (matrix[i][m] > 0) planned_on_[m].push_back({i, kind});
+      }
     }
   }
-  placement_ = Place(jobs, capacity, reserved, up, std::move(current), config_.max_rounds);
   utility_.resize(planned_jobs_.size());
   for (size_t i = 0; i < planned_jobs_.size(); ++i) {
     utility_[i] = Utility(jobs[i], placement_, i);
@@ -213,13 +228,9 @@ void RasScheduler::Serve(MachineId m) {
     SlotKind kind;
   };
   std::vector<Want> wants;
-  for (size_t i = 0; i < planned_jobs_.size(); ++i) {
-    for (SlotKind kind : {SlotKind::kReduce, SlotKind::kMap}) {
-      const auto& matrix = kind == SlotKind::kMap ? placement_.map : placement_.reduce;
-      // Most jobs plan nothing on a given machine: skip the slot book's lookup.
-      const uint32_t planned = matrix[i][m.value()];
-      if (planned > 0 && planned > slots_.of_job_on(planned_jobs_[i], m, kind)) wants.push_back({i, kind});
-    }
+  for (const Planned& p : planned_on_[m.value()]) {
+    const auto& matrix = p.kind == SlotKind::kMap ? placement_.map : placement_.reduce;
+    if (matrix[p.job][m.value()] > slots_.of_job_on(planned_jobs_[p.job], m, p.kind)) wants.push_back({p.job, p.kind});
   }
   std::stable_sort(wants.begin(), wants.end(), [&](const Want& a, const Want& b) {
     if (a.kind != b.kind) return a.kind == SlotKind::kReduce;
