@@ -23,19 +23,27 @@ class FairSlotsScheduler final : public SlotScheduler {
   void SlotRound() override {
     if (pool_.empty()) return;
     const ClusterState& cluster = ctx_.cluster();
+    // Launches only take groups out of the pool: once no group of a kind is
+    // left, none comes back this round, and the remaining machines need not
+    // look for one (a round otherwise costs machines x groups).
+    std::array<bool, kNumSlotKinds> none_left = {false, false};
     for (uint32_t i = 0; i < cluster.size(); ++i) {
       const MachineId m(i);
       if (!cluster.up(m)) continue;
       for (SlotKind kind : {SlotKind::kMap, SlotKind::kReduce}) {
-        while (slots_.on_machine(m, kind) < slots_per_machine_.of(kind)) {
+        bool& exhausted = none_left[static_cast<int>(kind)];
+        while (!exhausted && slots_.on_machine(m, kind) < slots_per_machine_.of(kind)) {
           const GroupId* group = NeediestGroup(kind);
-          if (group == nullptr) break;
+          if (group == nullptr) {
+            exhausted = true;
+            break;
+          }
           const JobId job = group->job;
           if (!Launch(pool_.Front(*group), m)) break;  // `group` may be gone now
           ++running_[ctx_.job(job).user().value()][static_cast<int>(kind)];
         }
       }
-      if (pool_.empty()) return;
+      if (pool_.empty() || (none_left[0] && none_left[1])) return;
     }
   }
 
