@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <vector>
 
 #include "policy/common/container_protocol.h"
@@ -183,9 +184,10 @@ std::optional<TaskRef> CobraManager::Pick(const ContainerPool::Entry& e, const R
 
 void CobraManager::Fill() {
   const JobView view = ctx_.job(job_);
-  // Snapshot the ids: launching does not change the pool's membership.
+  // Snapshot the ids: launching does not change the pool's membership. With
+  // no task waiting there is nothing to place (most calls, on a busy job).
   std::vector<ContainerId> ids;
-  for (const ContainerPool::Entry& e : pool_.entries()) {
+  for (const ContainerPool::Entry& e : ready_.empty() ? std::span<const ContainerPool::Entry>() : pool_.entries()) {
     if (!draining_.contains(e.id.value()) && ctx_.container(e.id) != nullptr) ids.push_back(e.id);
   }
   for (ContainerId id : ids) {
