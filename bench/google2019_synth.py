@@ -10,7 +10,10 @@ and optionally `instance_usage-...`.
 
 Collections arrive as a Poisson process over --hours hours. Each has 1 to
 --max-instances instances (heavy-tailed: most collections are small), whose
-durations are log-normal (median 5 min). An instance writes SUBMIT (0) at its
+durations are log-normal (median 5 min), at most --max-duration hours (3 by
+default: the 2011 sample's longest kept task ran 2.9 h; a longer tail holds
+later jobs back in a replay, since jobs reach the engine in arrival order and a
+workflow is passed when it ends in the files). An instance writes SUBMIT (0) at its
 collection's arrival, SCHEDULE (3) 1 ms later and FINISH (6) after its
 duration; --killed of them end with KILL (7) instead, --evicted are EVICTed (4)
 once and resubmitted, and --services of the collections never finish (their
@@ -54,6 +57,7 @@ def main():
     p.add_argument("--services", type=float, default=0.02)
     p.add_argument("--chains", type=float, default=0.1)
     p.add_argument("--allocs", type=float, default=0.01)
+    p.add_argument("--max-duration", type=float, default=3)
     p.add_argument("--usage", action="store_true")
     p.add_argument("--shuffle", action="store_true")
     p.add_argument("--seed", type=int, default=1)
@@ -97,7 +101,7 @@ def main():
                 ev(at + 1, SUBMIT)
                 start = at + 1000
                 ev(start, SCHEDULE)
-            finish = start + max(1000, int(rng.lognormvariate(19.5, 1.5)))
+            finish = start + min(int(a.max_duration * 3600 * US), max(1000, int(rng.lognormvariate(19.5, 1.5))))
             if finish >= end_us:
                 continue  # still running when the files end
             ev(finish, KILL if rng.random() < a.killed else FINISH)

@@ -25,8 +25,9 @@ using nlohmann::json;
 //   instance_name,task_name,job_name,task_type,status,start_time,end_time,machine_id,seq_no,total_seq_no,
 //   cpu_avg,cpu_max,mem_avg,mem_max
 // cpu_avg in hundredths of a core, mem_avg in percent of a machine (as
-// plan_mem), both marked invalid by -1 or 101; no header is refused (none
-// was before the rules were shared with alibaba-2017).
+// plan_mem), both marked invalid by -1 or 101. A header row is not refused:
+// it names no kept job's task, and is counted as such (as before the rules
+// were shared with alibaba-2017).
 const BatchInstanceLayout kInstances{
     .table = "alibaba-2018 batch_instance",
     .columns = 14,

@@ -90,11 +90,12 @@ absl::Status ForEachJsonRow(const std::vector<std::string>& files, uint64_t& cou
   return absl::OkStatus();
 }
 
+// What collection_events says of a collection (16 bytes; its
+// start_after_collection_ids, which few have, are kept apart).
 struct Collection {
-  std::string user = "default";
   int64_t priority = 0;
+  uint32_t user = 0;  // in Reader::users_, 0 = "default"
   bool alloc_set = false;
-  std::vector<int64_t> start_after;
 };
 
 // One instance_events row, checked.
@@ -118,9 +119,9 @@ absl::StatusOr<InstanceRow> ParseInstance(const JsonRow& r) {
 
 // An instance's events, as the rules read them (google-2011's): the first
 // SUBMIT, the last SCHEDULE, the last terminal event, FINISH - last SCHEDULE
-// at the last FINISH, the last request given. Both passes keep this much of
-// an instance: the first of every instance (to decide which are kept), the
-// second of the kept instances of the workflows not yet passed.
+// at the last FINISH, the last request given. The second pass keeps this
+// much of the kept instances of the workflows not passed yet (the first
+// pass keeps InstanceFacts of every instance).
 struct InstanceState {
   int64_t submit_us = kNoTime, schedule_us = kNoTime, run_us = -1;
   double cpu = -1, mem = -1;
@@ -238,17 +239,20 @@ class Reader {
       if (type) c.alloc_set = *type == 1;
       if (priority) c.priority = *priority;
       if (const auto u = r.value().find("user"); u != r.value().end() && u->is_string() && !u->get<std::string>().empty()) {
-        c.user = u->get<std::string>();
+        const auto [it, added] = user_ids_.try_emplace(u->get<std::string>(), static_cast<uint32_t>(users_.size()));
+        if (added) users_.push_back(u->get<std::string>());
+        c.user = it->second;
       }
       if (const auto s = r.value().find("start_after_collection_ids"); s != r.value().end() && !s->is_null()) {
         if (!s->is_array()) return r.Error("field start_after_collection_ids must be a list");
-        c.start_after.clear();
+        std::vector<int64_t>& after = start_after_[id];
+        after.clear();
         for (const json& p : *s) {
           std::optional<int64_t> v;
           if (p.is_number_integer()) v = p.get<int64_t>();
           if (p.is_string()) v = ParseWholeNumber(p.get_ref<const std::string&>());
           if (!v) return r.Error(fmt::format("field start_after_collection_ids: {} is not an id", p.dump()));
-          c.start_after.push_back(*v);
+          after.push_back(*v);
         }
       }
       return absl::OkStatus();
@@ -257,11 +261,11 @@ class Reader {
 
   // Read: the instance tables. The first pass over instance_events decides
   // which instances are kept (an instance's rows may be anywhere in the
-  // files, so it keeps 32 bytes of every instance until its end) and
-  // indexes each collection with a kept instance; instance_usage is read
-  // for the kept instances; the workflows are formed; then the second pass
-  // passes each workflow as soon as the stream is past its kept instances'
-  // last row, holding only those instances meanwhile.
+  // files, so it keeps 48 bytes of every instance, key and InstanceFacts,
+  // until its end) and indexes each collection with a kept instance; then
+  // instance_usage is read for the kept instances, the workflows formed,
+  // and the second pass passes each workflow as soon as the stream is past
+  // its kept instances' last row, holding only those instances meanwhile.
   absl::Status Read(const std::vector<std::string>& instance_files, const std::vector<std::string>& usage_files) {
     absl::flat_hash_map<TaskKey, InstanceFacts> facts;
     uint64_t ordinal = 0, alloc_rows = 0;
@@ -276,8 +280,8 @@ class Reader {
       return absl::OkStatus();
     }));
     IndexKept(facts);
-    RETURN_IF_ERROR(UsageRows(usage_files, facts));
     facts = {};
+    RETURN_IF_ERROR(UsageRows(usage_files));
     // The counts, in the order a whole read gave them (usage rows first).
     report_.Skip(kSkipAlloc, alloc_rows);
     for (const auto& [key, reason, n] : skips_) {
@@ -335,8 +339,10 @@ class Reader {
     }
   }
 
-  // UsageRows reads instance_usage, keeping the usage of kept instances.
-  absl::Status UsageRows(const std::vector<std::string>& files, const absl::flat_hash_map<TaskKey, InstanceFacts>& facts) {
+  // UsageRows reads instance_usage, keeping the usage of the instances the
+  // second pass will hold (the kept ones, or every one of a collection whose
+  // kept indexes are too sparse for a bit each).
+  absl::Status UsageRows(const std::vector<std::string>& files) {
     return ForEachJsonRow(files, report_.rows, [&](const JsonRow& r) -> absl::Status {
       ASSIGN_OR_RETURN(const int64_t start, r.RequiredInt("start_time"));
       ASSIGN_OR_RETURN(const int64_t end, r.RequiredInt("end_time"));
@@ -347,9 +353,7 @@ class Reader {
         report_.Skip("instance_usage rows without usage or window");
         return absl::OkStatus();
       }
-      if (const auto f = facts.find({id, index}); f == facts.end() || !f->second.SkipReason().empty()) {
-        return absl::OkStatus();
-      }
+      if (const auto c = kept_.find(id); c == kept_.end() || !c->second.Holds(index)) return absl::OkStatus();
       Usage& u = usage_[{id, index}];
       const double s = Seconds(end - start);
       u.cpu_time += used->first * s;
@@ -373,9 +377,9 @@ class Reader {
       return x;
     };
     for (int64_t id : ids) {
-      const auto c = collections_.find(id);
-      if (c == collections_.end()) continue;
-      for (int64_t p : c->second.start_after) {
+      const auto c = start_after_.find(id);
+      if (c == start_after_.end()) continue;
+      for (int64_t p : c->second) {
         if (!kept_.contains(p)) {
           report_.Note("dependencies on collections with no task kept, dropped");
           continue;
@@ -457,9 +461,10 @@ class Reader {
       std::vector<TraceTask> tasks;
       if (auto node = held_.extract(id); !node.empty()) {
         for (const auto& [index, t] : node.mapped()) {
+          auto u = usage_.extract(TaskKey{id, index});
           if (!t.SkipReason().empty()) continue;  // held because its collection's indexes are sparse
           TraceTask task{.index = index, .duration_us = std::max<int64_t>(1, t.run_us), .cpu = t.cpu, .mem = t.mem};
-          if (auto u = usage_.extract(TaskKey{id, index}); !u.empty() && u.mapped().seconds > 0) {
+          if (!u.empty() && u.mapped().seconds > 0) {
             task.has_usage = true;
             task.cpu_used = u.mapped().cpu_time / u.mapped().seconds;
             task.mem_used = u.mapped().mem_time / u.mapped().seconds;
@@ -485,9 +490,9 @@ class Reader {
       DagStage& stage = stages[i];
       const int64_t id = stage_collection[i];
       for (int64_t child : members) {
-        const auto c = collections_.find(child);
-        if (c == collections_.end()) continue;
-        const auto& after = c->second.start_after;
+        const auto c = start_after_.find(child);
+        if (c == start_after_.end()) continue;
+        const auto& after = c->second;
         if (std::find(after.begin(), after.end(), id) == after.end()) continue;
         stage.children.insert(stage.children.end(), stage_ids[child].begin(), stage_ids[child].end());
       }
@@ -496,13 +501,16 @@ class Reader {
     const auto c = collections_.find(first);
     const Collection& meta = c == collections_.end() ? kNone : c->second;
     const std::string name = members.size() == 1 ? std::to_string(first) : fmt::format("wf{}", first);
-    return EmitDagJob(out_, {{"name", name}, {"user", meta.user}, {"priority", meta.priority}}, stages,
+    return EmitDagJob(out_, {{"name", name}, {"user", users_[meta.user]}, {"priority", meta.priority}}, stages,
                       Seconds(w.arrival_us));
   }
 
   TraceEmitter& out_;
   TraceReport& report_;
   absl::flat_hash_map<int64_t, Collection> collections_;
+  absl::flat_hash_map<int64_t, std::vector<int64_t>> start_after_;  // of the collections that give it
+  std::vector<std::string> users_ = {"default"};
+  absl::flat_hash_map<std::string, uint32_t> user_ids_;
   std::vector<std::tuple<TaskKey, std::string_view, uint64_t>> skips_;  // (lowest key, reason, count)
   absl::flat_hash_map<int64_t, KeptCollection> kept_;
   absl::flat_hash_map<TaskKey, Usage> usage_;  // of kept instances not passed yet

@@ -24,11 +24,11 @@
 //  - instance_usage: each task's mean average_usage, weighted by window.
 // Streaming: an instance's rows may be anywhere in the files (a BigQuery
 // export is in no order), so instance_events is read twice. The first pass
-// keeps 32 bytes of each instance (what decides whether it is kept, and
-// where its last row is), counts the skips, and indexes each collection with
+// keeps 48 bytes of each instance (its key, what decides whether it is
+// kept, and where its last row is), counts the skips, and indexes each collection with
 // a kept instance (arrival, last row of a kept instance, a bit per kept
-// index); instance_usage is then read for the kept instances only, and the
-// per-instance state dropped. The second pass holds the kept instances of
+// index); the per-instance state is dropped, and instance_usage read for the
+// kept instances only. The second pass holds the kept instances of
 // the workflows not passed yet and passes each workflow as soon as the
 // stream is past its kept instances' last row, stating as watermark the
 // earliest arrival of the workflows not passed (JobSink::NoArrivalBefore).
