@@ -17,7 +17,13 @@
 // checks every row and indexes each job (id, arrival, kept rows: 24 bytes a
 // job), then the jobs are passed in arrival order (ties by job id), in
 // batches of at most TraceOptions::max_held_rows kept rows, each collected by
-// a pass over the files (trace/arrival_batches.h). Not thread-safe.
+// a pass over the files (trace/arrival_batches.h).
+// batch_instance (optional; any file whose path contains "batch_instance",
+// the v2017 schema's 12 columns, no header) refines each kept stage from
+// its Terminated instance rows, as alibaba-2018's does (the rules:
+// trace/alibaba_instances.h): a task per instance with its own end - start
+// when the rows number instance_num, else their mean; usage from
+// real_cpu_avg (cores) and real_mem_avg. Read once per batch. Not thread-safe.
 #pragma once
 
 #include <string>

@@ -11,6 +11,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "core/status.h"
 #include "fmt/format.h"
+#include "trace/alibaba_instances.h"
 #include "trace/alibaba_reader.h"
 #include "trace/arrival_batches.h"
 #include "trace/row_reader.h"
@@ -20,89 +21,23 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kInstanceTable = "alibaba-2018 batch_instance";
-constexpr std::string_view kNoteMean =
-    "stages whose Terminated batch_instance rows differ in number from instance_num, run at their mean";
-
-// What batch_instance says of one stage (task) of a kept job.
-struct Instances {
-  json* stage = nullptr;  // in the job being passed on
-  std::vector<int64_t> seconds;
-  double cpu_sum = 0, mem_sum = 0;
-  uint64_t measured = 0;
+// batch_instance, native (14 columns):
+//   instance_name,task_name,job_name,task_type,status,start_time,end_time,machine_id,seq_no,total_seq_no,
+//   cpu_avg,cpu_max,mem_avg,mem_max
+// cpu_avg in hundredths of a core, mem_avg in percent of a machine (as
+// plan_mem), both marked invalid by -1 or 101. A header row is not refused:
+// it names no kept job's task, and is counted as such (as before the rules
+// were shared with alibaba-2017).
+const BatchInstanceLayout kInstances{
+    .table = "alibaba-2018 batch_instance",
+    .columns = 14,
+    .status = 4, .start = 5, .end = 6, .cpu_avg = 10, .mem_avg = 12,
+    .cpu_per_core = 100,
+    .mem_max = 100,
+    .stage = [](const RowReader& row) -> absl::StatusOr<std::optional<std::pair<std::string, std::string>>> {
+      return std::optional<std::pair<std::string, std::string>>({row.field(2), row.field(1)});
+    },
 };
-
-// ReadInstances streams batch_instance rows into the stages of `jobs` (one
-// batch of the kept jobs, each {"name", "stages"}). A row of a kept job not
-// in the batch is left to its own batch's pass; the rows themselves, and the
-// rows of no kept job (`kept`: every kept job's name), are counted on the
-// `first` pass only, so that the report counts each row once.
-absl::Status ReadInstances(const std::vector<std::string>& files, std::span<json> jobs,
-                           const absl::flat_hash_set<std::string>& kept, bool first, TraceReport& report) {
-  std::map<std::pair<std::string, std::string>, Instances> stages;
-  absl::flat_hash_set<std::string> batch;
-  for (json& job : jobs) {
-    batch.insert(job["name"].get<std::string>());
-    for (json& stage : job["stages"]) {
-      stages[{job["name"].get<std::string>(), stage["name"].get<std::string>()}].stage = &stage;
-    }
-  }
-  uint64_t again = 0;
-  RETURN_IF_ERROR(ForEachRow(files, ',', first ? report.rows : again, [&](const RowReader& rows) -> absl::Status {
-    // instance_name,task_name,job_name,task_type,status,start_time,end_time,machine_id,seq_no,total_seq_no,
-    // cpu_avg,cpu_max,mem_avg,mem_max
-    RETURN_IF_ERROR(rows.ExpectColumns(14, kInstanceTable));
-    const auto it = stages.find({rows.field(2), rows.field(1)});
-    if (it == stages.end()) {
-      if (batch.contains(rows.field(2)) || (first && !kept.contains(rows.field(2)))) {
-        report.Skip("batch_instance rows of no kept job", 1);
-      }
-      return absl::OkStatus();
-    }
-    if (rows.field(4) != "Terminated") {
-      report.Skip("batch_instance rows not Terminated", 1);
-      return absl::OkStatus();
-    }
-    ASSIGN_OR_RETURN(const std::optional<int64_t> start, rows.OptionalInt(5, "start_time"));
-    ASSIGN_OR_RETURN(const std::optional<int64_t> end, rows.OptionalInt(6, "end_time"));
-    ASSIGN_OR_RETURN(const std::optional<double> cpu, rows.OptionalNumber(10, "cpu_avg"));
-    ASSIGN_OR_RETURN(const std::optional<double> mem, rows.OptionalNumber(12, "mem_avg"));
-    if (!start || !end || *end < *start) {
-      report.Skip("batch_instance rows without a start before their end", 1);
-      return absl::OkStatus();
-    }
-    Instances& s = it->second;
-    s.seconds.push_back(std::max<int64_t>(1, *end - *start));  // 0 s means under a second
-    // The trace marks invalid measurements -1 or 101.
-    if (cpu && mem && *cpu >= 0 && *mem >= 0 && *mem <= 100) {
-      s.cpu_sum += *cpu / 100;
-      s.mem_sum += *mem;
-      ++s.measured;
-    }
-    return absl::OkStatus();
-  }));
-  for (auto& [key, s] : stages) {
-    if (s.seconds.empty()) continue;
-    json& stage = *s.stage;
-    int64_t total = 0;
-    for (int64_t v : s.seconds) total += v;
-    const double mean = static_cast<double>(total) / static_cast<double>(s.seconds.size());
-    if (s.seconds.size() == stage["tasks"].get<uint64_t>()) {
-      stage["durations"] = s.seconds;
-      stage["duration"] = mean;
-    } else {
-      report.Note(kNoteMean);
-      stage["duration"] = mean;
-    }
-    if (s.measured > 0) {
-      const double n = static_cast<double>(s.measured);
-      const json& demand = stage["demand"];
-      stage["usage"] = {{"cpu", std::min(s.cpu_sum / n, demand["cpu"].get<double>())},
-                        {"mem", std::min(s.mem_sum / n, demand["mem"].get<double>())}};
-    }
-  }
-  return absl::OkStatus();
-}
 
 // PassReport adds the batch_task reader's counts to the trace's report.
 void PassReport(const AlibabaReport& r, TraceReport& report) {
@@ -218,7 +153,7 @@ absl::Status ReadWhole(const std::string& path, const std::vector<std::string>& 
   nlohmann::json& doc = converted.document;
   std::vector<json> jobs;
   for (json& job : doc["jobs"]) jobs.push_back(std::move(job));
-  if (!instance_files.empty()) RETURN_IF_ERROR(ReadInstances(instance_files, jobs, {}, true, report));
+  if (!instance_files.empty()) RETURN_IF_ERROR(ReadBatchInstances(instance_files, kInstances, jobs, {}, true, report));
   RETURN_IF_ERROR(out.Cluster(std::move(doc["cluster"]["machines"])));
   for (json& job : jobs) {
     const double arrival = job["arrival"].get<double>();
@@ -235,7 +170,7 @@ absl::Status ReadAlibaba2018(const std::vector<std::string>& paths, TraceEmitter
   // Files named batch_instance are instances; any other file is the batch_task table.
   std::vector<std::string> task_files, instance_files;
   for (const std::string& path : paths) {
-    (path.find("batch_instance") != std::string::npos ? instance_files : task_files).push_back(path);
+    (IsInstanceFile(path) ? instance_files : task_files).push_back(path);
   }
   if (task_files.size() != 1) {
     return absl::InvalidArgumentError(fmt::format(
@@ -272,7 +207,7 @@ absl::Status ReadAlibaba2018(const std::vector<std::string>& paths, TraceEmitter
       for (size_t k = 0; k < batch.size(); ++k) {
         ASSIGN_OR_RETURN(jobs[k], BuildJob(path, batch[k], rows[k], options));
       }
-      RETURN_IF_ERROR(ReadInstances(instance_files, jobs, kept, first, report));
+      RETURN_IF_ERROR(ReadBatchInstances(instance_files, kInstances, jobs, kept, first, report));
     }
     first = false;
     for (size_t k = 0; k < batch.size(); ++k) {

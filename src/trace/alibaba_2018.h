@@ -9,7 +9,7 @@
 //
 // batch_instance (optional; any file whose path contains "batch_instance",
 // native 14 columns) refines the kept jobs' stages from their Terminated
-// instances: when a stage has exactly instance_num of them, each task runs
+// instances, by the rules alibaba-2017 shares (trace/alibaba_instances.h): when a stage has exactly instance_num of them, each task runs
 // its instance's end_time - start_time ("durations"; 0 s becomes 1 s),
 // else every task runs their mean (counted); usage = the mean cpu_avg / 100
 // and mem_avg, capped at the demand (values the trace marks invalid, -1 and

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <tuple>
 
 #include "absl/container/flat_hash_map.h"
 #include "core/status.h"
@@ -19,6 +20,11 @@ using nlohmann::json;
 
 enum EventType : int64_t { kSubmit = 0, kSchedule = 3, kEvict = 4, kFail = 5, kFinish = 6, kKill = 7, kLost = 8 };
 constexpr int64_t kNoTime = -1;
+
+constexpr std::string_view kSkipAlloc = "instance events of alloc sets (not work)";
+constexpr std::string_view kSkipBeforeFiles = "tasks submitted before the files start";
+constexpr std::string_view kSkipUnfinished = "tasks not finished in the files (killed, failed, evicted, lost or running)";
+constexpr std::string_view kSkipNoRequest = "tasks without a resource request";
 
 // A JSON row of one table, with typed access that names file, line and field.
 class JsonRow {
@@ -65,15 +71,15 @@ class JsonRow {
   json value_;
 };
 
-// ForEachJsonRow reads every line of `files` as a JSON object.
+// ForEachJsonRow reads every line of `files` as a JSON object, counting them in `count`.
 template <typename F>
-absl::Status ForEachJsonRow(const std::vector<std::string>& files, TraceReport& report, F&& row) {
+absl::Status ForEachJsonRow(const std::vector<std::string>& files, uint64_t& count, F&& row) {
   for (const std::string& file : files) {
     ASSIGN_OR_RETURN(auto lines, LineReader::Open(file));
     while (true) {
       ASSIGN_OR_RETURN(const bool more, lines->Next());
       if (!more) break;
-      ++report.rows;
+      ++count;
       json value = json::parse(lines->line(), nullptr, /*allow_exceptions=*/false);
       if (value.is_discarded() || !value.is_object()) {
         return lines->Error("not a JSON object (google-2019 tables are newline-delimited JSON)");
@@ -84,16 +90,86 @@ absl::Status ForEachJsonRow(const std::vector<std::string>& files, TraceReport& 
   return absl::OkStatus();
 }
 
+// What collection_events says of a collection (16 bytes; its
+// start_after_collection_ids, which few have, are kept apart).
 struct Collection {
-  std::string user = "default";
   int64_t priority = 0;
+  uint32_t user = 0;  // in Reader::users_, 0 = "default"
   bool alloc_set = false;
-  std::vector<int64_t> start_after;
 };
 
-struct TaskState {
-  int64_t submit_us = kNoTime, schedule_us = kNoTime, run_us = -1, end_event = -1;
+// One instance_events row, checked.
+struct InstanceRow {
+  int64_t time = 0, type = 0, collection = 0, index = 0;
+  std::optional<int64_t> collection_type;
+  std::optional<std::pair<double, double>> request;
+};
+
+absl::StatusOr<InstanceRow> ParseInstance(const JsonRow& r) {
+  InstanceRow row;
+  ASSIGN_OR_RETURN(row.time, r.RequiredInt("time"));
+  ASSIGN_OR_RETURN(row.type, r.RequiredInt("type"));
+  ASSIGN_OR_RETURN(row.collection, r.RequiredInt("collection_id"));
+  ASSIGN_OR_RETURN(row.index, r.RequiredInt("instance_index"));
+  ASSIGN_OR_RETURN(row.collection_type, r.Int("collection_type"));
+  ASSIGN_OR_RETURN(row.request, r.Resources("resource_request"));
+  if (row.type < 0 || row.type > 10) return r.Error(fmt::format("field type: {} is not 0..10", row.type));
+  return row;
+}
+
+// An instance's events, as the rules read them (google-2011's): the first
+// SUBMIT, the last SCHEDULE, the last terminal event, FINISH - last SCHEDULE
+// at the last FINISH, the last request given. The second pass keeps this
+// much of the kept instances of the workflows not passed yet (the first
+// pass keeps InstanceFacts of every instance).
+struct InstanceState {
+  int64_t submit_us = kNoTime, schedule_us = kNoTime, run_us = -1;
   double cpu = -1, mem = -1;
+  int64_t end_event = -1;
+
+  void Add(const InstanceRow& row) {
+    if (row.request) {
+      cpu = row.request->first;
+      mem = row.request->second;
+    }
+    if (row.type == kSubmit && submit_us == kNoTime) submit_us = row.time;
+    if (row.type == kSchedule) schedule_us = row.time;
+    if (row.type == kFinish) run_us = schedule_us == kNoTime ? -1 : row.time - schedule_us;
+    if (row.type >= kEvict && row.type <= kLost) end_event = row.type;
+  }
+  // SkipReason: why the instance is not kept; empty when it is.
+  std::string_view SkipReason() const {
+    if (submit_us == kNoTime) return kSkipBeforeFiles;
+    if (end_event != kFinish || run_us < 0) return kSkipUnfinished;
+    if (cpu < 0) return kSkipNoRequest;
+    return {};
+  }
+};
+
+// The first pass's state of an instance (32 bytes): InstanceState without
+// the request's values, with the place of its last row in instance_events.
+struct InstanceFacts {
+  int64_t submit_us = kNoTime;
+  int64_t schedule_us = kNoTime;
+  uint64_t last_row = 0;  // 1-based over every instance_events file, in the order read
+  int8_t end_event = -1;
+  bool ran = false;  // FINISH - last SCHEDULE >= 0 at the last FINISH
+  bool requested = false;
+
+  void Add(const InstanceRow& row, uint64_t ordinal) {
+    last_row = ordinal;
+    requested = requested || row.request.has_value();
+    if (row.type == kSubmit && submit_us == kNoTime) submit_us = row.time;
+    if (row.type == kSchedule) schedule_us = row.time;
+    if (row.type == kFinish) ran = schedule_us != kNoTime && row.time - schedule_us >= 0;
+    if (row.type >= kEvict && row.type <= kLost) end_event = static_cast<int8_t>(row.type);
+  }
+  std::string_view SkipReason() const {
+    if (submit_us == kNoTime) return kSkipBeforeFiles;
+    if (end_event != kFinish || !ran) return kSkipUnfinished;
+    if (!requested) return kSkipNoRequest;
+    return {};
+  }
 };
 
 struct Usage {
@@ -102,13 +178,42 @@ struct Usage {
 
 using TaskKey = std::pair<int64_t, int64_t>;
 
+// What the first pass indexes of a collection with a kept instance.
+struct KeptCollection {
+  int64_t arrival_us = 0;  // its earliest kept SUBMIT
+  uint64_t last_row = 0;   // the last row of a kept instance
+  uint64_t kept = 0;
+  uint32_t workflow = 0;   // in Reader::workflows_
+  // Which instance indexes are kept, a bit each (index - min_index); empty
+  // when they are too sparse for it: the second pass then holds every
+  // instance of the collection and applies the rules again.
+  int64_t min_index = 0;
+  std::vector<uint64_t> bits;
+
+  bool Holds(int64_t index) const {
+    if (bits.empty()) return true;
+    if (index < min_index) return false;
+    const uint64_t i = static_cast<uint64_t>(index) - static_cast<uint64_t>(min_index);
+    return i / 64 < bits.size() && (bits[i / 64] >> (i % 64) & 1) != 0;
+  }
+};
+
+// A workflow: collections joined by start_after_collection_ids (a
+// collection alone is one too), named after its lowest collection id.
+struct Workflow {
+  std::vector<int64_t> members;  // ascending; members.front() names it
+  int64_t arrival_us = 0;
+  uint64_t last_row = 0;  // the stream passes it whole after this row
+  bool passed = false;
+};
+
 class Reader {
  public:
   explicit Reader(TraceEmitter& out) : out_(out), report_(out.report()) {}
 
   absl::Status Machines(const std::vector<std::string>& files) {
     std::map<int64_t, std::pair<double, double>> machines;
-    RETURN_IF_ERROR(ForEachJsonRow(files, report_, [&](const JsonRow& r) -> absl::Status {
+    RETURN_IF_ERROR(ForEachJsonRow(files, report_.rows, [&](const JsonRow& r) -> absl::Status {
       ASSIGN_OR_RETURN(const int64_t id, r.RequiredInt("machine_id"));
       ASSIGN_OR_RETURN(const std::optional<int64_t> type, r.Int("type"));
       ASSIGN_OR_RETURN(const auto capacity, r.Resources("capacity"));
@@ -126,7 +231,7 @@ class Reader {
   }
 
   absl::Status Collections(const std::vector<std::string>& files) {
-    return ForEachJsonRow(files, report_, [&](const JsonRow& r) -> absl::Status {
+    return ForEachJsonRow(files, report_.rows, [&](const JsonRow& r) -> absl::Status {
       ASSIGN_OR_RETURN(const int64_t id, r.RequiredInt("collection_id"));
       Collection& c = collections_[id];
       ASSIGN_OR_RETURN(const std::optional<int64_t> type, r.Int("collection_type"));
@@ -134,25 +239,111 @@ class Reader {
       if (type) c.alloc_set = *type == 1;
       if (priority) c.priority = *priority;
       if (const auto u = r.value().find("user"); u != r.value().end() && u->is_string() && !u->get<std::string>().empty()) {
-        c.user = u->get<std::string>();
+        const auto [it, added] = user_ids_.try_emplace(u->get<std::string>(), static_cast<uint32_t>(users_.size()));
+        if (added) users_.push_back(u->get<std::string>());
+        c.user = it->second;
       }
       if (const auto s = r.value().find("start_after_collection_ids"); s != r.value().end() && !s->is_null()) {
         if (!s->is_array()) return r.Error("field start_after_collection_ids must be a list");
-        c.start_after.clear();
+        std::vector<int64_t>& after = start_after_[id];
+        after.clear();
         for (const json& p : *s) {
           std::optional<int64_t> v;
           if (p.is_number_integer()) v = p.get<int64_t>();
           if (p.is_string()) v = ParseWholeNumber(p.get_ref<const std::string&>());
           if (!v) return r.Error(fmt::format("field start_after_collection_ids: {} is not an id", p.dump()));
-          c.start_after.push_back(*v);
+          after.push_back(*v);
         }
       }
       return absl::OkStatus();
     });
   }
 
+  // Read: the instance tables. The first pass over instance_events decides
+  // which instances are kept (an instance's rows may be anywhere in the
+  // files, so it keeps 48 bytes of every instance, key and InstanceFacts,
+  // until its end) and indexes each collection with a kept instance; then
+  // instance_usage is read for the kept instances, the workflows formed,
+  // and the second pass passes each workflow as soon as the stream is past
+  // its kept instances' last row, holding only those instances meanwhile.
+  absl::Status Read(const std::vector<std::string>& instance_files, const std::vector<std::string>& usage_files) {
+    absl::flat_hash_map<TaskKey, InstanceFacts> facts;
+    uint64_t ordinal = 0, alloc_rows = 0;
+    RETURN_IF_ERROR(ForEachJsonRow(instance_files, report_.rows, [&](const JsonRow& r) -> absl::Status {
+      ++ordinal;
+      ASSIGN_OR_RETURN(const InstanceRow row, ParseInstance(r));
+      if (IsAlloc(row)) {
+        ++alloc_rows;
+        return absl::OkStatus();
+      }
+      facts[{row.collection, row.index}].Add(row, ordinal);
+      return absl::OkStatus();
+    }));
+    IndexKept(facts);
+    facts = {};
+    RETURN_IF_ERROR(UsageRows(usage_files));
+    // The counts, in the order a whole read gave them (usage rows first).
+    report_.Skip(kSkipAlloc, alloc_rows);
+    for (const auto& [key, reason, n] : skips_) {
+      report_.Skip(reason, n, fmt::format("collection {} instance {}", key.first, key.second));
+    }
+    FormWorkflows();
+    return SecondPass(instance_files);
+  }
+
+ private:
+  bool IsAlloc(const InstanceRow& row) const {
+    if (row.collection_type == 1) return true;
+    const auto c = collections_.find(row.collection);
+    return c != collections_.end() && c->second.alloc_set;
+  }
+
+  // IndexKept counts the instances not kept (by reason, each with its lowest
+  // key as example) and indexes the collections with a kept instance.
+  void IndexKept(const absl::flat_hash_map<TaskKey, InstanceFacts>& facts) {
+    std::map<std::string_view, std::pair<TaskKey, uint64_t>> skipped;  // reason -> (lowest key, count)
+    absl::flat_hash_map<int64_t, std::pair<int64_t, int64_t>> range;  // collection -> kept index range
+    for (const auto& [key, f] : facts) {
+      const std::string_view reason = f.SkipReason();
+      if (!reason.empty()) {
+        auto [it, added] = skipped.try_emplace(reason, key, 0);
+        it->second.first = std::min(it->second.first, key);
+        ++it->second.second;
+        continue;
+      }
+      auto [it, added] = kept_.try_emplace(key.first);
+      KeptCollection& c = it->second;
+      c.arrival_us = added ? f.submit_us : std::min(c.arrival_us, f.submit_us);
+      c.last_row = std::max(c.last_row, f.last_row);
+      ++c.kept;
+      auto [r, fresh] = range.try_emplace(key.first, key.second, key.second);
+      r->second = {std::min(r->second.first, key.second), std::max(r->second.second, key.second)};
+    }
+    for (const auto& [reason, s] : skipped) skips_.push_back({s.first, reason, s.second});
+    std::sort(skips_.begin(), skips_.end());
+    // A bit per index when the kept indexes are dense (Borg numbers a
+    // collection's instances 0..n-1); else the second pass holds them all.
+    for (auto& [id, c] : kept_) {
+      const auto [lo, hi] = range[id];
+      const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);  // indexes - 1
+      if (span / 64 + 1 > c.kept + 1) continue;
+      c.min_index = lo;
+      c.bits.assign(span / 64 + 1, 0);
+    }
+    for (const auto& [key, f] : facts) {
+      if (!f.SkipReason().empty()) continue;
+      KeptCollection& c = kept_[key.first];
+      if (c.bits.empty()) continue;
+      const uint64_t i = static_cast<uint64_t>(key.second) - static_cast<uint64_t>(c.min_index);
+      c.bits[i / 64] |= uint64_t{1} << (i % 64);
+    }
+  }
+
+  // UsageRows reads instance_usage, keeping the usage of the instances the
+  // second pass will hold (the kept ones, or every one of a collection whose
+  // kept indexes are too sparse for a bit each).
   absl::Status UsageRows(const std::vector<std::string>& files) {
-    return ForEachJsonRow(files, report_, [&](const JsonRow& r) -> absl::Status {
+    return ForEachJsonRow(files, report_.rows, [&](const JsonRow& r) -> absl::Status {
       ASSIGN_OR_RETURN(const int64_t start, r.RequiredInt("start_time"));
       ASSIGN_OR_RETURN(const int64_t end, r.RequiredInt("end_time"));
       ASSIGN_OR_RETURN(const int64_t id, r.RequiredInt("collection_id"));
@@ -162,6 +353,7 @@ class Reader {
         report_.Skip("instance_usage rows without usage or window");
         return absl::OkStatus();
       }
+      if (const auto c = kept_.find(id); c == kept_.end() || !c->second.Holds(index)) return absl::OkStatus();
       Usage& u = usage_[{id, index}];
       const double s = Seconds(end - start);
       u.cpu_time += used->first * s;
@@ -171,73 +363,24 @@ class Reader {
     });
   }
 
-  absl::Status Instances(const std::vector<std::string>& files) {
-    return ForEachJsonRow(files, report_, [&](const JsonRow& r) -> absl::Status {
-      ASSIGN_OR_RETURN(const int64_t time, r.RequiredInt("time"));
-      ASSIGN_OR_RETURN(const int64_t type, r.RequiredInt("type"));
-      ASSIGN_OR_RETURN(const int64_t id, r.RequiredInt("collection_id"));
-      ASSIGN_OR_RETURN(const int64_t index, r.RequiredInt("instance_index"));
-      ASSIGN_OR_RETURN(const std::optional<int64_t> ctype, r.Int("collection_type"));
-      ASSIGN_OR_RETURN(const auto request, r.Resources("resource_request"));
-      if (type < 0 || type > 10) return r.Error(fmt::format("field type: {} is not 0..10", type));
-      if (ctype == 1 || collections_[id].alloc_set) {
-        alloc_rows_++;
-        return absl::OkStatus();
-      }
-      TaskState& t = tasks_[{id, index}];
-      if (request) {
-        t.cpu = request->first;
-        t.mem = request->second;
-      }
-      if (type == kSubmit && t.submit_us == kNoTime) t.submit_us = time;
-      if (type == kSchedule) t.schedule_us = time;
-      if (type == kFinish) t.run_us = t.schedule_us == kNoTime ? -1 : time - t.schedule_us;
-      if (type >= kEvict && type <= kLost) t.end_event = type;
-      return absl::OkStatus();
-    });
-  }
-
-  absl::Status Emit() {
-    report_.Skip("instance events of alloc sets (not work)", alloc_rows_);
-    // Kept tasks by collection, in collection order.
-    std::map<int64_t, std::vector<TraceTask>> kept;
-    std::map<int64_t, int64_t> arrival;
-    std::vector<TaskKey> keys;
-    keys.reserve(tasks_.size());
-    for (const auto& [key, t] : tasks_) keys.push_back(key);
-    std::sort(keys.begin(), keys.end());
-    for (const TaskKey& key : keys) {
-      const TaskState& t = tasks_[key];
-      const std::string name = fmt::format("collection {} instance {}", key.first, key.second);
-      if (t.submit_us == kNoTime) {
-        report_.Skip("tasks submitted before the files start", 1, name);
-      } else if (t.end_event != kFinish || t.run_us < 0) {
-        report_.Skip("tasks not finished in the files (killed, failed, evicted, lost or running)", 1, name);
-      } else if (t.cpu < 0) {
-        report_.Skip("tasks without a resource request", 1, name);
-      } else {
-        TraceTask task{.index = key.second, .duration_us = std::max<int64_t>(1, t.run_us), .cpu = t.cpu, .mem = t.mem};
-        if (const auto u = usage_.find(key); u != usage_.end() && u->second.seconds > 0) {
-          task.has_usage = true;
-          task.cpu_used = u->second.cpu_time / u->second.seconds;
-          task.mem_used = u->second.mem_time / u->second.seconds;
-        }
-        kept[key.first].push_back(task);
-        auto [it, added] = arrival.try_emplace(key.first, t.submit_us);
-        if (!added) it->second = std::min(it->second, t.submit_us);
-      }
-    }
-    tasks_.clear();
-    // Workflows: collections joined by start_after (union-find over kept collections).
-    std::map<int64_t, int64_t> root;
-    for (const auto& [id, tasks] : kept) root[id] = id;
+  // FormWorkflows joins kept collections by start_after_collection_ids
+  // (union-find, each workflow's root its lowest id) and indexes them.
+  void FormWorkflows() {
+    std::vector<int64_t> ids;
+    ids.reserve(kept_.size());
+    for (const auto& [id, c] : kept_) ids.push_back(id);
+    std::sort(ids.begin(), ids.end());
+    absl::flat_hash_map<int64_t, int64_t> root;
+    for (int64_t id : ids) root[id] = id;
     auto find = [&](int64_t x) {
       while (root[x] != x) x = root[x] = root[root[x]];
       return x;
     };
-    for (const auto& [id, tasks] : kept) {
-      for (int64_t p : collections_[id].start_after) {
-        if (!kept.contains(p)) {
+    for (int64_t id : ids) {
+      const auto c = start_after_.find(id);
+      if (c == start_after_.end()) continue;
+      for (int64_t p : c->second) {
+        if (!kept_.contains(p)) {
           report_.Note("dependencies on collections with no task kept, dropped");
           continue;
         }
@@ -245,21 +388,95 @@ class Reader {
         root[std::max(a, b)] = std::min(a, b);
       }
     }
-    std::map<int64_t, std::vector<int64_t>> workflows;  // root -> collections, ascending
-    for (const auto& [id, tasks] : kept) workflows[find(id)].push_back(id);
-    for (const auto& [first, members] : workflows) RETURN_IF_ERROR(EmitWorkflow(first, members, kept, arrival));
+    absl::flat_hash_map<int64_t, uint32_t> slot;  // root -> workflow
+    for (int64_t id : ids) {
+      const int64_t r = find(id);
+      auto [it, added] = slot.try_emplace(r, static_cast<uint32_t>(workflows_.size()));
+      if (added) workflows_.push_back({});
+      Workflow& w = workflows_[it->second];
+      const KeptCollection& c = kept_[id];
+      w.arrival_us = w.members.empty() ? c.arrival_us : std::min(w.arrival_us, c.arrival_us);
+      w.last_row = std::max(w.last_row, c.last_row);
+      w.members.push_back(id);
+      kept_[id].workflow = it->second;
+    }
+    // workflows_ is in order of root id (each root is the lowest id of its
+    // workflow, met first). by_end_ orders them by last row, by_arrival_ by
+    // arrival (ties by root).
+    for (uint32_t k = 0; k < workflows_.size(); ++k) {
+      by_end_.push_back(k);
+      by_arrival_.push_back(k);
+    }
+    std::sort(by_end_.begin(), by_end_.end(),
+              [&](uint32_t a, uint32_t b) { return workflows_[a].last_row < workflows_[b].last_row; });
+    std::sort(by_arrival_.begin(), by_arrival_.end(), [&](uint32_t a, uint32_t b) {
+      return std::tie(workflows_[a].arrival_us, a) < std::tie(workflows_[b].arrival_us, b);
+    });
+  }
+
+  absl::Status SecondPass(const std::vector<std::string>& files) {
+    out_.ExpectJobs(workflows_.size());
+    uint64_t ordinal = 0, again = 0;
+    size_t next_end = 0;
+    RETURN_IF_ERROR(ForEachJsonRow(files, again, [&](const JsonRow& r) -> absl::Status {
+      ++ordinal;
+      ASSIGN_OR_RETURN(const InstanceRow row, ParseInstance(r));
+      if (!IsAlloc(row)) {
+        const auto c = kept_.find(row.collection);
+        if (c != kept_.end() && !workflows_[c->second.workflow].passed && c->second.Holds(row.index)) {
+          held_[row.collection][row.index].Add(row);
+        }
+      }
+      bool passed = false;
+      while (next_end < by_end_.size() && workflows_[by_end_[next_end]].last_row <= ordinal) {
+        RETURN_IF_ERROR(Pass(by_end_[next_end++]));
+        passed = true;
+      }
+      if (passed) NoArrivalBefore();
+      return absl::OkStatus();
+    }));
+    while (next_end < by_end_.size()) RETURN_IF_ERROR(Pass(by_end_[next_end++]));  // none, unless the files changed
     return absl::OkStatus();
   }
 
- private:
-  absl::Status EmitWorkflow(int64_t first, const std::vector<int64_t>& members,
-                            std::map<int64_t, std::vector<TraceTask>>& kept, const std::map<int64_t, int64_t>& arrival) {
+  // NoArrivalBefore states the earliest arrival of the workflows not passed yet.
+  void NoArrivalBefore() {
+    while (next_arrival_ < by_arrival_.size() && workflows_[by_arrival_[next_arrival_]].passed) ++next_arrival_;
+    if (next_arrival_ < by_arrival_.size()) out_.NoArrivalBefore(Seconds(workflows_[by_arrival_[next_arrival_]].arrival_us));
+  }
+
+  // Pass builds workflow `k` from the instances held and passes it on: each
+  // collection's demand groups are its stages (named c<id>-s<k> in a
+  // workflow of several), every stage of a collection waiting for every
+  // stage of the collections it starts after.
+  absl::Status Pass(uint32_t k) {
+    Workflow& w = workflows_[k];
+    w.passed = true;
+    const std::vector<int64_t>& members = w.members;
+    const int64_t first = members.front();
     std::map<int64_t, std::vector<std::string>> stage_ids;
     std::vector<DagStage> stages;
     std::vector<int64_t> stage_collection;
-    int64_t arrives = arrival.at(first);
     for (int64_t id : members) {
-      for (json& s : BagStages(kept[id], out_.options().stage_per_job, report_)) {
+      std::vector<TraceTask> tasks;
+      if (auto node = held_.extract(id); !node.empty()) {
+        for (const auto& [index, t] : node.mapped()) {
+          auto u = usage_.extract(TaskKey{id, index});
+          if (!t.SkipReason().empty()) continue;  // held because its collection's indexes are sparse
+          TraceTask task{.index = index, .duration_us = std::max<int64_t>(1, t.run_us), .cpu = t.cpu, .mem = t.mem};
+          if (!u.empty() && u.mapped().seconds > 0) {
+            task.has_usage = true;
+            task.cpu_used = u.mapped().cpu_time / u.mapped().seconds;
+            task.mem_used = u.mapped().mem_time / u.mapped().seconds;
+          }
+          tasks.push_back(task);
+        }
+      }
+      if (tasks.size() != kept_[id].kept) {
+        return absl::InvalidArgumentError(
+            fmt::format("google-2019: collection {} changed between two reads of instance_events", id));
+      }
+      for (json& s : BagStages(tasks, out_.options().stage_per_job, report_)) {
         const std::string sid = members.size() == 1 ? s["name"].get<std::string>()
                                                     : fmt::format("c{}-{}", id, s["name"].get<std::string>());
         s.erase("name");
@@ -267,29 +484,41 @@ class Reader {
         stages.push_back(DagStage{sid, {}, std::move(s)});
         stage_collection.push_back(id);
       }
-      arrives = std::min(arrives, arrival.at(id));
     }
     if (members.size() > 1) report_.Note("workflows of several collections (start_after_collection_ids)");
     for (size_t i = 0; i < stages.size(); ++i) {
       DagStage& stage = stages[i];
       const int64_t id = stage_collection[i];
       for (int64_t child : members) {
-        const auto& after = collections_[child].start_after;
+        const auto c = start_after_.find(child);
+        if (c == start_after_.end()) continue;
+        const auto& after = c->second;
         if (std::find(after.begin(), after.end(), id) == after.end()) continue;
         stage.children.insert(stage.children.end(), stage_ids[child].begin(), stage_ids[child].end());
       }
     }
-    const Collection& c = collections_[first];
+    static const Collection kNone;
+    const auto c = collections_.find(first);
+    const Collection& meta = c == collections_.end() ? kNone : c->second;
     const std::string name = members.size() == 1 ? std::to_string(first) : fmt::format("wf{}", first);
-    return EmitDagJob(out_, {{"name", name}, {"user", c.user}, {"priority", c.priority}}, stages, Seconds(arrives));
+    return EmitDagJob(out_, {{"name", name}, {"user", users_[meta.user]}, {"priority", meta.priority}}, stages,
+                      Seconds(w.arrival_us));
   }
 
   TraceEmitter& out_;
   TraceReport& report_;
   absl::flat_hash_map<int64_t, Collection> collections_;
-  absl::flat_hash_map<TaskKey, TaskState> tasks_;
-  absl::flat_hash_map<TaskKey, Usage> usage_;
-  uint64_t alloc_rows_ = 0;
+  absl::flat_hash_map<int64_t, std::vector<int64_t>> start_after_;  // of the collections that give it
+  std::vector<std::string> users_ = {"default"};
+  absl::flat_hash_map<std::string, uint32_t> user_ids_;
+  std::vector<std::tuple<TaskKey, std::string_view, uint64_t>> skips_;  // (lowest key, reason, count)
+  absl::flat_hash_map<int64_t, KeptCollection> kept_;
+  absl::flat_hash_map<TaskKey, Usage> usage_;  // of kept instances not passed yet
+  std::vector<Workflow> workflows_;
+  std::vector<uint32_t> by_end_, by_arrival_;
+  size_t next_arrival_ = 0;
+  // The second pass's instances, by collection then index.
+  absl::flat_hash_map<int64_t, absl::flat_hash_map<int64_t, InstanceState>> held_;
 };
 
 }  // namespace
@@ -307,9 +536,7 @@ absl::Status ReadGoogle2019(const std::vector<std::string>& paths, TraceEmitter&
     RETURN_IF_ERROR(out.Cluster(json::array({MachineGroup("m", 12000, {{"cpu", 1.0}, {"mem", 1.0}})})));
   }
   RETURN_IF_ERROR(reader.Collections(tables["collection_events"]));
-  RETURN_IF_ERROR(reader.UsageRows(tables["instance_usage"]));
-  RETURN_IF_ERROR(reader.Instances(tables["instance_events"]));
-  return reader.Emit();
+  return reader.Read(tables["instance_events"], tables["instance_usage"]);
 }
 
 }  // namespace weft

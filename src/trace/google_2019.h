@@ -22,8 +22,18 @@
 //  - Arrival: the earliest SUBMIT of a job's kept tasks. Cluster:
 //    machine_events (grouped by capacity) or 12,000 machines of 1 x 1.
 //  - instance_usage: each task's mean average_usage, weighted by window.
-// Workflows can span the whole trace, so kept tasks (compactly, ~40 bytes
-// each) stay in memory until the end of the files. Not thread-safe.
+// Streaming: an instance's rows may be anywhere in the files (a BigQuery
+// export is in no order), so instance_events is read twice. The first pass
+// keeps 48 bytes of each instance (its key, what decides whether it is
+// kept, and where its last row is), counts the skips, and indexes each collection with
+// a kept instance (arrival, last row of a kept instance, a bit per kept
+// index); the per-instance state is dropped, and instance_usage read for the
+// kept instances only. The second pass holds the kept instances of
+// the workflows not passed yet and passes each workflow as soon as the
+// stream is past its kept instances' last row, stating as watermark the
+// earliest arrival of the workflows not passed (JobSink::NoArrivalBefore).
+// So a replay's memory follows the workflows running in the files, not the
+// files (for files in time order). Not thread-safe.
 #pragma once
 
 #include <string>

@@ -17,7 +17,7 @@
 // a stub (its name, arrival, user, counters) once Release frees its stages;
 // plus what the reader itself keeps (google-2011: the tasks of jobs running
 // in the trace; alibaba-2017/2018: an index and a batch of rows). A reader
-// that never calls NoArrivalBefore (google-2019) is read whole before its
+// that never calls NoArrivalBefore is read whole before its
 // first job is handed out; peak_waiting() shows it.
 // Not thread-safe but for the reader thread it owns: one engine reads it.
 #pragma once

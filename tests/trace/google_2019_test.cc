@@ -6,6 +6,8 @@
 // on. int64 fields are written as strings in places, as BigQuery exports them.
 #include "trace/google_2019.h"
 
+#include <algorithm>
+
 #include "gmock/gmock.h"
 #include "tests/trace/trace_test_util.h"
 
@@ -95,6 +97,57 @@ TEST_F(Google2019Test, WithAStagePerJobInstancesKeepTheirOwnDemand) {
   EXPECT_EQ(s.TaskDuration(1), 3000000);
   // By demand (the default), the same collection is two stages.
   EXPECT_EQ(Read("google-2019:" + Path("t")).workload->jobs[0].stages.size(), 2u);
+}
+
+// The reader reads instance_events twice and passes each workflow once the
+// stream is past its kept instances' last row: a request changed after an
+// instance's FINISH is its demand, whatever rows come between.
+TEST_F(Google2019Test, AnInstancesLastRowCountsWhereverItIs) {
+  Write("t/instance_events.json", Run(7, 0, 0, 1000000, 2000000, 0.1) + Run(8, 0, 500000, 600000, 900000) +
+                                      Instance(3000000, 2, 7, 0, 0.4) + Run(9, 0, 700000, 800000, 990000));
+  const auto read = Read("google-2019:" + Path("t"));
+  ASSERT_TRUE(read.workload.ok()) << read.Error();
+  ASSERT_EQ(read.workload->jobs.size(), 3u);
+  // Passed in the order their last rows come: 8, then 7 (its update), then 9.
+  EXPECT_EQ(read.workload->jobs[0].name, "8");
+  const Job& seven = read.workload->jobs[1];
+  EXPECT_EQ(seven.name, "7");
+  EXPECT_NEAR(seven.stages[0].demand.units(kCpu), 0.4, 1e-9);
+  EXPECT_EQ(seven.stages[0].TaskDuration(0), 1000000);
+  EXPECT_EQ(read.workload->jobs[2].name, "9");
+}
+
+// Borg numbers a collection's instances 0..n-1, and the second pass holds a
+// bit per kept index; indexes too sparse for that make it hold every
+// instance of the collection and apply the rules again: the same jobs.
+TEST_F(Google2019Test, SparseInstanceIndexesGiveTheSameJob) {
+  Write("t/instance_events.json", Run(7, 0, 0, 1000000, 2000000) + Run(7, 1000000000, 0, 1000000, 4000000) +
+                                      Instance(0, 0, 7, 500000000) + Instance(10, 7, 7, 500000000) +
+                                      Run(7, -3, 0, 1000000, 3000000));
+  const auto read = Read("google-2019:" + Path("t"));
+  ASSERT_TRUE(read.workload.ok()) << read.Error();
+  ASSERT_EQ(read.workload->jobs.size(), 1u);
+  const Stage& s = read.workload->jobs[0].stages[0];
+  ASSERT_EQ(s.num_tasks, 3u);
+  std::vector<TimeUs> durations = {s.TaskDuration(0), s.TaskDuration(1), s.TaskDuration(2)};
+  std::sort(durations.begin(), durations.end());
+  EXPECT_EQ(durations, (std::vector<TimeUs>{1000000, 2000000, 3000000}));
+  EXPECT_EQ(read.report.skipped("tasks not finished in the files (killed, failed, evicted, lost or running)"), 1u);
+}
+
+// The skips are counted by the first pass, each reason with its lowest
+// (collection, instance) as example, in that order, as a whole read gave them.
+TEST_F(Google2019Test, SkipsNameTheirLowestInstance) {
+  Write("t/instance_events.json", Instance(5, 0, 9, 2) + Instance(6, 7, 9, 2) + Run(9, 0, 0, 1, 2) +
+                                      Instance(3, 3, 8, 1) + Instance(4, 6, 8, 1) + Instance(5, 0, 8, 4) +
+                                      Instance(6, 7, 8, 4));
+  const auto read = Read("google-2019:" + Path("t"));
+  ASSERT_TRUE(read.workload.ok()) << read.Error();
+  EXPECT_THAT(read.report.Lines(),
+              ::testing::Contains("skipped: 1 tasks submitted before the files start (e.g. collection 8 instance 1)"));
+  EXPECT_THAT(read.report.Lines(),
+              ::testing::Contains("skipped: 2 tasks not finished in the files (killed, failed, evicted, lost or running) "
+                                  "(e.g. collection 8 instance 4)"));
 }
 
 TEST_F(Google2019Test, RefusesALineThatIsNotJson) {

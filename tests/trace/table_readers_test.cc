@@ -141,6 +141,93 @@ TEST_F(Alibaba2017Test, Alibaba2017RefusesOtherLayouts) {
               HasSubstr("b.csv: row 1, column 4 (task_id): \"four\" is not a whole number"));
 }
 
+// batch_instance of v2017, made to its schema (alibaba_v2017_schema.upstream.csv;
+// no real batch_instance rows are in ../shared/data): start_timestamp,
+// end_timestamp, job_id, task_id, machine_id, status, seq_no, total_seq_no,
+// real_cpu_max, real_cpu_avg, real_mem_max, real_mem_avg.
+std::string Instance2017(const std::string& job, const std::string& task, int start, int end,
+                         const std::string& status = "Terminated", const std::string& cpu = "0.3",
+                         const std::string& mem = "0.002") {
+  return fmt::format("{},{},{},{},m7,{},1,1,0.9,{},0.004,{}\n", start, end, job, task, status, cpu, mem);
+}
+
+// Job 3: task 4 has 2 instances, task 5 has 3; job 9: task 1 has 1 instance.
+constexpr char kBatchTask2017[] = "100,160,3,4,2,Terminated,50,0.01\n100,170,3,5,3,Terminated,100,0.01\n"
+                                  "300,305,9,1,1,Terminated,100,0.01\n";
+
+TEST_F(Alibaba2017Test, Alibaba2017BatchInstanceGivesPerInstanceDurations) {
+  const std::string task = Write("batch_task.csv", kBatchTask2017);
+  const std::string inst = Write(
+      "batch_instance.csv",
+      // Task 4: an instance failed once, then both finished: their own durations.
+      Instance2017("3", "4", 100, 130, "Failed") + Instance2017("3", "4", 131, 141) + Instance2017("3", "4", 100, 150) +
+          // Task 5: 2 of 3 instances have rows (one Interrupted, a backup copy): the mean of 10 s and 30 s.
+          Instance2017("3", "5", 100, 110) + Instance2017("3", "5", 120, 150, "Terminated", "0.8", "") +
+          Instance2017("3", "5", 120, 121, "Interrupted") +
+          // Task 1 of job 9: started before the trace (start 0): no duration from it.
+          Instance2017("9", "1", 0, 302) +
+          // Rows without ids (a known gap of the trace), and of a job that is not kept.
+          Instance2017("", "", 100, 101) + Instance2017("77", "1", 100, 101));
+  const auto read = Read("alibaba-2017:" + task + "," + inst);
+  ASSERT_TRUE(read.workload.ok()) << read.Error();
+  ASSERT_EQ(read.workload->jobs.size(), 2u);
+  const Job& job = read.workload->jobs[0];
+  const Stage* t4 = StageNamed(job, "t4");
+  const Stage* t5 = StageNamed(job, "t5");
+  ASSERT_TRUE(t4 != nullptr && t5 != nullptr);
+  EXPECT_EQ(t4->durations_us, (std::vector<TimeUs>{10000000, 50000000}));
+  EXPECT_NEAR(t4->usage.units(kCpu), 0.3, 1e-9);  // real_cpu_avg is in cores; plan_cpu 50 = 0.5 core
+  EXPECT_NEAR(t4->usage.units(kMem), 0.002, 1e-9);
+  EXPECT_TRUE(t5->durations_us.empty());
+  EXPECT_EQ(t5->duration_us, 20000000);
+  EXPECT_NEAR(t5->usage.units(kCpu), 0.3, 1e-9);  // the row without memory is left out of the usage
+  const Stage* t1 = StageNamed(read.workload->jobs[1], "t1");
+  ASSERT_NE(t1, nullptr);
+  EXPECT_EQ(t1->duration_us, 5000000);  // batch_task's span: its only instance row has no start
+  EXPECT_EQ(read.report.skipped("batch_instance rows not Terminated"), 2u);
+  EXPECT_EQ(read.report.skipped("batch_instance rows without a start before their end"), 1u);
+  EXPECT_EQ(read.report.skipped("batch_instance rows without a job or task id"), 1u);
+  EXPECT_EQ(read.report.skipped("batch_instance rows of no kept job"), 1u);
+  EXPECT_EQ(read.report.noted("stages whose Terminated batch_instance rows differ in number from instance_num, run at "
+                              "their mean"),
+            1u);
+  EXPECT_EQ(read.report.rows, 3u + 9u);
+
+  // In batches of a job each (one pass over batch_instance per batch), the
+  // same jobs, each row counted once.
+  TraceOptions small;
+  small.max_held_rows = 1;
+  const auto batched = Read("alibaba-2017:" + task + "," + inst, small);
+  ASSERT_TRUE(batched.workload.ok()) << batched.Error();
+  EXPECT_EQ(StageNamed(batched.workload->jobs[0], "t4")->durations_us, t4->durations_us);
+  EXPECT_EQ(batched.report.rows, read.report.rows);
+  for (const char* reason : {"batch_instance rows not Terminated", "batch_instance rows without a job or task id",
+                             "batch_instance rows of no kept job"}) {
+    EXPECT_EQ(batched.report.skipped(reason), read.report.skipped(reason)) << reason;
+  }
+}
+
+TEST_F(Alibaba2017Test, Alibaba2017RefusesABatchInstanceOfAnotherLayout) {
+  const std::string task = Write("batch_task.csv", kBatchTask2017);
+  const std::string spec = "alibaba-2017:" + task + "," + Path("batch_instance.csv");
+  Write("batch_instance.csv", "100,130,3,4,m7,Terminated,1\n");
+  EXPECT_THAT(Read(spec).Error(),
+              HasSubstr("batch_instance.csv: row 1: 7 columns, but a alibaba-2017 batch_instance row has 12"));
+  Write("batch_instance.csv", "start_timestamp,end_timestamp,job_id,task_id,machine_id,status,seq_no,total_seq_no,"
+                              "real_cpu_max,real_cpu_avg,real_mem_max,real_mem_avg\n" +
+                                  Instance2017("3", "4", 131, 141));
+  EXPECT_THAT(Read(spec).Error(),
+              HasSubstr("batch_instance.csv: row 1, column 1 (first): \"start_timestamp\" is not a number: "
+                        "alibaba-2017 batch_instance files have no header row"));
+  Write("batch_instance.csv", Instance2017("3", "four", 131, 141));
+  EXPECT_THAT(Read(spec).Error(), HasSubstr("batch_instance.csv: row 1, column 4 (task_id): \"four\" is not a whole number"));
+  Write("batch_instance.csv", Instance2017("3", "4", 131, 141) + "131,x,3,4,m7,Terminated,1,1,0.9,0.3,0.004,0.002\n");
+  EXPECT_THAT(Read(spec).Error(), HasSubstr("row 2, column 2 (end_timestamp): \"x\" is not a whole number"));
+  // batch_instance alone is no trace.
+  EXPECT_THAT(Read("alibaba-2017:" + Path("batch_instance.csv")).Error(),
+              HasSubstr("alibaba-2017: give batch_task files (and optionally batch_instance files)"));
+}
+
 TEST(Alibaba2018TraceDataTest, MediumFilteredReplays) {
   SKIP_WITHOUT_DATA("alibaba-v2018-dags-erdos/medium_filtered.csv");
   const auto read =

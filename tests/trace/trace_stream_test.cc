@@ -9,7 +9,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <deque>
 #include <fstream>
+#include <map>
+#include <random>
 #include <sstream>
 
 #include "fmt/format.h"
@@ -24,6 +27,8 @@ namespace weft {
 namespace {
 
 using ::testing::HasSubstr;
+
+std::string Alibaba2017Rows();
 
 class TraceStreamTest : public testutil::TraceFixture {
  protected:
@@ -116,6 +121,96 @@ class TraceStreamTest : public testutil::TraceFixture {
       b += fmt::format("job{}\t{}\t1\t{}\t500\t10\n", k, k + (k % 2), 1000 + (k % 7) * (1 << 28));
     }
     return "swim:" + Write("a.tsv", a) + "," + WriteGz("b.tsv.gz", b);
+  }
+
+  // Google2019Trace: google-2019 files made to the schema (no rows of the
+  // real trace are available): collections 1001..1000+n, collection 1000+k
+  // submitted at k s with two instances running 2 s (every tenth 50 s), each
+  // seventh starting after the one before (a workflow of two); first, a
+  // service (999) whose one instance finishes and the other runs past the
+  // files, updated at their end. Rows in time order, or in none (`shuffled`,
+  // as a plain BigQuery export may be) but each instance's own rows in
+  // order (the reader's rules read an instance's rows in file order).
+  std::string Google2019Trace(int n, bool shuffled = false) {
+    struct Row {
+      int64_t time;
+      std::string text;
+    };
+    std::vector<Row> rows;
+    auto event = [&](int64_t time, int type, int64_t collection, int index) {
+      rows.push_back({time, fmt::format("{{\"time\": \"{}\", \"type\": {}, \"collection_id\": \"{}\", "
+                                        "\"instance_index\": {}, \"resource_request\": {{\"cpus\": 0.25, "
+                                        "\"memory\": 0.125}}}}\n",
+                                        time, type, collection, index)});
+    };
+    std::string collections;
+    for (int i = 0; i < 2; ++i) {
+      event(500000, 0, 999, i);
+      event(500001, 3, 999, i);
+    }
+    event(1500000, 6, 999, 0);
+    for (int k = 1; k <= n; ++k) {
+      const int64_t submit = int64_t{k} * 1000000, run = (k % 10 == 0 ? 50 : 2) * int64_t{1000000};
+      for (int i = 0; i < 2; ++i) {
+        event(submit, 0, 1000 + k, i);
+        event(submit + 1, 3, 1000 + k, i);
+        event(submit + 1 + run, 6, 1000 + k, i);
+      }
+      collections += fmt::format("{{\"time\": \"{}\", \"type\": 0, \"collection_id\": \"{}\", \"user\": \"u{}\"{}}}\n",
+                                 submit, 1000 + k, k % 3,
+                                 k % 7 == 0 ? fmt::format(", \"start_after_collection_ids\": [\"{}\"]", 999 + k) : "");
+    }
+    event(int64_t{n + 60} * 1000000, 10, 999, 1);
+    if (shuffled) {
+      // A random interleaving: each next row is the next of a random instance.
+      std::map<std::string, std::deque<Row>> by_instance;
+      for (Row& r : rows) {
+        const size_t from = r.text.find("collection_id"), to = r.text.find(", \"resource_request");
+        by_instance[r.text.substr(from, to - from)].push_back(std::move(r));
+      }
+      std::vector<std::deque<Row>*> open;
+      for (auto& [key, q] : by_instance) open.push_back(&q);
+      std::mt19937 rng(7);
+      rows.clear();
+      while (!open.empty()) {
+        const size_t k = rng() % open.size();
+        rows.push_back(std::move(open[k]->front()));
+        open[k]->pop_front();
+        if (open[k]->empty()) {
+          open[k] = open.back();
+          open.pop_back();
+        }
+      }
+    } else {
+      std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.time < b.time; });
+    }
+    std::string events;
+    for (const Row& r : rows) events += r.text;
+    const std::string dir = shuffled ? "g19s" : "g19";
+    WriteGz(dir + "/collection_events-000000000000.json.gz", collections);
+    const size_t half = events.find('\n', events.size() / 2) + 1;  // two shards
+    WriteGz(dir + "/instance_events-000000000000.json.gz", events.substr(0, half));
+    WriteGz(dir + "/instance_events-000000000001.json.gz", events.substr(half));
+    return "google-2019:" + Path(dir);
+  }
+
+  // Alibaba2017WithInstances: Alibaba2017Rows' batch_task with a
+  // batch_instance made to the v2017 schema (none of the real trace is
+  // bundled): each task's instances, one of them failed and retried.
+  std::string Alibaba2017WithInstances() {
+    std::string instances;
+    for (int t = 0; t < 3; ++t) {
+      for (int j = 0; j < 120; ++j) {
+        const int id = (j * 37) % 120 + 1, create = 2000 - 7 * j + t;
+        for (int i = 0; i < 2; ++i) {
+          if (i == 1 && j % 4 == 0) instances += fmt::format("{},{},{},{},9,Failed,1,2,1,0.5,0.01,0.005\n", create, create + 1, id, t + 1);
+          instances += fmt::format("{},{},{},{},9,Terminated,1,1,1,0.5,0.01,0.005\n", create + i, create + 3 + (j + i) % 7,
+                                   id, t + 1);
+        }
+      }
+    }
+    return "alibaba-2017:" + Write("a17i/batch_task.csv", Alibaba2017Rows()) + "," +
+           Write("a17i/batch_instance.csv", instances);
   }
 
   // ExpectStreams replays `trace` through a source with a queue of 4 and
@@ -305,6 +400,41 @@ TEST_F(TraceStreamTest, Alibaba2018WithAJobsRowsApartIsReadWhole) {
   EXPECT_EQ(report.noted(kNoteBatches), 0u);
 }
 
+TEST_F(TraceStreamTest, Google2019StreamsWorkflowsAsTheirInstancesEnd) {
+  // 300 collections (workflows of one or two) and a service: before the
+  // two passes, the reader passed every job at the end of its files, and a
+  // replay held all 301 in its reorder buffer. Now each workflow is passed
+  // once the stream is past its kept instances, the service's as soon as its
+  // one finished instance is (its other instance's rows run to the end). The
+  // reorder buffer holds the jobs arriving while a 50 s one runs (38 here).
+  const std::string trace = Google2019Trace(300);
+  ExpectStreams(trace, 48);
+  auto source = TraceJobSource::Open(Spec(trace), Options(), 4);
+  ASSERT_TRUE(source.ok()) << StatusMessage(source.status());
+  ASSERT_EQ((*source)->Next(), JobId(0));
+  EXPECT_LT((*source)->workload().jobs.size(), 80u);  // the first job comes before the trace is read
+  TraceReport report;
+  const absl::StatusOr<Workload> w = ReadTraceWorkload(Spec(trace), Options(), report);
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ(w->jobs.size(), 301u - 300u / 7);
+  EXPECT_EQ(report.skipped("tasks not finished in the files (killed, failed, evicted, lost or running)"), 1u);
+}
+
+TEST_F(TraceStreamTest, Google2019InNoOrderGivesTheSameJobs) {
+  // An export in no order: the same jobs (in another order), the same report.
+  TraceReport a, b;
+  const absl::StatusOr<Workload> ordered = ReadTraceWorkload(Spec(Google2019Trace(120)), Options(), a);
+  const absl::StatusOr<Workload> shuffled = ReadTraceWorkload(Spec(Google2019Trace(120, true)), Options(), b);
+  ASSERT_TRUE(ordered.ok() && shuffled.ok());
+  std::vector<std::string> x = Names(*ordered), y = Names(*shuffled);
+  std::sort(x.begin(), x.end());
+  std::sort(y.begin(), y.end());
+  EXPECT_EQ(x, y);
+  EXPECT_EQ(a.Lines(), b.Lines());
+  // Handed out in arrival order all the same, however many wait meanwhile.
+  ExpectStreams(Google2019Trace(120, true), 200);
+}
+
 TEST_F(TraceStreamTest, ConvertThenReplayIsTheDirectReplayForTheStreamingTableFormats) {
   // `weft trace convert` then `weft sim -w` against `weft sim --trace`: the
   // readers pass jobs in a new order since their streaming (alibaba-2017 and
@@ -313,7 +443,8 @@ TEST_F(TraceStreamTest, ConvertThenReplayIsTheDirectReplayForTheStreamingTableFo
   TraceOptions small = Options(8);
   small.max_held_rows = 25;
   const std::vector<std::string> traces = {SwimTrace(), Alibaba2018Trace(),
-                                           "alibaba-2017:" + Write("a17/batch_task.csv", Alibaba2017Rows())};
+                                           "alibaba-2017:" + Write("a17/batch_task.csv", Alibaba2017Rows()),
+                                           Alibaba2017WithInstances(), Google2019Trace(200), Google2019Trace(200, true)};
   for (size_t t = 0; t < traces.size(); ++t) {
     const std::string w = Path(fmt::format("w{}.json", t));
     {
