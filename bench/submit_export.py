@@ -102,6 +102,13 @@ def main():
                 cpu0 = cpu_seconds(pid)
                 wall, _ = child_cpu([weft, "status", "--scheduler", address, "--out", os.path.join(tmp, f"e{r}")])
                 exports.append((wall, cpu_seconds(pid) - cpu0))
+            # The scheduler's own account, where it logs one (session 10 on).
+            for root, _, files in os.walk(cluster):
+                for name in files:
+                    if name.endswith(".log"):
+                        for line in open(os.path.join(root, name), errors="replace"):
+                            if f"accepted {a.jobs} jobs" in line:
+                                print("scheduler log:", line.strip())
             print(f"validate {a.jobs} jobs: {vwall:.2f} s wall, {vcpu:.2f} cpu s")
             print(f"submit: {submit_wall:.2f} s wall, scheduler {submit_cpu:.2f} cpu s, "
                   f"longest status meanwhile {longest[0]:.2f} s")

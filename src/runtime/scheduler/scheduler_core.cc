@@ -212,6 +212,7 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
   // up neither the nodes' heartbeats nor any other call (bug 3 of issue 20).
   // The cluster never changes once complete: the copy is what the jobs run on.
   Cluster cluster;
+  const TimeUs parse_start = clock_.NowUs();
   {
     std::lock_guard lock(mu_);
     RETURN_IF_ERROR(AcceptingJobs());
@@ -241,6 +242,7 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
   }
 
   EventLock lock(*this);
+  const TimeUs locked_at = clock_.NowUs();
   RETURN_IF_ERROR(AcceptingJobs());
   RETURN_IF_ERROR(jobs_.CheckLimits(tasks, bytes));
   // All or nothing (bug 4): whatever could fail is done before the journal
@@ -276,7 +278,11 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
                       ArrivalUs(now, job.arrival_us), history.size()});
     AddLiveJob(entries[i].id, std::move(specs[i].live), now, history);
   }
-  spdlog::info("accepted {} jobs (ids {}..{})", ids.size(), ids.empty() ? 0 : ids.front(), ids.empty() ? 0 : ids.back());
+  // How long the lock was held (journal, engine) and the parse before it took.
+  const TimeUs done_at = clock_.NowUs();
+  spdlog::info("accepted {} jobs (ids {}..{}): {:.1f} ms to parse, then {:.1f} ms under the lock", ids.size(),
+               ids.empty() ? 0 : ids.front(), ids.empty() ? 0 : ids.back(), UsToSeconds(locked_at - parse_start) * 1e3,
+               UsToSeconds(done_at - locked_at) * 1e3);
   if (moved_from > 0) {
     spdlog::info("job {} continues job {} of a scheduler that went down, with {} tasks already done", ids.front(),
                  moved_from - 1, done.size());
