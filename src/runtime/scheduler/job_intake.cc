@@ -4,7 +4,6 @@
 #include "core/status.h"
 #include "fmt/format.h"
 #include "model/names.h"
-#include "spdlog/spdlog.h"
 #include "trace/workload_reader.h"
 
 namespace weft::runtime {
