@@ -252,6 +252,8 @@ TEST(JobIntakeTest, RenamingAnExportFormSplicesOnlyTheName) {
   nlohmann::json expected = nlohmann::json::parse(form);
   expected["name"] = "x\"y#4";
   EXPECT_EQ(RenameExportForm(form, "x\"y", "x\"y#4"), expected.dump());
+  // A damaged description does not throw.
+  EXPECT_EQ(ExportForm(nlohmann::json::parse("{", nullptr, false)), "null");
   // A text not in export form (a stray "name" first) is renamed by parsing it.
   EXPECT_EQ(RenameExportForm(R"({"a":"\"name\":1","name":"n"})", "n", "m"), R"({"a":"\"name\":1","name":"m"})");
 }

@@ -85,6 +85,9 @@ absl::StatusOr<LiveJob> BuildJob(const nlohmann::json& job, const Cluster& live)
 }
 
 std::string ExportForm(nlohmann::json job) {
+  // Only a damaged journal or archive has anything else: kept as it is
+  // (a discarded parse as null) rather than thrown on.
+  if (!job.is_object()) return job.is_discarded() ? "null" : job.dump();
   job["arrival"] = 0;  // arrivals are in the job rows
   if (job.contains("stages") && job["stages"].is_array()) {
     for (nlohmann::json& stage : job["stages"]) {
