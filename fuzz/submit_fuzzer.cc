@@ -1,7 +1,8 @@
 // libFuzzer target: what the scheduler's Submit checks before it takes its
 // lock and changes any state (SchedulerCore::Submit): the UTF-8 check, the
-// whole submission against the live cluster (SplitSubmission), and each
-// job rebuilt as the journal and the engine receive it (BuildJob). The live
+// whole submission parsed once and checked against the live cluster
+// (ParseSubmission), and each job rebuilt from its journaled text as a
+// restart does (BuildJob). The live
 // cluster is two nodes of 4 cores and 8 GB, like a small `cluster up`.
 #include <cstddef>
 #include <cstdint>
@@ -26,8 +27,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const weft::Cluster live = LiveCluster();
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   if (weft::FirstInvalidUtf8(text) != std::string_view::npos) return 0;  // refused before parsing
-  auto jobs = weft::runtime::SplitSubmission(text, live);
+  auto jobs = weft::runtime::ParseSubmission(text, live);
   if (!jobs.ok()) return 0;
-  for (const nlohmann::json& job : *jobs) (void)weft::runtime::BuildJob(job, live);
+  for (const weft::runtime::SubmittedJob& job : *jobs) {
+    (void)weft::runtime::BuildJob(nlohmann::json::parse(job.journal_json, nullptr, false), live);
+  }
   return 0;
 }

@@ -1,6 +1,7 @@
 #include "trace/workload_reader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +23,36 @@ namespace {
 using nlohmann::json;
 
 constexpr int kFormatVersion = 1;
+
+// ReaderCountsSoFar's counters (relaxed: a count, not a synchronization).
+std::atomic<uint64_t> texts_read{0};
+std::atomic<uint64_t> jobs_read{0};
+
+// The checks that depend on the cluster, shared by the first reading of a
+// job and by RetargetJob so that both give the same messages.
+absl::Status CheckPhaseFits(const FieldReader& r, const Phase& phase, const Cluster& cluster) {
+  if (cluster.AnyMachineFits(phase.demand)) return absl::OkStatus();
+  return r.Error("phases", fmt::format("\"demand\" ({}) fits no machine of the cluster", phase.demand.ToString()));
+}
+
+absl::Status CheckTaskDemandFits(const FieldReader& r, size_t i, const Resources& d, const Cluster& cluster) {
+  if (cluster.AnyMachineFits(d)) return absl::OkStatus();
+  return r.Error("demands", fmt::format("entry {} ({}) fits no machine of the cluster", i, d.ToString()));
+}
+
+// `demand_given`: the stage's object has "demand" (else its demand is its
+// tasks' or phases' maximum).
+absl::Status CheckStageDemandFits(const FieldReader& r, const Stage& stage, bool demand_given,
+                                  const Cluster& cluster) {
+  if (cluster.AnyMachineFits(stage.demand)) return absl::OkStatus();
+  if (!demand_given && !stage.demands.empty()) {
+    // Policies that place by the stage's demand need it to fit somewhere.
+    return r.Error("demands", fmt::format("their per-resource maximum ({}) fits no machine of the cluster (the "
+                                          "stage's demand, which policies may place by)",
+                                          stage.demand.ToString()));
+  }
+  return r.Error("demand", fmt::format("({}) fits no machine of the cluster", stage.demand.ToString()));
+}
 
 // DomRejectingDuplicates builds the document as nlohmann's own SAX-to-DOM
 // parser does, and records the first key that appears twice in one object
@@ -242,9 +273,7 @@ absl::StatusOr<Phase> ReadPhase(const FieldReader& r, const json& p, const Clust
     ASSIGN_OR_RETURN(phase.duration_us, r.PositiveDurationValue(d, "phases"));
     if (p.contains("demand")) {
       ASSIGN_OR_RETURN(phase.demand, ReadResources(r, p["demand"], "phases"));
-      if (!cluster.AnyMachineFits(phase.demand)) {
-        return r.Error("phases", fmt::format("\"demand\" ({}) fits no machine of the cluster", phase.demand.ToString()));
-      }
+      RETURN_IF_ERROR(CheckPhaseFits(r, phase, cluster));
     }
     phase.usage = phase.demand;
     if (p.contains("usage")) {
@@ -309,9 +338,7 @@ absl::Status ReadTaskDemands(const FieldReader& r, const json& ds, const Cluster
   stage.demands.reserve(ds.size());
   for (size_t i = 0; i < ds.size(); ++i) {
     ASSIGN_OR_RETURN(const Resources d, ReadResources(r, ds[i], "demands"));
-    if (!cluster.AnyMachineFits(d)) {
-      return r.Error("demands", fmt::format("entry {} ({}) fits no machine of the cluster", i, d.ToString()));
-    }
+    RETURN_IF_ERROR(CheckTaskDemandFits(r, i, d, cluster));
     stage.demands.push_back(d);
   }
   return absl::OkStatus();
@@ -431,15 +458,7 @@ absl::Status ReadStage(const FieldReader& r, const json& s, const Cluster& clust
   if (s.contains("usage")) {
     ASSIGN_OR_RETURN(stage.usage, ReadUsage(r, s["usage"], stage.demand, "usage"));
   }
-  if (!cluster.AnyMachineFits(stage.demand)) {
-    if (!s.contains("demand") && !stage.demands.empty()) {
-      // Policies that place by the stage's demand need it to fit somewhere.
-      return r.Error("demands", fmt::format("their per-resource maximum ({}) fits no machine of the cluster (the "
-                                            "stage's demand, which policies may place by)",
-                                            stage.demand.ToString()));
-    }
-    return r.Error("demand", fmt::format("({}) fits no machine of the cluster", stage.demand.ToString()));
-  }
+  RETURN_IF_ERROR(CheckStageDemandFits(r, stage, s.contains("demand"), cluster));
   if (s.contains("usages")) RETURN_IF_ERROR(ReadTaskUsages(r, s["usages"], stage));
   RETURN_IF_ERROR(ReadInputSizes(r, s, stage));
   if (s.contains("locality")) RETURN_IF_ERROR(ReadLocality(r, s["locality"], cluster, stage));
@@ -583,6 +602,7 @@ absl::Status TopologicalOrder(const FieldReader& jr, Job& job) {
 
 absl::Status ReadJob(const json& j, Workload& w, absl::flat_hash_map<std::string, UserId>& users,
                      uint64_t& total_tasks, Job& job) {
+  jobs_read.fetch_add(1, std::memory_order_relaxed);
   if (!j.is_object()) return absl::InvalidArgumentError("\"jobs\": each job must be an object");
   if (!j.contains("name") || !j["name"].is_string() || j["name"].get<std::string>().empty()) {
     return absl::InvalidArgumentError(
@@ -659,10 +679,19 @@ absl::Status ReadJob(const json& j, Workload& w, absl::flat_hash_map<std::string
 }  // namespace
 
 absl::StatusOr<Workload> ParseWorkload(std::string_view text) {
+  ASSIGN_OR_RETURN(const json doc, ParseWorkloadJson(text));
+  return ReadWorkloadJson(doc);
+}
+
+absl::StatusOr<nlohmann::json> ParseWorkloadJson(std::string_view text) {
+  texts_read.fetch_add(1, std::memory_order_relaxed);
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     return absl::InvalidArgumentError("the file is empty");
   }
-  ASSIGN_OR_RETURN(const json doc, ParseJsonRejectingDuplicates(text));
+  return ParseJsonRejectingDuplicates(text);
+}
+
+absl::StatusOr<Workload> ReadWorkloadJson(const nlohmann::json& doc) {
   if (!doc.is_object()) return absl::InvalidArgumentError("a workload must be a JSON object");
   const FieldReader top("");
   RETURN_IF_ERROR(top.CheckKnownKeys(doc, {"weft", "cluster", "jobs"}));
@@ -688,6 +717,36 @@ absl::StatusOr<Workload> ParseWorkload(std::string_view text) {
   }
   RETURN_IF_ERROR(ValidateNames(w));  // model/names.h: no control characters; shell-safe substituted names
   return w;
+}
+
+absl::Status RetargetJob(Job& job, const nlohmann::json& j, const Cluster& from, const Cluster& to) {
+  // In ReadJob's order: per stage its phases, its tasks' demands, its
+  // demand; then the job's shuffles. Everything else a first reading checked
+  // does not depend on the cluster.
+  const json& stages = j["stages"];
+  for (size_t i = 0; i < job.stages.size(); ++i) {
+    Stage& stage = job.stages[i];
+    const FieldReader r(fmt::format("job \"{}\" stage \"{}\"", job.name, stage.name));
+    for (const Phase& p : stage.phases) {
+      if (p.profiled) RETURN_IF_ERROR(CheckPhaseFits(r, p, to));
+    }
+    for (size_t t = 0; t < stage.demands.size(); ++t) RETURN_IF_ERROR(CheckTaskDemandFits(r, t, stage.demands[t], to));
+    RETURN_IF_ERROR(CheckStageDemandFits(r, stage, stages[i].contains("demand"), to));
+    if (stage.duration_from_phases) stage.duration_us = std::max<TimeUs>(1, PhasesNominalUs(stage.phases, to));
+    // Preferred machines that `to` has, by name, in their order.
+    for (std::vector<MachineId>& prefs : stage.locality) {
+      std::vector<MachineId> kept;
+      for (const MachineId m : prefs) {
+        if (const MachineId id = to.Find(from.machine(m).name); id.valid()) kept.push_back(id);
+      }
+      prefs = std::move(kept);
+    }
+  }
+  return CheckShuffleNetwork(job, to);
+}
+
+ReaderCounts ReaderCountsSoFar() {
+  return {texts_read.load(std::memory_order_relaxed), jobs_read.load(std::memory_order_relaxed)};
 }
 
 absl::Status WorkloadBuilder::SetCluster(const nlohmann::json& cluster) {

@@ -25,8 +25,36 @@ namespace weft {
 // instead of failing on allocation.
 inline constexpr uint64_t kMaxWorkloadTasks = 500'000'000;
 
-// ParseWorkload parses workload text (JSON).
+// ParseWorkload parses workload text (JSON): ParseWorkloadJson, then
+// ReadWorkloadJson.
 absl::StatusOr<Workload> ParseWorkload(std::string_view text);
+
+// ParseWorkloadJson parses the text alone: InvalidArgument for an empty
+// file, JSON that does not parse, or a key twice in one object.
+absl::StatusOr<nlohmann::json> ParseWorkloadJson(std::string_view text);
+// ReadWorkloadJson checks every rule of the format on a parsed document
+// and builds its Workload. A caller that needs both the document and the
+// Workload (the runtime's submit: it journals each job's object) parses
+// once and reads once.
+absl::StatusOr<Workload> ReadWorkloadJson(const nlohmann::json& doc);
+
+// RetargetJob moves `job`, read from its object `j` against `from`, onto
+// the cluster `to`, as reading `j` against `to` would (with `j`'s locality
+// names that are not machines of `to` dropped): its locality becomes `to`'s
+// machines, a duration made of phases is timed on `to`, and every check
+// that depends on the cluster is made again, with the reader's messages
+// and in its order. The runtime's submit checks the jobs of a workload
+// against the live nodes this way, without reading them a second time.
+absl::Status RetargetJob(Job& job, const nlohmann::json& j, const Cluster& from, const Cluster& to);
+
+// ReaderCounts: how many JSON texts (ParseWorkloadJson) and job objects
+// (every job read, by any entry point) this process's reader has read
+// since it started; a test checks that a submission is read once.
+struct ReaderCounts {
+  uint64_t texts = 0;
+  uint64_t jobs = 0;
+};
+ReaderCounts ReaderCountsSoFar();
 
 // ReadWorkloadFile reads and parses the file at `path`. Missing files,
 // directories and unreadable files are InvalidArgument errors too.
@@ -40,6 +68,8 @@ class WorkloadBuilder {
  public:
   // SetCluster reads {"machines": [...]}, the value of the file's "cluster".
   absl::Status SetCluster(const nlohmann::json& cluster);
+  // SetCluster with a cluster already built (the runtime's live nodes).
+  void SetCluster(Cluster cluster) { w_.cluster = std::move(cluster); }
   absl::Status AddJob(const nlohmann::json& job);
   // BuildJob reads one job with AddJob's checks but keeps neither the job
   // nor its name (the caller checks names are unique): a streamed replay's

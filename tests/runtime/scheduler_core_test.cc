@@ -128,6 +128,30 @@ TEST_F(SchedulerCoreTest, MalformedSubmissionsChangeNothing) {
   EXPECT_EQ(Jobs(*reopened), 0u);  // nothing was journaled either
 }
 
+// Issue 20, session 10: Submit parses the text once and reads each job
+// once (until then: four parses, three reads per job); a restart reads each
+// journaled job once.
+TEST_F(SchedulerCoreTest, SubmitParsesOnceAndARestartReadsEachJobOnce) {
+  auto core = Open();
+  FakeLink link;
+  ASSERT_TRUE(core->RegisterNode(Node("n", 4, 4), &link).ok());
+  const std::string three = R"({"weft": 1, "jobs": [
+      {"name": "a", "stages": [{"name": "s", "tasks": 1, "duration": 1, "demand": {"cpu": 1, "mem": 1}}]},
+      {"name": "b", "stages": [{"name": "s", "tasks": 2, "duration": 1, "demand": {"cpu": 1, "mem": 1}}]},
+      {"name": "c", "stages": [{"name": "s", "tasks": 1, "duration": 1, "demand": {"cpu": 1, "mem": 1}}]}]})";
+  ReaderCounts before = ReaderCountsSoFar();
+  ASSERT_TRUE(core->Submit(three).ok());
+  ReaderCounts after = ReaderCountsSoFar();
+  EXPECT_EQ(after.texts - before.texts, 1u);
+  EXPECT_EQ(after.jobs - before.jobs, 3u);
+  core.reset();
+  before = ReaderCountsSoFar();
+  auto reopened = Open();
+  after = ReaderCountsSoFar();
+  EXPECT_EQ(Jobs(*reopened), 3u);
+  EXPECT_EQ(after.jobs - before.jobs, 3u);
+}
+
 TEST_F(SchedulerCoreTest, NamesACommandSubstitutesMustBeShellSafe) {
   auto core = Open();
   FakeLink link;

@@ -74,17 +74,17 @@ TEST(JobIntakeTest, ProfiledPhasesAreAcceptedUnlessNoNodeHoldsOne) {
   const std::string phased = R"({"weft": 1, "jobs": [{"name": "j", "stages": [{"name": "r", "tasks": 1,
       "phases": [{"name": "shuffle", "duration": 1, "demand": {"cpu": 1, "mem": 1}},
                  {"name": "reduce", "duration": 2, "demand": {"cpu": 2, "mem": 1}}]}]}]})";
-  EXPECT_TRUE(SplitSubmission(phased, live).ok()) << SplitSubmission(phased, live).status();
+  EXPECT_TRUE(ParseSubmission(phased, live).ok()) << ParseSubmission(phased, live).status();
   const std::string too_big = R"({"weft": 1, "jobs": [{"name": "j", "stages": [{"name": "r", "tasks": 1,
       "phases": [{"name": "shuffle", "duration": 1, "demand": {"cpu": 1, "mem": 1}},
                  {"name": "reduce", "duration": 2, "demand": {"cpu": 3, "mem": 1}}]}]}]})";
-  const auto refused = SplitSubmission(too_big, live);
+  const auto refused = ParseSubmission(too_big, live);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
   // The same job with resource phases (monotasks) is accepted.
   const std::string monotasks = R"({"weft": 1, "jobs": [{"name": "j", "stages": [{"name": "r", "tasks": 1,
       "demand": {"cpu": 1, "mem": 1}, "phases": [{"resource": "cpu", "work": 1}]}]}]})";
-  EXPECT_TRUE(SplitSubmission(monotasks, live).ok()) << SplitSubmission(monotasks, live).status();
+  EXPECT_TRUE(ParseSubmission(monotasks, live).ok()) << ParseSubmission(monotasks, live).status();
 }
 
 TEST_F(ServiceTest, AnInvalidUtf8NodeNameIsRefusedByName) {

@@ -66,6 +66,8 @@ class AgentHost::RemoteContext final : public policy::Context {
     if (jobs_.contains(spec.id()) || dropped_.contains(spec.id())) return absl::OkStatus();
     const nlohmann::json json = nlohmann::json::parse(spec.spec_json(), nullptr, false);
     ASSIGN_OR_RETURN(LiveJob built, BuildJob(json, cluster_def_));
+    // The arrival the scheduler's engine has (the description's is 0).
+    if (spec.has_arrival_us()) built.job.arrival_us = spec.arrival_us();
     auto job = std::make_unique<Known>(std::move(built.job));
     jobs_.emplace(spec.id(), std::move(job));
     order_.push_back(JobId(spec.id()));

@@ -62,6 +62,7 @@ void AgentRelay::DescribeJob(uint32_t slot, v1::AgentMail& mail, JobId job) {
   v1::JobSpec* spec = mail.add_jobs();
   spec->set_id(job.value());
   spec->set_spec_json(jobs_[job.value()].spec_json);
+  spec->set_arrival_us(jobs_[job.value()].arrival_us);
   // With the description, the job's progress so far (every done task).
   const policy::JobProgress* progress = engine_ != nullptr ? engine_->progress(job) : nullptr;
   if (progress == nullptr) return;

@@ -22,7 +22,8 @@ nlohmann::json ClusterJson(const Cluster& cluster) {
 
 namespace {
 
-// Keeps only the locality names that are nodes of `live`.
+// Keeps only the locality names that are nodes of `live`: the journaled
+// object then reads back (BuildJob) as RetargetJob made the typed job.
 void RetargetLocality(nlohmann::json& job, const absl::flat_hash_set<std::string>& nodes) {
   if (!job.contains("stages")) return;
   for (nlohmann::json& stage : job["stages"]) {
@@ -38,49 +39,78 @@ void RetargetLocality(nlohmann::json& job, const absl::flat_hash_set<std::string
   }
 }
 
-absl::StatusOr<Workload> ParseAgainst(const nlohmann::json& jobs, const Cluster& live) {
-  const nlohmann::json doc = {{"weft", 1}, {"cluster", ClusterJson(live)}, {"jobs", jobs}};
-  return ParseWorkload(doc.dump());
-}
-
 }  // namespace
 
-absl::StatusOr<std::vector<nlohmann::json>> SplitSubmission(std::string_view workload_text, const Cluster& live) {
-  // The submission as a whole, with its own cluster: every rule of the format.
-  nlohmann::json doc = nlohmann::json::parse(workload_text, nullptr, /*allow_exceptions=*/false);
+absl::StatusOr<std::vector<SubmittedJob>> ParseSubmission(std::string_view workload_text, const Cluster& live) {
+  // The text is parsed once, into a document the jobs' texts are written
+  // from, and read once, into the typed jobs.
+  ASSIGN_OR_RETURN(nlohmann::json doc, ParseWorkloadJson(workload_text));
   // A jobs-only file (no cluster section: it would be ignored anyway) is
-  // checked as if it had the live cluster's, spliced in as text so that the
-  // reader still sees the file's own keys (and their duplicates).
-  std::string spliced;
-  if (doc.is_object() && !doc.empty() && !doc.contains("cluster")) {
-    const size_t brace = workload_text.find('{');
-    spliced = fmt::format("{}\"cluster\": {},{}", workload_text.substr(0, brace + 1), ClusterJson(live).dump(),
-                          workload_text.substr(brace + 1));
-  }
-  ASSIGN_OR_RETURN(const Workload whole, ParseWorkload(spliced.empty() ? workload_text : spliced));
+  // checked as if it had the live cluster's.
+  if (doc.is_object() && !doc.empty() && !doc.contains("cluster")) doc["cluster"] = ClusterJson(live);
+  // The submission as a whole, with its own cluster: every rule of the format.
+  ASSIGN_OR_RETURN(Workload whole, ReadWorkloadJson(doc));
   // The reader applies the name rules too; checked here as well because a
   // command runs on the nodes with these names in it (model/names.h).
   RETURN_IF_ERROR(ValidateNames(whole));
-  if (!doc.is_object() || !doc.contains("jobs") || !doc["jobs"].is_array()) {
-    return absl::InvalidArgumentError("the workload has no jobs list");
-  }
   absl::flat_hash_set<std::string> nodes;
   for (const Machine& m : live.machines()) nodes.insert(m.name);
-  std::vector<nlohmann::json> jobs;
-  for (nlohmann::json& job : doc["jobs"]) {
-    RetargetLocality(job, nodes);
-    jobs.push_back(std::move(job));
-  }
+  nlohmann::json& objects = doc["jobs"];  // the reader checked it is a list of jobs
+  std::vector<SubmittedJob> jobs(whole.jobs.size());
   // And against the live nodes: every task must fit one of them.
-  RETURN_IF_ERROR(ParseAgainst(nlohmann::json(jobs), live).status());
+  for (size_t i = 0; i < whole.jobs.size(); ++i) {
+    RETURN_IF_ERROR(RetargetJob(whole.jobs[i], objects[i], whole.cluster, live));
+  }
+  for (size_t i = 0; i < whole.jobs.size(); ++i) {
+    SubmittedJob& out = jobs[i];
+    nlohmann::json& object = objects[i];
+    const UserId user = whole.jobs[i].user;
+    out.live.user = user.valid() && user.value() < whole.users.size() ? whole.users[user.value()] : "";
+    out.live.job = std::move(whole.jobs[i]);
+    RetargetLocality(object, nodes);
+    out.journal_json = object.dump();
+    out.export_json = ExportForm(std::move(object));
+  }
   return jobs;
 }
 
 absl::StatusOr<LiveJob> BuildJob(const nlohmann::json& job, const Cluster& live) {
-  ASSIGN_OR_RETURN(Workload w, ParseAgainst(nlohmann::json::array({job}), live));
-  if (w.jobs.size() != 1) return absl::InvalidArgumentError("expected exactly one job");
-  LiveJob out{std::move(w.jobs[0]), ""};
-  if (out.job.user.valid() && out.job.user.value() < w.users.size()) out.user = w.users[out.job.user.value()];
+  WorkloadBuilder builder;
+  builder.SetCluster(live);
+  ASSIGN_OR_RETURN(Job built, builder.BuildJob(job));
+  LiveJob out{std::move(built), ""};
+  const std::vector<std::string>& users = builder.workload().users;
+  if (out.job.user.valid() && out.job.user.value() < users.size()) out.user = users[out.job.user.value()];
+  return out;
+}
+
+std::string ExportForm(nlohmann::json job) {
+  // Only a damaged journal or archive has anything else: kept as it is
+  // (a discarded parse as null) rather than thrown on.
+  if (!job.is_object()) return job.is_discarded() ? "null" : job.dump();
+  job["arrival"] = 0;  // arrivals are in the job rows
+  if (job.contains("stages") && job["stages"].is_array()) {
+    for (nlohmann::json& stage : job["stages"]) {
+      if (stage.is_object()) stage.erase("command");
+    }
+  }
+  return job.dump();
+}
+
+std::string RenameExportForm(const std::string& export_json, const std::string& name, const std::string& new_name) {
+  const std::string old_key = "\"name\":" + nlohmann::json(name).dump();
+  const size_t at = export_json.find("\"name\":");
+  if (at == std::string::npos || export_json.compare(at, old_key.size(), old_key) != 0) {
+    // Not the form ExportForm writes: renamed the slow way.
+    nlohmann::json job = nlohmann::json::parse(export_json, nullptr, false);
+    if (!job.is_object()) return export_json;
+    job["name"] = new_name;
+    return job.dump();
+  }
+  std::string out = export_json.substr(0, at);
+  out += "\"name\":";
+  out += nlohmann::json(new_name).dump();
+  out.append(export_json, at + old_key.size());
   return out;
 }
 

@@ -1,7 +1,7 @@
 // File: runtime/scheduler/job_table.h
 //
 // JobTable: what the scheduler core knows of every job it ever accepted,
-// by local job id (= index): its name and description (the JSON it was
+// by local job id (= index): its name and description (the export form of the JSON it was
 // journaled as), when it was submitted, arrives and ended, how many of its
 // tasks are done as the journal counts them, and, for an ended job the
 // retention compacted, only what `weft wait` and the export need. It also
@@ -27,7 +27,7 @@ namespace weft::runtime {
 
 struct JobInfo {
   std::string name;
-  std::string spec_json;
+  std::string spec_json;  // its export form (job_intake.h, ExportForm); the journal has it as submitted
   TimeUs submitted_us = 0;
   JournalJob::State state = JournalJob::State::kActive;
   TimeUs end_us = 0;

@@ -96,14 +96,16 @@ absl::StatusOr<std::vector<RecoveredJob>> RecoverJobs(const Recovered& r,
     while (jobs.size() < j.id.value() && add_compacted()) {
     }
     if (j.id.value() != jobs.size()) return absl::DataLossError("the journal's job ids are not consecutive");
+    // Read once: the typed job, and its export form for the job table.
     nlohmann::json spec = nlohmann::json::parse(j.spec_json, nullptr, false);
     ASSIGN_OR_RETURN(LiveJob built, BuildJob(spec, cluster));
+    std::string export_json = ExportForm(std::move(spec));
     std::vector<AttemptRecord> past = std::move(history[j.id.value()]);
     const std::vector<AttemptRecord> elsewhere = DoneElsewhere(r.meta, j.id);
     const uint64_t done = elsewhere.size() + static_cast<uint64_t>(std::count_if(
         past.begin(), past.end(), [](const AttemptRecord& a) { return a.outcome == Outcome::kOk; }));
     past.insert(past.begin(), elsewhere.begin(), elsewhere.end());
-    JobInfo info{built.job.name, j.spec_json, j.submitted_us, j.state, j.end_us, built.job.num_tasks,
+    JobInfo info{built.job.name, std::move(export_json), j.submitted_us, j.state, j.end_us, built.job.num_tasks,
                  ArrivalUs(j.submitted_us, built.job.arrival_us), done};
     if (auto moved = r.meta.find(fmt::format("moved:{}", j.id.value())); moved != r.meta.end()) {
       uint32_t to = 0;

@@ -34,19 +34,29 @@ v1::ExportChunk ResultsExport::Build(const JobTable& jobs_table, std::span<const
     return jobs_table[j].compacted ? archive_of(j).name() : jobs_table[j].name;
   };
   for (uint32_t j = 0; j < jobs_table.size(); ++j) ++uses[name_of(j)];
-  nlohmann::json jobs = nlohmann::json::array();
+  // The workload is spliced from the jobs' export forms, kept as text since
+  // their submission (job_intake.h): no job is parsed here, except those of
+  // an archive written before the export form was kept.
+  std::string& doc = *chunk.mutable_workload_json();
+  doc = "{\"cluster\":";
+  doc += ClusterJson(cluster).dump();
+  doc += ",\"jobs\":[";
   for (uint32_t j = 0; j < jobs_table.size(); ++j) {
-    nlohmann::json spec = nlohmann::json::parse(
-        jobs_table[j].compacted ? archive_of(j).spec_json() : jobs_table[j].spec_json, nullptr, false);
-    spec["arrival"] = 0;  // arrivals are in the job rows
-    // Results do not need the commands, and a renamed job (NAME#ID) must not
-    // trip the rules for names a command substitutes (model/names.h).
-    for (nlohmann::json& stage : spec["stages"]) stage.erase("command");
-    if (uses[name_of(j)] > 1) spec["name"] = fmt::format("{}#{}", name_of(j), replica.Global(j));
-    jobs.push_back(std::move(spec));
+    if (j > 0) doc += ',';
+    const bool compacted = jobs_table[j].compacted;
+    const std::string& stored = compacted ? archive_of(j).spec_json() : jobs_table[j].spec_json;
+    std::string old_form;
+    if (compacted && !archive_of(j).export_form()) {
+      old_form = ExportForm(nlohmann::json::parse(stored, nullptr, false));
+    }
+    const std::string& form = old_form.empty() ? stored : old_form;
+    if (uses[name_of(j)] > 1) {
+      doc += RenameExportForm(form, name_of(j), fmt::format("{}#{}", name_of(j), replica.Global(j)));
+    } else {
+      doc += form;
+    }
   }
-  const nlohmann::json doc = {{"weft", 1}, {"cluster", ClusterJson(cluster)}, {"jobs", jobs}};
-  chunk.set_workload_json(doc.dump());
+  doc += "],\"weft\":1}";
   for (const auto& [id, a] : archived) {
     if (id < jobs_table.size() && jobs_table[id].compacted) chunk.mutable_attempts()->Add(a.attempts().begin(), a.attempts().end());
   }
@@ -122,6 +132,7 @@ std::vector<v1::ArchivedJob> ArchivedJobs(std::span<const uint32_t> ids, const J
     a.set_id(ids[i]);
     a.set_name(info.name);
     a.set_spec_json(info.spec_json);
+    a.set_export_form(true);
     a.set_tasks(info.tasks);
     a.set_done(info.done);
     a.set_submitted_s(UsToSeconds(info.submitted_us));

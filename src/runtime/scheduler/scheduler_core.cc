@@ -141,7 +141,7 @@ absl::Status SchedulerCore::Recover() {
     if (compacted) {
       live_.jobs.emplace_back();  // keeps JobId = index; never run
     } else if (state == JournalJob::State::kActive) {
-      AddLiveJob(JobId(id), job.built, now, job.history);
+      AddLiveJob(JobId(id), std::move(job.built), now, job.history);
     } else {
       ended.push_back(id);
       job.built.job.arrival_us = jobs_[id].arrival_us;
@@ -179,8 +179,8 @@ absl::Status SchedulerCore::StartEngine(const std::vector<bool>& up) {
   return engine_->Start(NowUs(), up);
 }
 
-void SchedulerCore::AddLiveJob(JobId id, const LiveJob& built, TimeUs now, std::span<const AttemptRecord> history) {
-  Job job = built.job;
+void SchedulerCore::AddLiveJob(JobId id, LiveJob built, TimeUs now, std::span<const AttemptRecord> history) {
+  Job job = std::move(built.job);
   auto [it, inserted] = users_.try_emplace(built.user, UserId(static_cast<uint32_t>(live_.users.size())));
   if (inserted) live_.users.push_back(built.user);
   job.user = built.user.empty() ? UserId() : it->second;
@@ -212,23 +212,18 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
   // up neither the nodes' heartbeats nor any other call (bug 3 of issue 20).
   // The cluster never changes once complete: the copy is what the jobs run on.
   Cluster cluster;
+  const TimeUs parse_start = clock_.NowUs();
   {
     std::lock_guard lock(mu_);
     RETURN_IF_ERROR(AcceptingJobs());
     cluster = live_.cluster;
   }
-  ASSIGN_OR_RETURN(std::vector<nlohmann::json> specs, SplitSubmission(workload_json, cluster));
-  std::vector<LiveJob> built;
-  std::vector<std::string> texts;
-  built.reserve(specs.size());
-  texts.reserve(specs.size());
+  // Parsed once: typed jobs, and the texts the journal and the job table keep.
+  ASSIGN_OR_RETURN(std::vector<SubmittedJob> specs, ParseSubmission(workload_json, cluster));
   uint64_t tasks = 0, bytes = 0;
-  for (const nlohmann::json& spec : specs) {
-    ASSIGN_OR_RETURN(LiveJob job, BuildJob(spec, cluster));
-    tasks += job.job.num_tasks;
-    texts.push_back(spec.dump());
-    bytes += texts.back().size();
-    built.push_back(std::move(job));
+  for (const SubmittedJob& spec : specs) {
+    tasks += spec.live.job.num_tasks;
+    bytes += spec.export_json.size();  // what the job table holds (JobTable::Add)
   }
   // Tasks done elsewhere, per job, checked against the jobs they name: the
   // list journaled (meta done:ID, read back by DoneElsewhere on recovery)
@@ -236,8 +231,8 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
   std::vector<nlohmann::json> done_lists(specs.size(), nlohmann::json::array());
   std::vector<std::vector<AttemptRecord>> done_records(specs.size());
   for (const v1::DoneTask& d : done) {
-    if (d.job() >= built.size() || d.stage() >= built[d.job()].job.stages.size() ||
-        d.task() >= built[d.job()].job.stages[d.stage()].num_tasks) {
+    if (d.job() >= specs.size() || d.stage() >= specs[d.job()].live.job.stages.size() ||
+        d.task() >= specs[d.job()].live.job.stages[d.stage()].num_tasks) {
       return absl::InvalidArgumentError(
           fmt::format("Submit: done task {}/{}/{} names no task of the submission", d.job(), d.stage(), d.task()));
     }
@@ -247,6 +242,7 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
   }
 
   EventLock lock(*this);
+  const TimeUs locked_at = clock_.NowUs();
   RETURN_IF_ERROR(AcceptingJobs());
   RETURN_IF_ERROR(jobs_.CheckLimits(tasks, bytes));
   // All or nothing (bug 4): whatever could fail is done before the journal
@@ -258,7 +254,7 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
   std::vector<uint32_t> ids;
   for (size_t i = 0; i < specs.size(); ++i) {
     const JobId id(static_cast<uint32_t>(jobs_.size() + i));
-    entries.push_back(JournalJob{id, built[i].job.name, std::move(texts[i]), now});
+    entries.push_back(JournalJob{id, specs[i].live.job.name, std::move(specs[i].journal_json), now});
     ids.push_back(config_.replica.Global(id.value()));
   }
   // Journal first: an id is returned only for a job that survives a crash
@@ -277,11 +273,16 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
   for (size_t i = 0; i < specs.size(); ++i) {
     std::vector<AttemptRecord>& history = done_records[i];
     for (AttemptRecord& a : history) a.task.job = entries[i].id;
-    jobs_.Add(JobInfo{built[i].job.name, std::move(entries[i].spec_json), now, JournalJob::State::kActive, 0,
-                      built[i].job.num_tasks, ArrivalUs(now, built[i].job.arrival_us), history.size()});
-    AddLiveJob(entries[i].id, built[i], now, history);
+    const Job& job = specs[i].live.job;
+    jobs_.Add(JobInfo{job.name, std::move(specs[i].export_json), now, JournalJob::State::kActive, 0, job.num_tasks,
+                      ArrivalUs(now, job.arrival_us), history.size()});
+    AddLiveJob(entries[i].id, std::move(specs[i].live), now, history);
   }
-  spdlog::info("accepted {} jobs (ids {}..{})", ids.size(), ids.empty() ? 0 : ids.front(), ids.empty() ? 0 : ids.back());
+  // How long the lock was held (journal, engine) and the parse before it took.
+  const TimeUs done_at = clock_.NowUs();
+  spdlog::info("accepted {} jobs (ids {}..{}): {:.1f} ms to parse, then {:.1f} ms under the lock", ids.size(),
+               ids.empty() ? 0 : ids.front(), ids.empty() ? 0 : ids.back(), UsToSeconds(locked_at - parse_start) * 1e3,
+               UsToSeconds(done_at - locked_at) * 1e3);
   if (moved_from > 0) {
     spdlog::info("job {} continues job {} of a scheduler that went down, with {} tasks already done", ids.front(),
                  moved_from - 1, done.size());

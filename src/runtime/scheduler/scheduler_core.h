@@ -164,7 +164,7 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   absl::Status Recover();
   absl::Status StartEngine(const std::vector<bool>& up);
   // AddLiveJob hands an accepted job (in jobs_ already) to the engine; cannot fail.
-  void AddLiveJob(JobId id, const LiveJob& built, TimeUs now, std::span<const AttemptRecord> history);
+  void AddLiveJob(JobId id, LiveJob built, TimeUs now, std::span<const AttemptRecord> history);
   // AcceptingJobs: Unavailable while the cluster is incomplete or the journal failing.
   absl::Status AcceptingJobs() const;
   TimeUs NowUs() const;
