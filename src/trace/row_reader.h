@@ -1,17 +1,27 @@
 // File: trace/row_reader.h
 //
 // The row mechanism every trace reader shares: RowReader pulls the rows of
-// one delimited file (CSV or TSV, parsed by libcsv) one at a time, and
-// LineReader pulls the lines of a newline-delimited JSON file. Both read
-// plain or gzip-compressed files alike (zlib's gzread passes plain files
-// through), in fixed-size chunks, so memory never holds more than a chunk's
-// rows, whatever the file's size.
+// one delimited file (CSV or TSV) one at a time, and LineReader pulls the
+// lines of a newline-delimited JSON file. Both read plain or gzip-compressed
+// files alike (zlib's gzread passes plain files through), in fixed-size
+// chunks, so memory never holds more than a chunk's rows, whatever the
+// file's size.
+//
+// libcsv defines what a row is. It copies every character into a buffer of
+// its own and calls back per field, which was a third of reading a
+// published trace (BENCHMARKS.md, "google-2011 reader speed"); so a line
+// with no quote character, which is every line of the published traces, is
+// split in place on the delimiter with the same result libcsv gives (spaces
+// and tabs around a field dropped, CR, LF or CR LF ending a row, blank lines
+// skipped), and from the first line with a quote on, the rest of the file
+// goes through libcsv (a quoted field may hold a newline).
 //
 // Errors name the file, the row and the column, in one line:
 //   task_events-part-00001.csv.gz: row 7, column 6 (event_type): "x" is not a whole number
 // Bad input is InvalidArgument. Not thread-safe: one reader per thread.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -40,16 +50,22 @@ class GzInput {
 
 class RowReader {
  public:
+  // kLibcsvOnly parses every line with libcsv (tests compare the two paths).
+  enum class Split { kFast, kLibcsvOnly };
   // Open prepares to read `path` with fields separated by `delimiter`.
-  static absl::StatusOr<std::unique_ptr<RowReader>> Open(const std::string& path, char delimiter = ',');
+  static absl::StatusOr<std::unique_ptr<RowReader>> Open(const std::string& path, char delimiter = ',',
+                                                         Split split = Split::kFast);
   ~RowReader();
 
   // Next moves to the next row: true when there is one, false at the end.
   // Blank lines are skipped.
   absl::StatusOr<bool> Next();
 
-  const std::vector<std::string>& fields() const { return rows_[current_]; }
-  size_t size() const { return fields().size(); }
+  // The current row's fields, valid until the next call to Next.
+  size_t size() const { return row_.size(); }
+  std::string_view view(size_t column) const { return row_[column]; }
+  // fields() and field() copy the row into strings, once per row asked.
+  const std::vector<std::string>& fields() const;
   const std::string& field(size_t column) const { return fields()[column]; }
   uint64_t row_number() const { return row_number_; }  // 1-based, counting every row of the file
   const std::string& file() const { return input_->path(); }
@@ -75,7 +91,30 @@ class RowReader {
  private:
   RowReader() = default;
   friend struct RowReaderCallbacks;
+  // NextSplit: the next row of a line with no quote, split in place; starts
+  // libcsv on the rest of the file at the first line with one.
+  absl::StatusOr<bool> NextSplit();
+  absl::StatusOr<bool> NextLibcsv();
+  absl::Status Parse(const char* data, size_t n);  // through libcsv
+  absl::Status Finish();                           // libcsv at the end of the input
+
   std::unique_ptr<GzInput> input_;
+  char delimiter_ = ',';
+  std::vector<std::string_view> row_;  // the current row
+  mutable std::vector<std::string> strings_;  // row_ as strings, when asked
+  mutable bool strings_valid_ = false;
+  uint64_t row_number_ = 0;
+  bool at_end_ = false;  // the input is read to its end
+
+  // The split path: buffer_[pos_, end_) is read and not yet split; kinds_
+  // says what each byte is to it.
+  enum Kind : uint8_t { kPlain, kBlank, kDelimiter, kStop };  // kStop: CR, LF, quote
+  std::array<uint8_t, 256> kinds_{};
+  bool split_ = true;
+  std::vector<char> buffer_;
+  size_t pos_ = 0, end_ = 0;
+
+  // The libcsv path.
   void* parser_ = nullptr;  // struct csv_parser
   // The rows of the chunks parsed so far, rows_[current_] the one handed
   // out; rows_[0, filled_) are complete. The rows and their strings are
@@ -86,8 +125,7 @@ class RowReader {
   size_t current_ = 0;
   size_t field_ = 0;  // fields of rows_[filled_] written so far
   std::vector<char> chunk_;
-  uint64_t row_number_ = 0;
-  bool at_end_ = false;
+  bool parsed_all_ = false;  // libcsv has seen the end of the input
 };
 
 // ForEachRow calls `row(reader)` for every row of every file in turn,
