@@ -238,50 +238,11 @@ absl::Status RowReader::RefuseHeader(std::string_view table) const {
   return ColumnError(0, "first", fmt::format("\"{}\" is not a number: {} files have no header row", view(0), table));
 }
 
-std::optional<int64_t> ParseWholeNumber(std::string_view text) {
-  int64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
-std::optional<double> ParseFiniteNumber(std::string_view text) {
-  double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
-    return std::nullopt;
-  }
-  return value;
-}
-
-absl::StatusOr<std::optional<int64_t>> RowReader::OptionalInt(size_t column, std::string_view name) const {
+absl::Status RowReader::NumberError(size_t column, std::string_view name, bool whole, bool required) const {
   if (column >= size()) return ColumnError(column, name, "is missing");
   const std::string_view text = view(column);
-  if (text.empty()) return std::optional<int64_t>();
-  std::optional<int64_t> v = ParseWholeNumber(text);
-  if (!v) return ColumnError(column, name, fmt::format("\"{}\" is not a whole number", text));
-  return v;
-}
-
-absl::StatusOr<int64_t> RowReader::Int(size_t column, std::string_view name) const {
-  ASSIGN_OR_RETURN(std::optional<int64_t> v, OptionalInt(column, name));
-  if (!v) return ColumnError(column, name, "is empty");
-  return *v;
-}
-
-absl::StatusOr<std::optional<double>> RowReader::OptionalNumber(size_t column, std::string_view name) const {
-  if (column >= size()) return ColumnError(column, name, "is missing");
-  const std::string_view text = view(column);
-  if (text.empty()) return std::optional<double>();
-  std::optional<double> v = ParseFiniteNumber(text);
-  if (!v) return ColumnError(column, name, fmt::format("\"{}\" is not a number", text));
-  return v;
-}
-
-absl::StatusOr<double> RowReader::Number(size_t column, std::string_view name) const {
-  ASSIGN_OR_RETURN(std::optional<double> v, OptionalNumber(column, name));
-  if (!v) return ColumnError(column, name, "is empty");
-  return *v;
+  if (text.empty() && required) return ColumnError(column, name, "is empty");
+  return ColumnError(column, name, fmt::format("\"{}\" is not a {}", text, whole ? "whole number" : "number"));
 }
 
 absl::StatusOr<std::unique_ptr<LineReader>> LineReader::Open(const std::string& path) {

@@ -22,6 +22,8 @@
 #pragma once
 
 #include <array>
+#include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -47,6 +49,23 @@ class GzInput {
   void* gz_;  // gzFile, kept opaque so that zlib.h stays out of this header
   std::string path_;
 };
+
+// ParseWholeNumber and ParseFiniteNumber read a whole field (no spaces);
+// nullopt when it is not one.
+inline std::optional<int64_t> ParseWholeNumber(std::string_view text) {
+  int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+inline std::optional<double> ParseFiniteNumber(std::string_view text) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  return value;
+}
 
 class RowReader {
  public:
@@ -83,12 +102,39 @@ class RowReader {
   absl::Status RefuseHeader(std::string_view table) const;
 
   // Typed fields (column 0-based); a missing value is an empty field.
-  absl::StatusOr<int64_t> Int(size_t column, std::string_view name) const;
-  absl::StatusOr<std::optional<int64_t>> OptionalInt(size_t column, std::string_view name) const;
-  absl::StatusOr<double> Number(size_t column, std::string_view name) const;  // finite
-  absl::StatusOr<std::optional<double>> OptionalNumber(size_t column, std::string_view name) const;
+  // Inline: a trace's reader asks for several a row, for every row; the
+  // errors are built out of line.
+  absl::StatusOr<int64_t> Int(size_t column, std::string_view name) const {
+    if (column < row_.size()) {
+      if (const std::optional<int64_t> v = ParseWholeNumber(row_[column])) return *v;
+    }
+    return NumberError(column, name, true, true);
+  }
+  absl::StatusOr<std::optional<int64_t>> OptionalInt(size_t column, std::string_view name) const {
+    if (column < row_.size()) {
+      if (row_[column].empty()) return std::optional<int64_t>();
+      if (const std::optional<int64_t> v = ParseWholeNumber(row_[column])) return v;
+    }
+    return NumberError(column, name, true, false);
+  }
+  absl::StatusOr<double> Number(size_t column, std::string_view name) const {  // finite
+    if (column < row_.size()) {
+      if (const std::optional<double> v = ParseFiniteNumber(row_[column])) return *v;
+    }
+    return NumberError(column, name, false, true);
+  }
+  absl::StatusOr<std::optional<double>> OptionalNumber(size_t column, std::string_view name) const {
+    if (column < row_.size()) {
+      if (row_[column].empty()) return std::optional<double>();
+      if (const std::optional<double> v = ParseFiniteNumber(row_[column])) return v;
+    }
+    return NumberError(column, name, false, false);
+  }
 
  private:
+  // NumberError: why the column is not a number (whole or finite, required
+  // or not): missing, empty or not one.
+  absl::Status NumberError(size_t column, std::string_view name, bool whole, bool required) const;
   RowReader() = default;
   friend struct RowReaderCallbacks;
   // NextSplit: the next row of a line with no quote, split in place; starts
@@ -167,10 +213,5 @@ class LineReader {
   uint64_t line_number_ = 0;
   bool at_end_ = false;
 };
-
-// ParseWholeNumber and ParseFiniteNumber read a whole field (no spaces);
-// nullopt when it is not one.
-std::optional<int64_t> ParseWholeNumber(std::string_view text);
-std::optional<double> ParseFiniteNumber(std::string_view text);
 
 }  // namespace weft
