@@ -9,12 +9,12 @@
 //
 // libcsv defines what a row is. It copies every character into a buffer of
 // its own and calls back per field, which was a third of reading a
-// published trace (BENCHMARKS.md, "google-2011 reader speed"); so a line
-// with no quote character, which is every line of the published traces, is
-// split in place on the delimiter with the same result libcsv gives (spaces
-// and tabs around a field dropped, CR, LF or CR LF ending a row, blank lines
-// skipped), and from the first line with a quote on, the rest of the file
-// goes through libcsv (a quoted field may hold a newline).
+// published trace (BENCHMARKS.md, "google-2011 reader speed (session 10)");
+// so a line with no quote character, which is every line of the published
+// traces, is split in place on the delimiter with the same result libcsv
+// gives (spaces and tabs around a field dropped, CR, LF or CR LF ending a
+// row, blank lines skipped), and from the first line with a quote on, the
+// rest of the file goes through libcsv (a quoted field may hold a newline).
 //
 // Errors name the file, the row and the column, in one line:
 //   task_events-part-00001.csv.gz: row 7, column 6 (event_type): "x" is not a whole number
