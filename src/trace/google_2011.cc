@@ -193,7 +193,7 @@ class TaskEventsReader {
     JobState& job = it->second;
     job.last_us = time;
     if (added) {
-      job.user = r.field(6);
+      job.user = r.view(6);
       if (index_pass_) {
         const auto end = ends_.find(job_id);
         if (end != ends_.end()) by_end_.push({end->second, job_id});

@@ -3,7 +3,9 @@
 #include <csv.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <cmath>
 #include <filesystem>
 
@@ -64,7 +66,7 @@ struct RowReaderCallbacks {
   }
 };
 
-absl::StatusOr<std::unique_ptr<RowReader>> RowReader::Open(const std::string& path, char delimiter) {
+absl::StatusOr<std::unique_ptr<RowReader>> RowReader::Open(const std::string& path, char delimiter, Split split) {
   std::unique_ptr<RowReader> r(new RowReader());
   ASSIGN_OR_RETURN(r->input_, GzInput::Open(path));
   auto* parser = new csv_parser;
@@ -75,7 +77,14 @@ absl::StatusOr<std::unique_ptr<RowReader>> RowReader::Open(const std::string& pa
   }
   csv_set_delim(parser, static_cast<unsigned char>(delimiter));
   r->parser_ = parser;
-  r->chunk_.resize(kChunk);
+  r->delimiter_ = delimiter;
+  // Spaces and tabs are blank unless one is the delimiter (libcsv's rule).
+  r->kinds_.fill(kPlain);
+  r->kinds_[' '] = r->kinds_['\t'] = kBlank;
+  r->kinds_['\r'] = r->kinds_['\n'] = r->kinds_['"'] = kStop;
+  r->kinds_[static_cast<unsigned char>(delimiter)] = kDelimiter;
+  r->split_ = split == Split::kFast;
+  (r->split_ ? r->buffer_ : r->chunk_).resize(kChunk);
   return r;
 }
 
@@ -86,32 +95,126 @@ RowReader::~RowReader() {
   }
 }
 
+const std::vector<std::string>& RowReader::fields() const {
+  if (!strings_valid_) {
+    strings_.resize(row_.size());
+    for (size_t c = 0; c < row_.size(); ++c) strings_[c].assign(row_[c]);
+    strings_valid_ = true;
+  }
+  return strings_;
+}
+
 absl::StatusOr<bool> RowReader::Next() {
-  auto* parser = static_cast<csv_parser*>(parser_);
-  if (current_ + 1 < filled_) {
-    ++current_;
+  strings_valid_ = false;
+  return split_ ? NextSplit() : NextLibcsv();
+}
+
+absl::StatusOr<bool> RowReader::NextSplit() {
+  while (true) {
+    // One pass over the line, a table lookup a byte: fields are short (a
+    // few bytes each), so a call per field (memchr, absl::StrSplit) costs
+    // more than the scan. The line ends at its first CR or LF (libcsv ends a
+    // row at either; the LF of a CR LF is then a blank line).
+    const char* const line = buffer_.data() + pos_;
+    const char* const end = buffer_.data() + end_;
+    const char* p = line;
+    const char* field = line;
+    row_.clear();
+    bool blanks = false;
+    for (; p != end; ++p) {
+      const uint8_t kind = kinds_[static_cast<unsigned char>(*p)];
+      if (kind == kPlain) continue;
+      if (kind == kBlank) {
+        blanks = true;
+      } else if (kind == kDelimiter) {
+        row_.emplace_back(field, static_cast<size_t>(p - field));
+        field = p + 1;
+      } else {
+        break;  // the line's end or a quote
+      }
+    }
+    const bool quote = p != end && *p == '"';
+    if (quote) {
+      // A quote: libcsv parses the rest of the file, from this line on.
+      split_ = false;
+      RETURN_IF_ERROR(Parse(line, end_ - pos_));
+      if (at_end_) RETURN_IF_ERROR(Finish());
+      buffer_ = {};
+      chunk_.resize(kChunk);
+      return NextLibcsv();
+    }
+    if (p == end && !at_end_) {
+      // No whole line is left: move the part of one to the front and read on.
+      if (pos_ > 0) {
+        std::memmove(buffer_.data(), buffer_.data() + pos_, end_ - pos_);
+        end_ -= pos_;
+        pos_ = 0;
+      }
+      if (buffer_.size() < end_ + kChunk) buffer_.resize(end_ + kChunk);  // a line longer than a chunk
+      ASSIGN_OR_RETURN(const size_t n, input_->Read(buffer_.data() + end_, kChunk));
+      end_ += n;
+      at_end_ = n == 0;
+      continue;
+    }
+    if (line == end) {  // at the end of the input
+      row_.clear();
+      return false;
+    }
+    row_.emplace_back(field, static_cast<size_t>(p - field));
+    pos_ = static_cast<size_t>(std::min(p + 1, end) - buffer_.data());
+    if (blanks) {
+      // libcsv drops spaces and tabs around an unquoted field.
+      const auto blank = [this](char c) { return kinds_[static_cast<unsigned char>(c)] == kBlank; };
+      for (std::string_view& f : row_) {
+        while (!f.empty() && blank(f.front())) f.remove_prefix(1);
+        while (!f.empty() && blank(f.back())) f.remove_suffix(1);
+      }
+    }
+    if (row_.size() == 1 && row_[0].empty()) continue;  // a blank line
     ++row_number_;
     return true;
   }
-  // Every parsed row was handed out: parse the next chunk into the same rows,
-  // keeping the fields of a row that the last chunk cut short.
-  if (field_ > 0) std::swap(rows_[0], rows_[filled_]);
-  filled_ = 0;
-  current_ = 0;
-  while (filled_ == 0 && !at_end_) {
+}
+
+absl::Status RowReader::Parse(const char* data, size_t n) {
+  if (csv_parse(static_cast<csv_parser*>(parser_), data, n, RowReaderCallbacks::Field, RowReaderCallbacks::Record,
+                this) != n) {
+    return absl::InvalidArgumentError(fmt::format("{}: row {}: {}", file(), row_number_ + filled_ + 1,
+                                                  csv_strerror(csv_error(static_cast<csv_parser*>(parser_)))));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RowReader::Finish() {
+  parsed_all_ = true;
+  if (csv_fini(static_cast<csv_parser*>(parser_), RowReaderCallbacks::Field, RowReaderCallbacks::Record, this) != 0) {
+    return absl::InvalidArgumentError(
+        fmt::format("{}: row {}: unterminated quoted field", file(), row_number_ + filled_ + 1));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> RowReader::NextLibcsv() {
+  while (current_ == filled_) {
+    if (parsed_all_) {
+      row_.clear();
+      return false;
+    }
+    // Every parsed row was handed out: parse the next chunk into the same
+    // rows, keeping the fields of a row that the last chunk cut short.
+    if (field_ > 0) std::swap(rows_[0], rows_[filled_]);
+    filled_ = 0;
+    current_ = 0;
     ASSIGN_OR_RETURN(const size_t n, input_->Read(chunk_.data(), chunk_.size()));
     if (n == 0) {
       at_end_ = true;
-      if (csv_fini(parser, RowReaderCallbacks::Field, RowReaderCallbacks::Record, this) != 0) {
-        return absl::InvalidArgumentError(
-            fmt::format("{}: row {}: unterminated quoted field", file(), row_number_ + filled_ + 1));
-      }
-    } else if (csv_parse(parser, chunk_.data(), n, RowReaderCallbacks::Field, RowReaderCallbacks::Record, this) != n) {
-      return absl::InvalidArgumentError(fmt::format("{}: row {}: {}", file(), row_number_ + filled_ + 1,
-                                                    csv_strerror(csv_error(parser))));
+      RETURN_IF_ERROR(Finish());
+    } else {
+      RETURN_IF_ERROR(Parse(chunk_.data(), n));
     }
   }
-  if (filled_ == 0) return false;
+  const std::vector<std::string>& row = rows_[current_++];
+  row_.assign(row.begin(), row.end());
   ++row_number_;
   return true;
 }
@@ -131,54 +234,15 @@ absl::Status RowReader::ExpectColumns(size_t n, std::string_view table) const {
 }
 
 absl::Status RowReader::RefuseHeader(std::string_view table) const {
-  if (row_number_ != 1 || fields().empty() || ParseFiniteNumber(field(0))) return absl::OkStatus();
-  return ColumnError(0, "first", fmt::format("\"{}\" is not a number: {} files have no header row", field(0), table));
+  if (row_number_ != 1 || row_.empty() || ParseFiniteNumber(view(0))) return absl::OkStatus();
+  return ColumnError(0, "first", fmt::format("\"{}\" is not a number: {} files have no header row", view(0), table));
 }
 
-std::optional<int64_t> ParseWholeNumber(std::string_view text) {
-  int64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
-std::optional<double> ParseFiniteNumber(std::string_view text) {
-  double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
-    return std::nullopt;
-  }
-  return value;
-}
-
-absl::StatusOr<std::optional<int64_t>> RowReader::OptionalInt(size_t column, std::string_view name) const {
+absl::Status RowReader::NumberError(size_t column, std::string_view name, bool whole, bool required) const {
   if (column >= size()) return ColumnError(column, name, "is missing");
-  const std::string& text = field(column);
-  if (text.empty()) return std::optional<int64_t>();
-  std::optional<int64_t> v = ParseWholeNumber(text);
-  if (!v) return ColumnError(column, name, fmt::format("\"{}\" is not a whole number", text));
-  return v;
-}
-
-absl::StatusOr<int64_t> RowReader::Int(size_t column, std::string_view name) const {
-  ASSIGN_OR_RETURN(std::optional<int64_t> v, OptionalInt(column, name));
-  if (!v) return ColumnError(column, name, "is empty");
-  return *v;
-}
-
-absl::StatusOr<std::optional<double>> RowReader::OptionalNumber(size_t column, std::string_view name) const {
-  if (column >= size()) return ColumnError(column, name, "is missing");
-  const std::string& text = field(column);
-  if (text.empty()) return std::optional<double>();
-  std::optional<double> v = ParseFiniteNumber(text);
-  if (!v) return ColumnError(column, name, fmt::format("\"{}\" is not a number", text));
-  return v;
-}
-
-absl::StatusOr<double> RowReader::Number(size_t column, std::string_view name) const {
-  ASSIGN_OR_RETURN(std::optional<double> v, OptionalNumber(column, name));
-  if (!v) return ColumnError(column, name, "is empty");
-  return *v;
+  const std::string_view text = view(column);
+  if (text.empty() && required) return ColumnError(column, name, "is empty");
+  return ColumnError(column, name, fmt::format("\"{}\" is not a {}", text, whole ? "whole number" : "number"));
 }
 
 absl::StatusOr<std::unique_ptr<LineReader>> LineReader::Open(const std::string& path) {

@@ -1,17 +1,29 @@
 // File: trace/row_reader.h
 //
 // The row mechanism every trace reader shares: RowReader pulls the rows of
-// one delimited file (CSV or TSV, parsed by libcsv) one at a time, and
-// LineReader pulls the lines of a newline-delimited JSON file. Both read
-// plain or gzip-compressed files alike (zlib's gzread passes plain files
-// through), in fixed-size chunks, so memory never holds more than a chunk's
-// rows, whatever the file's size.
+// one delimited file (CSV or TSV) one at a time, and LineReader pulls the
+// lines of a newline-delimited JSON file. Both read plain or gzip-compressed
+// files alike (zlib's gzread passes plain files through), in fixed-size
+// chunks, so memory never holds more than a chunk's rows, whatever the
+// file's size.
+//
+// libcsv defines what a row is. It copies every character into a buffer of
+// its own and calls back per field, which was a third of reading a
+// published trace (BENCHMARKS.md, "google-2011 reader speed (session 10)");
+// so a line with no quote character, which is every line of the published
+// traces, is split in place on the delimiter with the same result libcsv
+// gives (spaces and tabs around a field dropped, CR, LF or CR LF ending a
+// row, blank lines skipped), and from the first line with a quote on, the
+// rest of the file goes through libcsv (a quoted field may hold a newline).
 //
 // Errors name the file, the row and the column, in one line:
 //   task_events-part-00001.csv.gz: row 7, column 6 (event_type): "x" is not a whole number
 // Bad input is InvalidArgument. Not thread-safe: one reader per thread.
 #pragma once
 
+#include <array>
+#include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -38,18 +50,41 @@ class GzInput {
   std::string path_;
 };
 
+// ParseWholeNumber and ParseFiniteNumber read a whole field (no spaces);
+// nullopt when it is not one.
+inline std::optional<int64_t> ParseWholeNumber(std::string_view text) {
+  int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+inline std::optional<double> ParseFiniteNumber(std::string_view text) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  return value;
+}
+
 class RowReader {
  public:
+  // kLibcsvOnly parses every line with libcsv (tests compare the two paths).
+  enum class Split { kFast, kLibcsvOnly };
   // Open prepares to read `path` with fields separated by `delimiter`.
-  static absl::StatusOr<std::unique_ptr<RowReader>> Open(const std::string& path, char delimiter = ',');
+  static absl::StatusOr<std::unique_ptr<RowReader>> Open(const std::string& path, char delimiter = ',',
+                                                         Split split = Split::kFast);
   ~RowReader();
 
   // Next moves to the next row: true when there is one, false at the end.
   // Blank lines are skipped.
   absl::StatusOr<bool> Next();
 
-  const std::vector<std::string>& fields() const { return rows_[current_]; }
-  size_t size() const { return fields().size(); }
+  // The current row's fields, valid until the next call to Next.
+  size_t size() const { return row_.size(); }
+  std::string_view view(size_t column) const { return row_[column]; }
+  // fields() and field() copy the row into strings, once per row asked.
+  const std::vector<std::string>& fields() const;
   const std::string& field(size_t column) const { return fields()[column]; }
   uint64_t row_number() const { return row_number_; }  // 1-based, counting every row of the file
   const std::string& file() const { return input_->path(); }
@@ -67,15 +102,65 @@ class RowReader {
   absl::Status RefuseHeader(std::string_view table) const;
 
   // Typed fields (column 0-based); a missing value is an empty field.
-  absl::StatusOr<int64_t> Int(size_t column, std::string_view name) const;
-  absl::StatusOr<std::optional<int64_t>> OptionalInt(size_t column, std::string_view name) const;
-  absl::StatusOr<double> Number(size_t column, std::string_view name) const;  // finite
-  absl::StatusOr<std::optional<double>> OptionalNumber(size_t column, std::string_view name) const;
+  // Inline: a trace's reader asks for several a row, for every row; the
+  // errors are built out of line.
+  absl::StatusOr<int64_t> Int(size_t column, std::string_view name) const {
+    if (column < row_.size()) {
+      if (const std::optional<int64_t> v = ParseWholeNumber(row_[column])) return *v;
+    }
+    return NumberError(column, name, true, true);
+  }
+  absl::StatusOr<std::optional<int64_t>> OptionalInt(size_t column, std::string_view name) const {
+    if (column < row_.size()) {
+      if (row_[column].empty()) return std::optional<int64_t>();
+      if (const std::optional<int64_t> v = ParseWholeNumber(row_[column])) return v;
+    }
+    return NumberError(column, name, true, false);
+  }
+  absl::StatusOr<double> Number(size_t column, std::string_view name) const {  // finite
+    if (column < row_.size()) {
+      if (const std::optional<double> v = ParseFiniteNumber(row_[column])) return *v;
+    }
+    return NumberError(column, name, false, true);
+  }
+  absl::StatusOr<std::optional<double>> OptionalNumber(size_t column, std::string_view name) const {
+    if (column < row_.size()) {
+      if (row_[column].empty()) return std::optional<double>();
+      if (const std::optional<double> v = ParseFiniteNumber(row_[column])) return v;
+    }
+    return NumberError(column, name, false, false);
+  }
 
  private:
+  // NumberError: why the column is not a number (whole or finite, required
+  // or not): missing, empty or not one.
+  absl::Status NumberError(size_t column, std::string_view name, bool whole, bool required) const;
   RowReader() = default;
   friend struct RowReaderCallbacks;
+  // NextSplit: the next row of a line with no quote, split in place; starts
+  // libcsv on the rest of the file at the first line with one.
+  absl::StatusOr<bool> NextSplit();
+  absl::StatusOr<bool> NextLibcsv();
+  absl::Status Parse(const char* data, size_t n);  // through libcsv
+  absl::Status Finish();                           // libcsv at the end of the input
+
   std::unique_ptr<GzInput> input_;
+  char delimiter_ = ',';
+  std::vector<std::string_view> row_;  // the current row
+  mutable std::vector<std::string> strings_;  // row_ as strings, when asked
+  mutable bool strings_valid_ = false;
+  uint64_t row_number_ = 0;
+  bool at_end_ = false;  // the input is read to its end
+
+  // The split path: buffer_[pos_, end_) is read and not yet split; kinds_
+  // says what each byte is to it.
+  enum Kind : uint8_t { kPlain, kBlank, kDelimiter, kStop };  // kStop: CR, LF, quote
+  std::array<uint8_t, 256> kinds_{};
+  bool split_ = true;
+  std::vector<char> buffer_;
+  size_t pos_ = 0, end_ = 0;
+
+  // The libcsv path.
   void* parser_ = nullptr;  // struct csv_parser
   // The rows of the chunks parsed so far, rows_[current_] the one handed
   // out; rows_[0, filled_) are complete. The rows and their strings are
@@ -86,8 +171,7 @@ class RowReader {
   size_t current_ = 0;
   size_t field_ = 0;  // fields of rows_[filled_] written so far
   std::vector<char> chunk_;
-  uint64_t row_number_ = 0;
-  bool at_end_ = false;
+  bool parsed_all_ = false;  // libcsv has seen the end of the input
 };
 
 // ForEachRow calls `row(reader)` for every row of every file in turn,
@@ -129,10 +213,5 @@ class LineReader {
   uint64_t line_number_ = 0;
   bool at_end_ = false;
 };
-
-// ParseWholeNumber and ParseFiniteNumber read a whole field (no spaces);
-// nullopt when it is not one.
-std::optional<int64_t> ParseWholeNumber(std::string_view text);
-std::optional<double> ParseFiniteNumber(std::string_view text);
 
 }  // namespace weft
