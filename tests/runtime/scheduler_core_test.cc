@@ -713,9 +713,9 @@ TEST_F(RetentionTest, CompactedJobsLeaveNoMemoryBehind) {
     EXPECT_LE(held[burst].workload, 2u) << "after burst " << burst;
   }
   // Before, each compacted job also held a Job stub (144 bytes) and a
-  // JobInfo (~120): ~330 bytes a job in all. What is left (~60) is the
-  // engine's per-id vectors (the tracker's run pointers and released flags,
-  // the job manager slots: 25 bytes a job, and their doubling).
+  // JobInfo (~120): ~300 bytes a job in all. What is left (~32) is the job
+  // tracker's per-id vectors (run pointers and released flags: 9 bytes a
+  // job, and their doubling).
   const double per_job =
       (static_cast<double>(heap.back()) - static_cast<double>(heap[2])) / ((kBursts - 3) * kBurst);
   std::printf("heap growth per compacted job: %.1f bytes\n", per_job);
