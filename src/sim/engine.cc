@@ -51,8 +51,10 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
   queue_.SetLaneDelay(opt_.latency_us);  // messages and notifications between roles skip the heap
   opt_.knowledge.seed = opt_.seed;
   if (source != nullptr) jobs_.SetSource(*source);
-  manager_contexts_.resize(w_.jobs.size());
-  managers_.resize(w_.jobs.size());
+  if (has_job_managers_) {  // else nothing is held per job (a long-lived live engine: issue 20)
+    manager_contexts_.resize(w_.jobs.size());
+    managers_.resize(w_.jobs.size());
+  }
   attempts_.SetMachines(w_.cluster.size());
   parked_.resize(w_.cluster.size());
   retry_queued_.resize(w_.cluster.size());
@@ -112,8 +114,10 @@ void EngineCore::RunDue(TimeUs now) {
 
 void EngineCore::AddJob(JobId id, TimeUs arrival, std::span<const AttemptRecord> history) {
   jobs_.AddJob();
-  manager_contexts_.resize(w_.jobs.size());
-  managers_.resize(w_.jobs.size());
+  if (has_job_managers_) {
+    manager_contexts_.resize(w_.jobs.size());
+    managers_.resize(w_.jobs.size());
+  }
   if (arrival > queue_.now() && history.empty()) {
     queue_.Push(Event{.time = arrival, .type = EventType::kJobArrival, .a = id.value()});
   } else {
@@ -263,7 +267,7 @@ void EngineCore::ArriveJob(JobId id, std::span<const AttemptRecord> history) {
     queue_.Push(Event{.time = w_.jobs[next->value()].arrival_us, .type = EventType::kJobArrival, .a = next->value()});
   }
   jobs_.Arrive(id);
-  if (managers_.size() <= id.value()) {  // a streamed source's jobs come as they arrive
+  if (has_job_managers_ && managers_.size() <= id.value()) {  // a streamed source's jobs come as they arrive
     managers_.resize(id.value() + 1);
     manager_contexts_.resize(id.value() + 1);
   }
@@ -305,8 +309,10 @@ void EngineCore::FinishJob(JobId id, bool succeeded) {
     mailbox_.Post(Mail{.kind = MailKind::kJobFinished, .to = Address::Scheduler(r), .job = id, .ok = succeeded},
                   opt_.latency_us);
   }
-  managers_[id.value()].reset();
-  manager_contexts_[id.value()].reset();
+  if (has_job_managers_) {
+    managers_[id.value()].reset();
+    manager_contexts_[id.value()].reset();
+  }
 }
 
 void EngineCore::MachineDown(MachineId m) {

@@ -156,26 +156,29 @@ class LiveExecution final : public Execution {
 
 // AddedJobs: the live run's jobs, added by the caller (JobAdded), as the
 // job source of the engine's tracker: the tracker never pulls from it (its
-// jobs come by AddJob), but releases through it, so that a released job's
-// stages go as a streamed replay's do.
+// jobs come by AddJob), but releases through it. Unlike a streamed replay,
+// which keeps a released job's stub (its results are written at the end),
+// a live run frees the whole job: the workload's store is paged
+// (core/paged_store.h), so a long-lived scheduler holds no memory for the
+// jobs its retention compacted.
 class LiveEngine::AddedJobs final : public JobSource {
  public:
   explicit AddedJobs(Workload& workload) : w_(workload) {}
   const Workload& workload() const override { return w_; }
+  Workload& workload_mut() { return w_; }
   bool HasPhases() const override {
     return std::any_of(w_.jobs.begin(), w_.jobs.end(), [](const Job& j) { return weft::HasPhases(j); });
   }
   void Release(std::span<const JobId> jobs) override {
-    for (const JobId id : jobs) released_ += ReleaseStages(w_.jobs[id.value()]) ? 1 : 0;
+    for (const JobId id : jobs) w_.jobs.Free(id.value());
   }
-  uint64_t LiveJobs() const override { return w_.jobs.size() - released_; }
+  uint64_t LiveJobs() const override { return w_.jobs.size() - w_.jobs.freed_count(); }
 
  protected:
   std::optional<JobId> Pull() override { return std::nullopt; }
 
  private:
   Workload& w_;
-  uint64_t released_ = 0;
 };
 
 LiveEngine::LiveEngine(Workload& workload, policy::Policy& policy, SimOptions options, AttemptExecutor& executor,
@@ -287,7 +290,15 @@ bool LiveEngine::CancelJob(JobId id, TimeUs now) {
 
 void LiveEngine::ReleaseJobs(std::span<const JobId> ids, TimeUs now) {
   Advance(now);
-  core_->ReleaseJobs(ids);
+  core_->ReleaseJobs(ids);  // the tracker frees the jobs it released (AddedJobs::Release)
+  // Jobs the engine never ran (the caller's placeholders, as a restarted
+  // scheduler's ended jobs) are freed too, but not one still to arrive.
+  Workload& w = added_->workload_mut();
+  for (const JobId id : ids) {
+    if (id.value() < w.jobs.size() && core_->jobs().run(id) == nullptr && w.jobs[id.value()].arrival_us <= now) {
+      w.jobs.Free(id.value());
+    }
+  }
 }
 
 uint64_t LiveEngine::held_jobs() const { return core_->jobs().LiveRuns(); }

@@ -70,7 +70,7 @@ class LiveEngine {
  public:
   // `workload` must outlive the engine; its cluster is the live cluster and
   // the caller appends a job to workload.jobs before calling JobAdded; the
-  // engine frees released jobs' stages in it (ReleaseJobs).
+  // engine frees released jobs in it (ReleaseJobs: they read as Job{}).
   // remote_agents: the policy's node agents run elsewhere (on the nodes):
   // the engine builds none, hands their mail to executor.DeliverToNode, and
   // takes their actions through NodeSend and NodeLaunch.
@@ -128,12 +128,14 @@ class LiveEngine {
   bool CancelJob(JobId id, TimeUs now);
 
   // ReleaseJobs: the caller no longer needs these ended jobs (the runtime's
-  // retention compacted them): their run state goes, and their stages in
-  // the workload, which keeps a stub at each JobId (as the simulator's
-  // streamed replay releases a job after its end: JobTracker::Release). A
-  // released job's progress says finished, with no stages or tasks. Jobs
-  // still active are kept. Delivers what is due by `now` first, so the roles
-  // have heard of the jobs' ends.
+  // retention compacted them): their run state goes (as the simulator's
+  // streamed replay releases a job after its end: JobTracker::Release), and
+  // they are freed in the workload (PagedStore::Free: a freed job reads as
+  // Job{}, and a page of them goes), as are jobs never added to the engine
+  // whose arrival has passed (placeholders). A released job's progress says
+  // finished, with no stages or tasks. Jobs still active, or still to
+  // arrive, are kept. Delivers what is due by `now` first, so the roles have
+  // heard of the jobs' ends.
   void ReleaseJobs(std::span<const JobId> ids, TimeUs now);
   // held_jobs: jobs whose run state the engine holds (arrived, not released).
   uint64_t held_jobs() const;

@@ -148,9 +148,9 @@ std::optional<JobId> TraceJobSource::Pull() {
       return std::nullopt;
     }
     for (std::string& u : item.users) w_.users.push_back(std::move(u));
-    // Growing moves every job: the observers' threads must not be reading.
-    // Sized once from the reader's hint, the list does not grow by doubling
-    // (which holds the old and the new list at once).
+    // Growing moves the list's page table (core/paged_store.h; the jobs
+    // themselves stay put): the observers' threads must not be reading.
+    // Sized once from the reader's hint, it does not grow by doubling.
     if (item.expect_jobs > w_.jobs.capacity()) {
       if (sync_) sync_();
       w_.jobs.reserve(item.expect_jobs);

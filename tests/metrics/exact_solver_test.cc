@@ -52,7 +52,7 @@ void CheckSchedule(const ExactProblem& p, const ExactSchedule& s) {
 }
 
 ExactSchedule Solve(const Workload& w) {
-  auto problem = ExactProblemOf(w.jobs.at(0), w.cluster);
+  auto problem = ExactProblemOf(w.jobs[0], w.cluster);
   EXPECT_TRUE(problem.ok()) << StatusMessage(problem.status());
   if (!problem.ok()) return {};
   auto s = SolveExact(*problem);

@@ -26,7 +26,7 @@ Workload Parse(const std::string& json) {
 }
 
 JobBounds BoundsOf(const Workload& w, size_t job = 0) {
-  return ComputeJobBounds(w.jobs.at(job), BoundCapacity::Of(w.cluster));
+  return ComputeJobBounds(w.jobs[job], BoundCapacity::Of(w.cluster));
 }
 
 std::string OneJob(const std::string& cluster, const std::string& stages) {

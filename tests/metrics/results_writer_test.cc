@@ -37,7 +37,8 @@ Workload GoldenWorkload() {
   job.stages = {s};
   job.topo_order = {0};
   job.num_tasks = 2;
-  w.jobs = {job};
+  w.jobs.clear();
+  w.jobs.push_back(job);
   return w;
 }
 

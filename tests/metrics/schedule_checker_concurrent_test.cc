@@ -30,7 +30,8 @@ Workload LongWorkload() {
   job.stages = {s};
   job.topo_order = {0};
   job.num_tasks = kTasks;
-  w.jobs = {job};
+  w.jobs.clear();
+  w.jobs.push_back(job);
   return w;
 }
 

@@ -67,7 +67,9 @@ Workload TestWorkload() {
   Connect(q1, 0, 1, EdgeKind::kBarrier);
   Job p = MakeJob("p", {MakeStage("map", 2, 1), MakeStage("reduce", 2, 1)});
   Connect(p, 0, 1, EdgeKind::kPipelined);
-  w.jobs = {std::move(q1), std::move(p)};
+  w.jobs.clear();
+  w.jobs.push_back(std::move(q1));
+  w.jobs.push_back(std::move(p));
   return w;
 }
 

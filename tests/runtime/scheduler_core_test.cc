@@ -3,6 +3,8 @@
 // reopened on the same state dir resumes without rerunning finished tasks.
 #include "runtime/scheduler/scheduler_core.h"
 
+#include <malloc.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <filesystem>
@@ -699,6 +701,49 @@ TEST_F(RetentionTest, CompactsEndedJobsOutOfMemoryAndTheJournalKeepingTheirExpor
   auto ids = core->Submit(OneTaskJobs(1));
   ASSERT_TRUE(ids.ok());
   EXPECT_EQ(*ids, std::vector<uint32_t>{kJobs});
+}
+
+// Retention bounds memory (issue 20): a compacted job leaves nothing at its
+// id, neither in the job table nor in the live workload (both paged by job
+// id): what the core holds after each burst is the same however many jobs
+// were compacted before, and so is its heap.
+TEST_F(RetentionTest, CompactedJobsLeaveNoMemoryBehind) {
+  config_.retain_jobs = 10;
+  constexpr int kBurst = 256;
+  constexpr int kBursts = 10;
+  auto core = Open();
+  FakeLink link;
+  auto session = core->RegisterNode(Node("n"), &link);
+  ASSERT_TRUE(session.ok());
+  std::vector<SchedulerCore::HeldJobPages> held;
+  std::vector<size_t> heap;
+  int ended = 0;
+  for (int burst = 0; burst < kBursts; ++burst) {
+    ASSERT_TRUE(core->Submit(OneTaskJobs(kBurst)).ok());
+    for (int i = 0; i < kBurst; ++i, ++ended) {
+      ASSERT_EQ(link.Launches().size(), static_cast<size_t>(ended + 1));
+      core->OnNodeMessage(*session, Ends({link.Launches()[ended].attempt()}));
+    }
+    link.sent.clear();  // the test's own record of launches must not grow either
+    ended = 0;
+    held.push_back(core->held_job_pages());
+    heap.push_back(mallinfo2().uordblks);
+  }
+  EXPECT_EQ(State(*core, 0), "succeeded");  // from the results archive
+  EXPECT_EQ(Jobs(*core), 256u);  // after each burst (but the first), 256: the next batch is due at 266
+  // 2,560 jobs accepted, 256 held: two pages of 256 ids at most, each.
+  for (int burst = 2; burst < kBursts; ++burst) {
+    EXPECT_LE(held[burst].table, 2u) << "after burst " << burst;
+    EXPECT_LE(held[burst].workload, 2u) << "after burst " << burst;
+  }
+  // Before, each compacted job also held a Job stub (144 bytes) and a
+  // JobInfo (~120): ~300 bytes a job in all. What is left (~32) is the job
+  // tracker's per-id vectors (run pointers and released flags: 9 bytes a
+  // job, and their doubling).
+  const double per_job =
+      (static_cast<double>(heap.back()) - static_cast<double>(heap[2])) / ((kBursts - 3) * kBurst);
+  std::printf("heap growth per compacted job: %.1f bytes\n", per_job);
+  EXPECT_LT(per_job, 120);
 }
 
 TEST_F(RetentionTest, KeepsEverythingByDefault) {

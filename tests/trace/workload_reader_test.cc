@@ -69,7 +69,7 @@ TEST(WorkloadReaderTest, ParsesFormatsExampleJob) {
 
 TEST(WorkloadReaderTest, ParsesFormatsExampleStages) {
   const Workload w = Parse(FormatsExample());
-  const std::vector<Stage>& s = w.jobs.at(0).stages;
+  const std::vector<Stage>& s = w.jobs[0].stages;
   ASSERT_EQ(s.size(), 3u);
   EXPECT_EQ(s[0].name, "scan");
   EXPECT_EQ(s[0].num_tasks, 200u);
@@ -97,7 +97,7 @@ TEST(WorkloadReaderTest, ParsesFormatsExampleStages) {
 
 TEST(WorkloadReaderTest, ParsesFormatsExampleEdges) {
   const Workload w = Parse(FormatsExample());
-  const std::vector<Stage>& s = w.jobs.at(0).stages;
+  const std::vector<Stage>& s = w.jobs[0].stages;
   ASSERT_EQ(s.size(), 3u);
   EXPECT_THAT(s[0].parents, IsEmpty());
   EXPECT_THAT(s[0].children, ElementsAre(IsEdge(1u, EdgeKind::kBarrier)));
@@ -136,7 +136,7 @@ TEST(WorkloadReaderTest, NumbersRacksInOrderAcrossGroups) {
 
 TEST(WorkloadReaderTest, AppliesJobDefaults) {
   const Workload w = Parse(SmallWorkload());
-  const Job& job = w.jobs.at(0);
+  const Job& job = w.jobs[0];
   EXPECT_THAT(w.users, ElementsAre("default"));
   EXPECT_EQ(job.user, UserId(0));
   EXPECT_EQ(job.weight, 1.0);
@@ -152,7 +152,7 @@ TEST(WorkloadReaderTest, ReadsJobFields) {
   doc["jobs"][0].update(Json::parse(
       R"({"arrival": 12.0000005, "user": "bob", "priority": -3, "weight": 2.5, "deadline": 0.25})"));
   const Workload w = Parse(doc);  // kept alive: `job` refers into it
-  const Job& job = w.jobs.at(0);
+  const Job& job = w.jobs[0];
   EXPECT_EQ(job.arrival_us, 12'000'001);
   EXPECT_EQ(job.priority, -3);
   EXPECT_EQ(job.weight, 2.5);
@@ -170,19 +170,19 @@ TEST(WorkloadReaderTest, SharesUsersBetweenJobs) {
   doc["jobs"].push_back(second);
   const Workload w = Parse(doc);
   EXPECT_THAT(w.users, ElementsAre("carol", "default"));
-  EXPECT_EQ(w.jobs.at(0).user, UserId(0));
-  EXPECT_EQ(w.jobs.at(1).user, UserId(1));
-  EXPECT_EQ(w.jobs.at(2).user, UserId(0));
+  EXPECT_EQ(w.jobs[0].user, UserId(0));
+  EXPECT_EQ(w.jobs[1].user, UserId(1));
+  EXPECT_EQ(w.jobs[2].user, UserId(0));
 }
 
 TEST(WorkloadReaderTest, UsageDefaultsToDemandForUnlistedResources) {
   Json doc = SmallWorkload();
   StageAt(doc, 0)["usage"] = Json::parse(R"({"cpu": 0.25})");
   const Workload w = Parse(doc);
-  const Stage& a = w.jobs.at(0).stages.at(0);
+  const Stage& a = w.jobs[0].stages.at(0);
   EXPECT_EQ(a.usage, Resources::FromUnits({0.25, 2, 0, 0}).value());
   const Workload small = Parse(SmallWorkload());
-  const Stage& b = small.jobs.at(0).stages.at(1);
+  const Stage& b = small.jobs[0].stages.at(1);
   EXPECT_EQ(b.usage, b.demand);
 }
 
@@ -192,7 +192,7 @@ TEST(WorkloadReaderTest, OrdersStagesParentsFirst) {
   StageAt(doc, 0) = Json::parse(R"({"name": "c", "tasks": 1, "duration": 1, "after": ["b"]})");
   StageAt(doc, 1) = Json::parse(R"({"name": "b", "tasks": 1, "duration": 1, "after": ["a"]})");
   doc["jobs"][0]["stages"].push_back(Json::parse(R"({"name": "a", "tasks": 1, "duration": 1})"));
-  EXPECT_THAT(Parse(doc).jobs.at(0).topo_order, ElementsAre(2, 1, 0));
+  EXPECT_THAT(Parse(doc).jobs[0].topo_order, ElementsAre(2, 1, 0));
 
   doc["jobs"][0]["stages"] = Json::parse(R"([
     {"name": "g", "tasks": 1, "duration": 1, "after": ["f", "e"]},
@@ -200,13 +200,13 @@ TEST(WorkloadReaderTest, OrdersStagesParentsFirst) {
     {"name": "e", "tasks": 1, "duration": 1, "after": ["d"]},
     {"name": "d", "tasks": 1, "duration": 1}])");
   // Among ready stages the lowest index goes first, so the order is stable.
-  EXPECT_THAT(Parse(doc).jobs.at(0).topo_order, ElementsAre(3, 1, 2, 0));
+  EXPECT_THAT(Parse(doc).jobs[0].topo_order, ElementsAre(3, 1, 2, 0));
 }
 
 TEST(WorkloadReaderTest, AcceptsExplicitBarrierKind) {
   Json doc = SmallWorkload();
   StageAt(doc, 1)["after"] = Json::parse(R"([{"stage": "a", "kind": "barrier"}])");
-  EXPECT_THAT(Parse(doc).jobs.at(0).stages.at(1).parents, ElementsAre(IsEdge(0u, EdgeKind::kBarrier)));
+  EXPECT_THAT(Parse(doc).jobs[0].stages.at(1).parents, ElementsAre(IsEdge(0u, EdgeKind::kBarrier)));
 }
 
 TEST(WorkloadReaderTest, AcceptsPhasesWithoutDuration) {
@@ -214,7 +214,7 @@ TEST(WorkloadReaderTest, AcceptsPhasesWithoutDuration) {
   StageAt(doc, 0).erase("duration");
   StageAt(doc, 0)["phases"] = Json::parse(R"([{"resource": "cpu", "work": 2}])");
   const Workload w = Parse(doc);  // kept alive: `a` refers into it
-  const Stage& a = w.jobs.at(0).stages.at(0);
+  const Stage& a = w.jobs[0].stages.at(0);
   // The nominal duration is the phases run alone: 2 core-seconds on one core.
   EXPECT_EQ(a.duration_us, 2'000'000);
   EXPECT_TRUE(a.duration_from_phases);

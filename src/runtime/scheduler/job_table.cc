@@ -1,5 +1,7 @@
 #include "runtime/scheduler/job_table.h"
 
+#include <utility>
+
 #include "fmt/format.h"
 
 namespace weft::runtime {
@@ -25,8 +27,10 @@ void JobTable::Add(JobInfo info) {
     tasks_in_flight_ += info.tasks;
     bytes_in_flight_ += info.spec_json.size();
   }
-  compacted_ += info.compacted;
+  const bool compacted = info.compacted;
+  info.compacted = false;  // so that Compact counts it
   jobs_.push_back(std::move(info));
+  if (compacted) Compact(static_cast<uint32_t>(jobs_.size() - 1));
 }
 
 absl::Status JobTable::CheckLimits(uint64_t tasks, uint64_t bytes) const {
@@ -54,12 +58,16 @@ void JobTable::End(uint32_t job, JournalJob::State state, TimeUs end_us) {
 }
 
 void JobTable::Compact(uint32_t job) {
-  JobInfo& info = jobs_[job];
+  const JobInfo& info = std::as_const(jobs_)[job];
   if (info.compacted) return;
-  info.compacted = true;
   ++compacted_;
-  std::string().swap(info.name);
-  std::string().swap(info.spec_json);
+  switch (info.state) {
+    case JournalJob::State::kSucceeded: ++counts_.succeeded; break;
+    case JournalJob::State::kCancelled: ++counts_.cancelled; break;
+    default: ++counts_.failed; break;  // an active job is never compacted
+  }
+  counts_.tasks_done += info.done;
+  jobs_.Free(job);  // reads as the compacted stub from now on
 }
 
 }  // namespace weft::runtime

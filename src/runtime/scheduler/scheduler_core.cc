@@ -140,6 +140,7 @@ absl::Status SchedulerCore::Recover() {
     jobs_.Add(std::move(job.info));
     if (compacted) {
       live_.jobs.emplace_back();  // keeps JobId = index; never run
+      live_.jobs.Free(id);        // and holds no memory
     } else if (state == JournalJob::State::kActive) {
       AddLiveJob(JobId(id), std::move(job.built), now, job.history);
     } else {
@@ -301,6 +302,28 @@ std::string SchedulerCore::JobState(JobId id) const {
   return "waiting";
 }
 
+void SchedulerCore::CompactedStatus(uint32_t job, v1::JobStatus& s) const {
+  s.set_id(config_.replica.Global(job));
+  s.set_name("(compacted)");
+  s.set_compacted(true);
+  // Read where it was archived: rare (a status or wait of a job past the
+  // retention), and it keeps the scheduler's memory free of compacted jobs.
+  const absl::StatusOr<std::map<uint32_t, v1::ArchivedJob>> archived =
+      ReadArchive(ResultsArchivePath(config_.state_dir));
+  if (!archived.ok() || !archived->contains(job)) {
+    spdlog::error("status of compacted job {}: not in the results archive ({})", job,
+                  archived.ok() ? "no record" : StatusMessage(archived.status()));
+    s.set_state("unknown");
+    return;
+  }
+  const v1::ArchivedJob& a = archived->at(job);
+  s.set_state(a.row().state());
+  s.set_tasks(a.tasks());
+  s.set_done(a.done());
+  s.set_submitted_s(a.submitted_s());
+  s.set_end_s(UsToSeconds(a.row().end_us()));
+}
+
 v1::StatusReply SchedulerCore::Status(const v1::StatusRequest& request) {
   std::lock_guard lock(mu_);
   Flush();  // report only what is journaled
@@ -313,21 +336,24 @@ v1::StatusReply SchedulerCore::Status(const v1::StatusRequest& request) {
   reply.set_replicas(config_.replica.count);
   reply.set_journal_error(journal_error_);
   const std::optional<uint32_t> wanted = config_.replica.Local(request.job());
-  for (uint32_t j = 0; j < jobs_.size(); ++j) {
-    if (request.no_jobs() || (!request.all() && wanted != j)) continue;
+  // A listing shows what is held (compacted jobs, all below first_held, are
+  // left out); one job is looked up by id.
+  uint32_t begin = jobs_.first_held();
+  uint32_t end = static_cast<uint32_t>(jobs_.size());
+  if (request.no_jobs()) {
+    begin = end;
+  } else if (!request.all()) {
+    begin = wanted.value_or(end);
+    end = begin < end ? begin + 1 : begin;
+  }
+  for (uint32_t j = begin; j < end; ++j) {
     const JobInfo& info = jobs_[j];
-    if (info.compacted && request.all()) continue;  // a listing shows what is held
+    if (info.compacted && request.all()) continue;
     v1::JobStatus* s = reply.add_jobs();
     if (info.compacted) {
-      // Its name and progress are gone; how it ended is kept (weft wait needs it).
-      s->set_id(config_.replica.Global(j));
-      s->set_name("(compacted)");
-      s->set_state(JobStateName(info.state));
-      s->set_compacted(true);
-      s->set_tasks(info.tasks);
-      s->set_done(info.done);
-      s->set_submitted_s(UsToSeconds(info.submitted_us));
-      s->set_end_s(UsToSeconds(info.end_us));
+      // Its name and progress are gone; how it ended is in the results
+      // archive (weft wait needs it), not in memory.
+      CompactedStatus(j, *s);
       continue;
     }
     s->set_id(config_.replica.Global(j));
@@ -355,6 +381,9 @@ absl::Status SchedulerCore::Cancel(uint32_t global_job) {
   const std::optional<uint32_t> local = config_.replica.Local(global_job);
   if (!local || *local >= jobs_.size()) return absl::NotFoundError(fmt::format("no job {}", global_job));
   const uint32_t job = *local;
+  if (jobs_[job].compacted) {
+    return absl::FailedPreconditionError(fmt::format("job {} has already ended (compacted)", global_job));
+  }
   if (jobs_[job].state != JournalJob::State::kActive) {
     return absl::FailedPreconditionError(
         fmt::format("job {} has already ended ({})", global_job, JobStateName(jobs_[job].state)));
@@ -375,8 +404,14 @@ void SchedulerCore::RefreshMetrics() {
   std::lock_guard lock(mu_);
   Flush();  // report only what is journaled
   SchedulerMetrics::Snapshot s;
-  for (uint32_t j = 0; j < jobs_.size(); ++j) {
+  const JobTable::CompactedCounts& compacted = jobs_.compacted_ended();
+  s.tasks_done = compacted.tasks_done;
+  s.jobs_done = compacted.succeeded;
+  s.jobs_failed = compacted.failed;
+  s.jobs_cancelled = compacted.cancelled;
+  for (uint32_t j = jobs_.first_held(); j < jobs_.size(); ++j) {
     const JobInfo& info = jobs_[j];
+    if (info.compacted) continue;  // counted above
     s.tasks_done += info.done;
     switch (info.state) {
       case JournalJob::State::kActive: {
@@ -426,6 +461,11 @@ absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
   return export_.Build(jobs_, r.attempts, archived, live_.cluster, config_.replica, built_.info->name, epoch_unix_us_);
 }
 
+SchedulerCore::HeldJobPages SchedulerCore::held_job_pages() const {
+  std::lock_guard lock(mu_);
+  return {jobs_.held_pages(), live_.jobs.held_pages()};
+}
+
 void SchedulerCore::MaybeCompact(TimeUs now) {
   std::vector<uint32_t> doomed = retention_.Due(now, jobs_);
   if (doomed.empty()) return;
@@ -453,7 +493,8 @@ absl::Status SchedulerCore::Compact(const std::vector<uint32_t>& ids) {
     jobs_.Compact(j);
     relay_.Forget(j);
   }
-  // The engine forgets them too: their run state and stages (a stub stays).
+  // The engine forgets them too: their run state, and their jobs in the
+  // live workload (which keeps no stub).
   if (engine_ != nullptr) engine_->ReleaseJobs(job_ids, NowUs());
   spdlog::info("retention: compacted {} ended jobs (ids {}..{}) into {}", ids.size(), ids.front(), ids.back(),
                ResultsArchivePath(config_.state_dir).string());

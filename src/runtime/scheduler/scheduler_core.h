@@ -130,6 +130,15 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   // journaled state now. The service counts its RPCs in metrics() too.
   SchedulerMetrics& metrics() { return metrics_; }
   void RefreshMetrics();
+  // HeldJobPages: the pages of per-job memory held (the job table's, and the
+  // live workload's jobs, each page PagedStore's kPageSize jobs): what the
+  // core's memory grows with as it accepts jobs, and what retention keeps
+  // bounded by the jobs retained and active.
+  struct HeldJobPages {
+    size_t table = 0;
+    size_t workload = 0;
+  };
+  HeldJobPages held_job_pages() const;
 
   // Node channel.
   struct Session {
@@ -184,6 +193,8 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   // closed if `close`); the engine hears that its machine is down.
   void LoseNode(uint32_t slot, TimeUs now, bool close);
   std::string JobState(JobId id) const;
+  // CompactedStatus: what `weft status` shows of a compacted job, from the results archive.
+  void CompactedStatus(uint32_t job, v1::JobStatus& s) const;
   // Retention: compacts what retention_ no longer keeps (best effort: a
   // failure keeps the jobs for the next try).
   void MaybeCompact(TimeUs now);
