@@ -211,6 +211,24 @@ TEST_F(SchedulerCoreTest, LimitsRefuseASubmissionBeforeItIsJournaled) {
   EXPECT_THAT(std::string(too_big.message()), ::testing::HasSubstr("--max-job-mb"));
 }
 
+// --max-job-mb counts a job's description as submitted, commands included:
+// the job table keeps only its export form (no commands), but the engine
+// holds the commands as long as the job runs.
+TEST_F(SchedulerCoreTest, TheJobBytesLimitCountsCommands) {
+  config_.max_job_bytes = 2000;
+  auto core = Open();
+  FakeLink link;
+  ASSERT_TRUE(core->RegisterNode(Node("n"), &link).ok());
+  const std::string workload = fmt::format(
+      R"({{"weft": 1, "jobs": [{{"name": "long", "stages": [{{"name": "s", "tasks": 1, "duration": 1,
+          "demand": {{"cpu": 1, "mem": 1}}, "command": "true #{}"}}]}}]}})",
+      std::string(3000, 'x'));
+  const absl::Status refused = core->Submit(workload).status();
+  EXPECT_TRUE(absl::IsResourceExhausted(refused)) << refused;
+  EXPECT_THAT(std::string(refused.message()), ::testing::HasSubstr("--max-job-mb"));
+  EXPECT_EQ(Jobs(*core), 0u);
+}
+
 // Bug 3: a large submission is parsed outside the core's lock, so status
 // calls (and the nodes' heartbeats, which take the same lock) go on.
 TEST_F(SchedulerCoreTest, ALargeSubmissionDoesNotHoldUpOtherCalls) {

@@ -25,7 +25,7 @@ JournalJob::State JobStateOfName(const std::string& name) {
 void JobTable::Add(JobInfo info) {
   if (info.state == JournalJob::State::kActive) {
     tasks_in_flight_ += info.tasks;
-    bytes_in_flight_ += info.spec_json.size();
+    bytes_in_flight_ += info.description_bytes;
   }
   const bool compacted = info.compacted;
   info.compacted = false;  // so that Compact counts it
@@ -54,7 +54,7 @@ void JobTable::End(uint32_t job, JournalJob::State state, TimeUs end_us) {
   info.state = state;
   info.end_us = end_us;
   tasks_in_flight_ -= info.tasks;
-  bytes_in_flight_ -= info.spec_json.size();
+  bytes_in_flight_ -= info.description_bytes;
 }
 
 void JobTable::Compact(uint32_t job) {

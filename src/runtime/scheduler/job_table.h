@@ -41,6 +41,9 @@ struct JobInfo {
   TimeUs arrival_us = 0;
   uint64_t done = 0;  // ok attempts (one per task), as the journal counts them, and tasks done elsewhere
   uint32_t moved_to = 0;  // global id + 1 of the job a failover moved it to (meta moved:ID); 0: none
+  // The size of its description as submitted (commands included), what
+  // --max-job-mb counts while it is active; spec_json is smaller.
+  uint64_t description_bytes = 0;
   bool compacted = false;  // retention: nothing else of it is kept here; its rows are in the archive
 };
 
@@ -100,7 +103,7 @@ class JobTable {
   const uint64_t max_bytes_;
   PagedStore<JobInfo> jobs_{JobInfo{.state = JournalJob::State::kSucceeded, .compacted = true}};
   uint64_t tasks_in_flight_ = 0;  // tasks of the jobs that have not ended
-  uint64_t bytes_in_flight_ = 0;  // bytes of their descriptions (JSON)
+  uint64_t bytes_in_flight_ = 0;  // their description_bytes
   size_t compacted_ = 0;
   CompactedCounts counts_;
 };

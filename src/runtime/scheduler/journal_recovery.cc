@@ -107,6 +107,7 @@ absl::StatusOr<std::vector<RecoveredJob>> RecoverJobs(const Recovered& r,
     past.insert(past.begin(), elsewhere.begin(), elsewhere.end());
     JobInfo info{built.job.name, std::move(export_json), j.submitted_us, j.state, j.end_us, built.job.num_tasks,
                  ArrivalUs(j.submitted_us, built.job.arrival_us), done};
+    info.description_bytes = j.spec_json.size();
     if (auto moved = r.meta.find(fmt::format("moved:{}", j.id.value())); moved != r.meta.end()) {
       uint32_t to = 0;
       if (absl::SimpleAtoi(moved->second, &to)) info.moved_to = to + 1;

@@ -224,7 +224,7 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
   uint64_t tasks = 0, bytes = 0;
   for (const SubmittedJob& spec : specs) {
     tasks += spec.live.job.num_tasks;
-    bytes += spec.export_json.size();  // what the job table holds (JobTable::Add)
+    bytes += spec.journal_json.size();  // as submitted, commands included (JobInfo::description_bytes)
   }
   // Tasks done elsewhere, per job, checked against the jobs they name: the
   // list journaled (meta done:ID, read back by DoneElsewhere on recovery)
@@ -275,8 +275,10 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
     std::vector<AttemptRecord>& history = done_records[i];
     for (AttemptRecord& a : history) a.task.job = entries[i].id;
     const Job& job = specs[i].live.job;
-    jobs_.Add(JobInfo{job.name, std::move(specs[i].export_json), now, JournalJob::State::kActive, 0, job.num_tasks,
-                      ArrivalUs(now, job.arrival_us), history.size()});
+    JobInfo info{job.name, std::move(specs[i].export_json), now, JournalJob::State::kActive, 0, job.num_tasks,
+                 ArrivalUs(now, job.arrival_us), history.size()};
+    info.description_bytes = entries[i].spec_json.size();
+    jobs_.Add(std::move(info));
     AddLiveJob(entries[i].id, std::move(specs[i].live), now, history);
   }
   // How long the lock was held (journal, engine) and the parse before it took.
