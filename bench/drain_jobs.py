@@ -24,18 +24,7 @@ import subprocess
 import tempfile
 import time
 
-
-def sh(*args):
-    r = subprocess.run(args, text=True, capture_output=True)
-    if r.returncode != 0:
-        raise SystemExit(f"{' '.join(args)}: {r.stderr.strip()}")
-    return r.stdout
-
-
-def workload(n):
-    jobs = [{"name": f"j{i}", "stages": [{"name": "s", "tasks": 1, "duration": 1e-6,
-                                        "demand": {"cpu": 1, "mem": 0.001}}]} for i in range(n)]
-    return {"weft": 1, "cluster": {"machines": [{"name": "x", "capacity": {"cpu": 1, "mem": 1}}]}, "jobs": jobs}
+from single_task_jobs import sh, workload
 
 
 def scheduler_pid(cluster):
