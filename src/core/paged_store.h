@@ -18,6 +18,9 @@
 // capacity() is reached exactly when the next push_back reallocates it.
 // The page table itself grows by one pointer per page (8 bytes per 256 ids).
 //
+// T may be move-only (a std::unique_ptr): its freed value is then T{}, and
+// the store cannot be copied.
+//
 // Not thread-safe, as std::vector. Writing through a freed id is a bug (it
 // would change the shared stubs): the non-const accessors assert.
 #pragma once
@@ -28,6 +31,7 @@
 #include <cstddef>
 #include <iterator>
 #include <memory>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -116,7 +120,7 @@ class PagedStore {
       const size_t p = size_ >> kPageBits;
       owned_[p] = std::make_unique<Page>();
       owned_[p]->items.reserve(kPageSize);
-      owned_[p]->items.assign(kPageSize - 1, freed_value_);
+      for (size_t k = 0; k + 1 < kPageSize; ++k) owned_[p]->items.push_back(FreedValue());
       owned_[p]->freed.set();
       owned_[p]->freed[kPageSize - 1] = false;
       pages_[p] = owned_[p]->items.data();
@@ -136,7 +140,7 @@ class PagedStore {
     Page* page = owned_[p].get();
     if (page == nullptr || page->freed[i & kMask]) return;
     page->freed[i & kMask] = true;
-    page->items[i & kMask] = freed_value_;
+    page->items[i & kMask] = FreedValue();
     ++freed_;
     if (++freed_in_page_[p] < kPageSize) return;
     pages_[p] = Stubs();
@@ -228,8 +232,20 @@ class PagedStore {
   }
   // Stubs: the page every freed page's entry points at (made on the first free).
   T* Stubs() {
-    if (stubs_ == nullptr) stubs_ = std::make_unique<std::vector<T>>(kPageSize, freed_value_);
+    if (stubs_ == nullptr) {
+      stubs_ = std::make_unique<std::vector<T>>();
+      stubs_->reserve(kPageSize);
+      for (size_t k = 0; k < kPageSize; ++k) stubs_->push_back(FreedValue());
+    }
     return stubs_->data();
+  }
+  // FreedValue: a fresh copy of the freed value (T{} for a move-only T).
+  T FreedValue() const {
+    if constexpr (std::is_copy_constructible_v<T>) {
+      return freed_value_;
+    } else {
+      return T{};
+    }
   }
 
   T freed_value_{};

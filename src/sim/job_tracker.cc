@@ -1,6 +1,7 @@
 #include "sim/job_tracker.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "model/shuffle.h"
 
@@ -110,7 +111,8 @@ void JobTracker::Release(std::span<const JobId> ids) {
   std::vector<JobId> ended;
   ended.reserve(ids.size());
   for (const JobId id : ids) {
-    if (id.valid() && id.value() < jobs_.size() && jobs_[id.value()] && !jobs_[id.value()]->active) {
+    const auto& runs = std::as_const(jobs_);  // a released id reads, never writes (its page may be the stubs)
+    if (id.valid() && id.value() < runs.size() && runs[id.value()] && !runs[id.value()]->active) {
       ended.push_back(id);
     }
   }
@@ -121,11 +123,17 @@ void JobTracker::Forget(std::span<const JobId> ids) {
   // The source first: it waits for the observers' threads, which may still
   // read these jobs.
   if (source_ != nullptr) source_->Release(ids);
-  if (released_.size() < jobs_.size()) released_.resize(jobs_.size(), 0);
+  while (released_.size() < jobs_.size()) released_.push_back(0);
   for (const JobId id : ids) {
     std::unique_ptr<JobRun>& jr = jobs_[id.value()];
-    released_[id.value()] = jr->progress->failed ? 2 : 1;
+    const bool failed = jr->progress->failed;
     jr.reset();
+    jobs_.Free(id.value());
+    if (failed) {
+      released_[id.value()] = 2;
+    } else {
+      released_.Free(id.value());  // reads as 1: released ok
+    }
     --live_runs_;
   }
 }
@@ -305,7 +313,7 @@ uint64_t JobTracker::UnfinishedTasks() {
   }
   if (live_) {
     for (size_t j = 0; j < jobs_.size(); ++j) {
-      if (!jobs_[j]) n += w_.jobs[j].num_tasks;  // never arrived
+      if (!std::as_const(jobs_)[j]) n += w_.jobs[j].num_tasks;  // never arrived (or released: 0 tasks left)
     }
     return n;
   }

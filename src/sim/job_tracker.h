@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "core/ids.h"
+#include "core/paged_store.h"
 #include "core/time.h"
 #include "metrics/records.h"
 #include "model/job_source.h"
@@ -222,6 +223,9 @@ class JobTracker {
   std::span<const JobId> active_jobs() const { return active_jobs_; }
   uint64_t unfinished() const { return unfinished_; }
   size_t size() const { return jobs_.size(); }
+  // held_pages: pages of per-job state held (for tests of what a released
+  // job costs).
+  size_t held_pages() const { return jobs_.held_pages() + released_.held_pages(); }
   // UnfinishedTasks: tasks of jobs that never finished (at the run's end:
   // the jobs that never arrived are taken from the source to count them).
   uint64_t UnfinishedTasks();
@@ -250,9 +254,16 @@ class JobTracker {
   bool first_pulled_ = false;
   std::vector<JobId> pulled_;  // taken from the source, not arrived (the next arrival, one at a time)
   static constexpr TimeUs kUnstamped = -1;
-  // Per job: its run state from arrival until released (null before and after).
-  std::vector<std::unique_ptr<JobRun>> jobs_;
-  std::vector<uint8_t> released_;  // per job: 0, or 1 + failed once released
+  // Per job: its run state from arrival until released (null before and
+  // after). Paged (core/paged_store.h), as released_: a long-lived
+  // scheduler releases jobs forever (issue 20), and a page whose jobs are
+  // all released goes, so what stays per released job is its share of the
+  // page tables (under 0.1 byte).
+  PagedStore<std::unique_ptr<JobRun>> jobs_;
+  // Per job: 0, or once released 1 + failed. A job released ok is freed
+  // here, reading as 1 (the freed value), so only pages that hold a job not
+  // yet released or one that failed stay.
+  PagedStore<uint8_t> released_{1};
   JobRun released_ok_, released_failed_;  // what run() shows of a released job
   std::deque<std::pair<JobId, TimeUs>> ended_;  // ended, not released, by end time
   size_t due_ = 0;  // ended_'s first due_ are past their grace

@@ -173,6 +173,9 @@ TEST(LiveEngineTest, ReleasedJobsCostLittleMemory) {
   // The Job record goes too (it stayed, a stub, before the workload was paged).
   EXPECT_LT(released_per_job, static_cast<double>(sizeof(Job)));
   EXPECT_LE(f.live.jobs.held_pages(), 1u);
+  // And the engine's per-job state (run and released flag): pages of 256
+  // jobs, all freed but the last (the page tables stay, 16 bytes a page).
+  EXPECT_LE(f.engine->held_job_pages(), 2u);
 }
 
 // The executor knows how long a process really ran: the record starts then,
