@@ -312,6 +312,8 @@ void EngineCore::FinishJob(JobId id, bool succeeded) {
   if (has_job_managers_) {
     managers_[id.value()].reset();
     manager_contexts_[id.value()].reset();
+    managers_.Free(id.value());
+    manager_contexts_.Free(id.value());
   }
 }
 

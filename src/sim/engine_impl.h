@@ -18,8 +18,10 @@
 #include <cstdint>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "core/paged_store.h"
 #include "core/random.h"
 #include "model/workload.h"
 #include "policy/cluster_state.h"
@@ -131,6 +133,8 @@ class EngineCore final : public ExecutionHost, public MailRecipients, public Job
   const AttemptTable& attempts() const { return attempts_; }
   const ContainerTable& containers() const { return containers_; }
   const JobTracker& jobs() const { return jobs_; }
+  // held_manager_pages: pages of job managers (and their contexts) held.
+  size_t held_manager_pages() const { return managers_.held_pages() + manager_contexts_.held_pages(); }
   std::span<const JobId> active_jobs() const { return jobs_.active_jobs(); }
   policy::JobView JobViewOf(JobId id) const;
 
@@ -160,7 +164,7 @@ class EngineCore final : public ExecutionHost, public MailRecipients, public Job
       case policy::RoleKind::kScheduler:
         return to.index < schedulers_.size() ? schedulers_[to.index].get() : nullptr;
       case policy::RoleKind::kJobManager:
-        return to.index < managers_.size() ? managers_[to.index].get() : nullptr;
+        return to.index < managers_.size() ? std::as_const(managers_)[to.index].get() : nullptr;
       case policy::RoleKind::kNode:
         return to.index < nodes_.size() ? nodes_[to.index].get() : nullptr;
     }
@@ -255,8 +259,10 @@ class EngineCore final : public ExecutionHost, public MailRecipients, public Job
 
   JobTracker jobs_{w_, *this};
   // The job managers (policies with job managers), by job, while it is active.
-  std::vector<std::unique_ptr<SimContext>> manager_contexts_;
-  std::vector<std::unique_ptr<policy::JobManager>> managers_;
+  // By job id, paged (core/paged_store.h): a finished job's manager is freed,
+  // so a long-lived live engine keeps no slot per job it ever ran (issue 20).
+  PagedStore<std::unique_ptr<SimContext>> manager_contexts_;
+  PagedStore<std::unique_ptr<policy::JobManager>> managers_;
 
   std::vector<std::unique_ptr<SimContext>> scheduler_contexts_;
   std::vector<std::unique_ptr<policy::ClusterScheduler>> schedulers_;

@@ -302,7 +302,7 @@ void LiveEngine::ReleaseJobs(std::span<const JobId> ids, TimeUs now) {
 }
 
 uint64_t LiveEngine::held_jobs() const { return core_->jobs().LiveRuns(); }
-size_t LiveEngine::held_job_pages() const { return core_->jobs().held_pages(); }
+size_t LiveEngine::held_job_pages() const { return core_->jobs().held_pages() + core_->held_manager_pages(); }
 
 const policy::JobProgress* LiveEngine::progress(JobId id) const {
   const JobRun* run = core_->jobs().run(id);

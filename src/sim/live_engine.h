@@ -139,8 +139,9 @@ class LiveEngine {
   void ReleaseJobs(std::span<const JobId> ids, TimeUs now);
   // held_jobs: jobs whose run state the engine holds (arrived, not released).
   uint64_t held_jobs() const;
-  // held_job_pages: pages of per-job run state held (JobTracker::held_pages):
-  // what the engine's memory grows with on a long-lived scheduler.
+  // held_job_pages: pages of per-job state held (the job tracker's, and the
+  // job managers'): what the engine's memory grows with on a long-lived
+  // scheduler.
   size_t held_job_pages() const;
 
   // Advance delivers every message, timer and notification due by `now`.

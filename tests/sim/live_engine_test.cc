@@ -178,6 +178,40 @@ TEST(LiveEngineTest, ReleasedJobsCostLittleMemory) {
   EXPECT_LE(f.engine->held_job_pages(), 2u);
 }
 
+// A policy with a job manager per job (cobra): a finished job's manager goes,
+// and so do the engine's pages of them (issue 20).
+TEST(LiveEngineTest, FinishedJobsLeaveNoJobManagerSlots) {
+  constexpr char kOneTask[] = R"({"weft": 1,
+    "cluster": {"machines": [{"name": "m", "count": 2, "capacity": {"cpu": 1, "mem": 4}}]},
+    "jobs": [{"name": "j", "stages": [{"name": "s", "tasks": 1, "duration": 1, "demand": {"cpu": 1, "mem": 1}}]}]})";
+  Fixture f("cobra", false, kOneTask);
+  ASSERT_TRUE(f.policy->has_job_managers());
+  ASSERT_TRUE(f.engine->Start(0, {true, true}).ok());
+  constexpr uint32_t kJobs = 1024;  // four pages
+  std::vector<JobId> ids;
+  TimeUs now = 10;
+  size_t ended = 0;  // of f.executor.started
+  for (uint32_t i = 0; i < kJobs; ++i) {
+    ids.push_back(f.Add(now));
+    // Run the job to its end: its manager asks for a container, gets it, launches.
+    for (int step = 0; step < 200 && f.engine->job_active(ids.back()); ++step) {
+      f.engine->Advance(now);
+      while (ended < f.executor.started.size()) {
+        const uint64_t id = f.executor.started[ended++].id;
+        EXPECT_TRUE(f.engine->AttemptEnded(id, Outcome::kOk, policy::TaskUsage(), now));
+      }
+      const TimeUs next = f.engine->NextEventTime();  // the manager's timers (container requests)
+      now = std::max(now + 1, next);
+    }
+    ASSERT_FALSE(f.engine->job_active(ids.back())) << "job " << i << " did not end";
+  }
+  f.engine->ReleaseJobs(ids, now);
+  EXPECT_EQ(f.engine->held_jobs(), 0u);
+  // Of the four pages of each store (run state, released flags, managers,
+  // their contexts), at most the last of each may stay.
+  EXPECT_LE(f.engine->held_job_pages(), 4u);
+}
+
 // The executor knows how long a process really ran: the record starts then,
 // not when the launch was decided (but never before it, nor after the end).
 TEST(LiveEngineTest, AnAttemptsRecordStartsWhenItReallyRanFrom) {
