@@ -47,7 +47,6 @@ struct Usage {
   double cpu_time = 0, mem_time = 0, seconds = 0;
 };
 
-constexpr std::string_view kTaskEventsTable = "task_events";
 constexpr std::string_view kSkipBeforeFiles = "tasks submitted before the files start";
 constexpr std::string_view kSkipUnfinished = "tasks not finished in the files (killed, failed, evicted, lost or running)";
 constexpr std::string_view kSkipNoRequest = "tasks without a cpu or memory request";
