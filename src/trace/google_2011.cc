@@ -8,6 +8,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "core/status.h"
 #include "fmt/format.h"
+#include "trace/kept_indexes.h"
 #include "trace/row_reader.h"
 #include "trace/task_groups.h"
 #include "trace/trace_files.h"
@@ -23,7 +24,7 @@ constexpr int64_t kNoTime = -1;
 struct TaskState {
   int64_t submit_us = kNoTime;
   int64_t schedule_us = kNoTime;  // the last SCHEDULE
-  int64_t end_us = kNoTime;       // the last terminal event
+  int64_t last_us = kNoTime;      // the time of its last row read
   int64_t run_us = 0;             // FINISH - last SCHEDULE at the last FINISH
   int64_t end_event = -1;
   double cpu = -1, mem = -1;      // the last request given; -1: none yet
@@ -39,8 +40,18 @@ struct JobState {
 
 // What the first pass over task_events knows of a job with a kept task.
 struct JobIndex {
+  static constexpr uint32_t kEveryTask = UINT32_MAX;
+
   int64_t arrival_us = 0;  // its earliest kept SUBMIT
-  int64_t last_us = 0;     // the time of its last row the job's rules read (later rows are late)
+  // When the second pass may pass the job: the time of its kept tasks' last
+  // row; or, when it holds every task of the job, of the job's last row the
+  // rules read (later rows are late).
+  int64_t pass_us = 0;
+  int64_t priority = 0;  // the job's priority as its last row gives it
+  // Which tasks the second pass holds: its kept ones, in the reader's
+  // kept_sets_; or kEveryTask when all its tasks are kept, or when the kept
+  // ones are too sparse for a bit each (the rules then run again on all).
+  uint32_t kept_set = kEveryTask;
 };
 
 struct Usage {
@@ -138,10 +149,14 @@ class TaskEventsReader {
   // Read makes two passes over task_events. The first applies the rules
   // (jobs end at their job_events end, so every count and example is as one
   // pass gives) without building jobs, and indexes each job with a kept
-  // task: its arrival and its last row read. The second holds only those
-  // jobs, passes each once the stream is past its last row, and states as
-  // watermark the earliest arrival of the jobs it holds: a job with no task
-  // kept (a service running past the files) holds nothing back.
+  // task: its arrival, its final priority, which of its tasks are kept and
+  // the time of their last row. The second holds only the kept tasks of
+  // those jobs, passes each job once the stream is past its kept tasks' last
+  // row (other tasks of the job may run on: their rows are not read), and
+  // states as watermark the earliest arrival of the jobs it holds: a job
+  // with no task kept (a service running past the files) holds nothing back.
+  // The kept set is stored, not judged again at that row: a task finished
+  // then may be resubmitted and end otherwise later.
   absl::Status Read(const std::vector<std::string>& files) {
     RETURN_IF_ERROR(ForEachRow(files, ',', out_.report().rows, [&](const RowReader& rows) { return Row(rows); }));
     // Jobs whose end the files do not show, in order of job id.
@@ -190,21 +205,28 @@ class TaskEventsReader {
     if (!index_pass_ && indexed == index_.end()) return absl::OkStatus();  // no task of it is kept
     auto [it, added] = active_.try_emplace(job_id);
     JobState& job = it->second;
-    job.last_us = time;
     if (added) {
       job.user = r.view(6);
       if (index_pass_) {
         const auto end = ends_.find(job_id);
         if (end != ends_.end()) by_end_.push({end->second, job_id});
       } else {
-        // In the second pass by_end_ orders the jobs by their last row, and
-        // submits_ by their arrival.
-        by_end_.push({indexed->second.last_us, job_id});
+        // In the second pass by_end_ orders the jobs by when they may pass,
+        // and submits_ by their arrival.
+        job.priority = indexed->second.priority;
+        by_end_.push({indexed->second.pass_us, job_id});
         submits_.push({indexed->second.arrival_us, job_id});
       }
     }
-    if (priority) job.priority = *priority;
+    if (index_pass_) {
+      job.last_us = time;
+      if (priority) job.priority = *priority;
+    } else if (const uint32_t set = indexed->second.kept_set;
+               set != JobIndex::kEveryTask && !kept_sets_[set].Holds(index)) {
+      return absl::OkStatus();  // a task not kept
+    }
     TaskState& task = job.tasks[index];
+    task.last_us = time;
     if (cpu) task.cpu = *cpu;
     if (mem) task.mem = *mem;
     switch (type) {
@@ -225,7 +247,6 @@ class TaskEventsReader {
       case kFail:
       case kKill:
       case kLost:
-        task.end_us = time;
         task.end_event = type;
         break;
       default:
@@ -278,7 +299,7 @@ class TaskEventsReader {
       return absl::OkStatus();
     }
     if (index_pass_) {
-      index_[id] = JobIndex{arrival_us, job.last_us};
+      index_[id] = IndexOf(job, kept, arrival_us);
       return absl::OkStatus();
     }
     json j = {{"name", std::to_string(id)}, {"user", job.user.empty() ? "default" : job.user},
@@ -286,6 +307,25 @@ class TaskEventsReader {
     RETURN_IF_ERROR(out_.Job(std::move(j), Seconds(arrival_us)));
     out_.NoArrivalBefore(Seconds(NoArrivalBeforeUs()));
     return absl::OkStatus();
+  }
+
+  // IndexOf: what the second pass needs of a job with kept tasks `kept`.
+  JobIndex IndexOf(const JobState& job, const std::vector<TraceTask>& kept, int64_t arrival_us) {
+    JobIndex index{.arrival_us = arrival_us, .pass_us = job.last_us, .priority = job.priority};
+    if (kept.size() == job.tasks.size() || kept_sets_.size() == JobIndex::kEveryTask) return index;
+    int64_t lo = kept.front().index, hi = lo, pass_us = 0;
+    for (const TraceTask& t : kept) {
+      lo = std::min(lo, t.index);
+      hi = std::max(hi, t.index);
+      pass_us = std::max(pass_us, job.tasks.at(t.index).last_us);
+    }
+    KeptIndexes set(lo, hi, kept.size());
+    if (!set.exact()) return index;
+    for (const TraceTask& t : kept) set.Add(t.index);
+    index.pass_us = pass_us;
+    index.kept_set = static_cast<uint32_t>(kept_sets_.size());
+    kept_sets_.push_back(std::move(set));
+    return index;
   }
 
   // NoArrivalBeforeUs: no job passed from now on arrives earlier. Jobs are
@@ -308,7 +348,8 @@ class TaskEventsReader {
   absl::flat_hash_map<int64_t, JobState> active_;
   absl::flat_hash_set<int64_t> emitted_;
   bool index_pass_ = true;
-  absl::flat_hash_map<int64_t, JobIndex> index_;  // jobs with a kept task (24 bytes a job)
+  absl::flat_hash_map<int64_t, JobIndex> index_;  // jobs with a kept task (32 bytes a job)
+  std::vector<KeptIndexes> kept_sets_;            // of the indexed jobs with a task not kept
   std::priority_queue<std::pair<int64_t, int64_t>, std::vector<std::pair<int64_t, int64_t>>, std::greater<>> by_end_;
   // Each active job's first SUBMIT (time, job id), earliest first; entries
   // of jobs passed since are dropped when they come up.

@@ -19,9 +19,11 @@
 //    (late). task_events is read twice: a first pass applies these rules and
 //    counts every skip, holding the tasks of the jobs active in the trace (and
 //    an index of job ends, 16 bytes a job), and indexes each job with a kept
-//    task (its arrival and the time of its last row: 24 bytes a job); the
-//    second holds only the kept jobs' tasks until their last row and passes
-//    each then, the earliest arrival of those it holds its watermark.
+//    task: its arrival, final priority, which of its tasks are kept (a bit a
+//    task, trace/kept_indexes.h, stored only for a job some task of which is
+//    not) and the time of their last row (32 bytes a job). The second holds
+//    only the kept tasks of the kept jobs until that row and passes each job
+//    then, the earliest arrival of those it holds its watermark.
 //  - task_usage (optional): each task's mean cpu rate and canonical memory
 //    usage, weighted by the measurement windows' lengths; a stage's usage is
 //    the mean over its tasks, capped at its demand. Read into an index first

@@ -9,6 +9,7 @@
 #include "core/status.h"
 #include "fmt/format.h"
 #include "trace/dag_job.h"
+#include "trace/kept_indexes.h"
 #include "trace/row_reader.h"
 #include "trace/task_groups.h"
 #include "trace/trace_files.h"
@@ -184,18 +185,12 @@ struct KeptCollection {
   uint64_t last_row = 0;   // the last row of a kept instance
   uint64_t kept = 0;
   uint32_t workflow = 0;   // in Reader::workflows_
-  // Which instance indexes are kept, a bit each (index - min_index); empty
-  // when they are too sparse for it: the second pass then holds every
-  // instance of the collection and applies the rules again.
-  int64_t min_index = 0;
-  std::vector<uint64_t> bits;
+  // Which instance indexes are kept; when they are too sparse for a bit
+  // each, the second pass holds every instance of the collection and applies
+  // the rules again.
+  KeptIndexes indexes;
 
-  bool Holds(int64_t index) const {
-    if (bits.empty()) return true;
-    if (index < min_index) return false;
-    const uint64_t i = static_cast<uint64_t>(index) - static_cast<uint64_t>(min_index);
-    return i / 64 < bits.size() && (bits[i / 64] >> (i % 64) & 1) != 0;
-  }
+  bool Holds(int64_t index) const { return indexes.Holds(index); }
 };
 
 // A workflow: collections joined by start_after_collection_ids (a
@@ -325,17 +320,10 @@ class Reader {
     // collection's instances 0..n-1); else the second pass holds them all.
     for (auto& [id, c] : kept_) {
       const auto [lo, hi] = range[id];
-      const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);  // indexes - 1
-      if (span / 64 + 1 > c.kept + 1) continue;
-      c.min_index = lo;
-      c.bits.assign(span / 64 + 1, 0);
+      c.indexes = KeptIndexes(lo, hi, c.kept);
     }
     for (const auto& [key, f] : facts) {
-      if (!f.SkipReason().empty()) continue;
-      KeptCollection& c = kept_[key.first];
-      if (c.bits.empty()) continue;
-      const uint64_t i = static_cast<uint64_t>(key.second) - static_cast<uint64_t>(c.min_index);
-      c.bits[i / 64] |= uint64_t{1} << (i % 64);
+      if (f.SkipReason().empty()) kept_[key.first].indexes.Add(key.second);
     }
   }
 

@@ -14,6 +14,7 @@
 #include <map>
 #include <random>
 #include <sstream>
+#include <tuple>
 
 #include "fmt/format.h"
 #include "gmock/gmock.h"
@@ -305,6 +306,53 @@ TEST_F(TraceStreamTest, Google2011JobWithNoTaskKeptHoldsNothingBack) {
   ASSERT_TRUE(ReadTraceWorkload(Spec(trace), Options(), report).ok());
   EXPECT_EQ(report.skipped("jobs with no task kept"), 1u);
   EXPECT_EQ(report.jobs_written, 300u);
+}
+
+TEST_F(TraceStreamTest, Google2011JobPassesOnceItsKeptTasksEnd) {
+  // Job 1 is submitted first with two tasks. Task 0 finishes at 0.9 s (kept).
+  // Task 1 finishes at 0.8 s, is submitted again and runs until it is killed
+  // at 400 s (not kept), on a row that also raises the job's priority. Then
+  // 300 jobs of a task each, ending 2 s after their submit. Before the first
+  // pass indexed the kept tasks, job 1 was held until its last row at 400 s
+  // and every later job waited in the reorder buffer until then.
+  const auto event = [](int64_t time, int64_t job, int task, int type, int priority) {
+    return fmt::format("{},,{},{},7,{},user1,0,{},0.5,0.25,0.001,0\n", time, job, task, type, priority);
+  };
+  struct Row {
+    int64_t time;
+    std::string text;
+  };
+  std::vector<Row> rows;
+  for (const auto& [time, task, type] : std::vector<std::tuple<int64_t, int, int>>{
+           {500000, 0, 0}, {500000, 1, 0}, {600000, 0, 1}, {600000, 1, 1}, {800000, 1, 4}, {900000, 0, 4},
+           {1000000, 1, 0}, {1100000, 1, 1}}) {
+    rows.push_back({time, event(time, 1, task, type, 2)});
+  }
+  rows.push_back({400000000, event(400000000, 1, 1, 5, 9)});
+  std::string jobs;
+  for (int k = 2; k <= 301; ++k) {
+    const int64_t submit = int64_t{k} * 1000000;
+    rows.push_back({submit, Event(submit, k, 0, 0)});
+    rows.push_back({submit + 1, Event(submit + 1, k, 0, 1)});
+    rows.push_back({submit + 2000000, Event(submit + 2000000, k, 0, 4)});
+    jobs += JobEvent(submit + 2000001, k, 4);
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.time < b.time; });
+  std::string ordered;
+  for (const Row& r : rows) ordered += r.text;
+  WriteGz("g/task_events/part-00000-of-00001.csv.gz", ordered);
+  WriteGz("g/job_events/part-00000-of-00001.csv.gz", jobs);
+  const std::string trace = "google-2011:" + Path("g");
+  ExpectStreams(trace, 8);
+  TraceReport report;
+  const absl::StatusOr<Workload> whole = ReadTraceWorkload(Spec(trace), Options(), report);
+  ASSERT_TRUE(whole.ok()) << StatusMessage(whole.status());
+  ASSERT_EQ(whole->jobs.size(), 301u);
+  const Job& first = whole->jobs[0];
+  EXPECT_EQ(first.name, "1");
+  EXPECT_EQ(first.num_tasks, 1u);  // task 0 only
+  EXPECT_EQ(first.priority, 9);    // from the job's last row, read after the job passed
+  EXPECT_EQ(report.skipped("tasks not finished in the files (killed, failed, evicted, lost or running)"), 1u);
 }
 
 TEST_F(TraceStreamTest, SwimStreamsEveryFileAtOnce) {
