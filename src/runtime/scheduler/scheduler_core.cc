@@ -119,6 +119,8 @@ absl::Status SchedulerCore::Recover() {
   clock_offset_us_ = std::max<int64_t>(0, unix_now - identity.epoch_unix_us);
   clock_start_us_ = clock_.NowUs();
 
+  // Jobs compacted by retention are in the results archive, not the journal.
+  ASSIGN_OR_RETURN(const auto archived, archive_.Open());
   RestoreNodes(r, slots_);
   outbox_.Resize(slots_.size());
   relay_.Resize(slots_.size());
@@ -128,8 +130,6 @@ absl::Status SchedulerCore::Recover() {
   }
   // Nodes come back by registering again; until then they are down.
   RETURN_IF_ERROR(StartEngine(std::vector<bool>(slots_.size(), false)));
-  // Jobs compacted by retention are in the results archive, not the journal.
-  ASSIGN_OR_RETURN(const auto archived, ReadArchive(ResultsArchivePath(config_.state_dir)));
   ASSIGN_OR_RETURN(std::vector<RecoveredJob> recovered, RecoverJobs(r, archived, live_.cluster));
   const TimeUs now = NowUs();
   std::vector<uint32_t> ended;
@@ -308,17 +308,16 @@ void SchedulerCore::CompactedStatus(uint32_t job, v1::JobStatus& s) const {
   s.set_id(config_.replica.Global(job));
   s.set_name("(compacted)");
   s.set_compacted(true);
-  // Read where it was archived: rare (a status or wait of a job past the
-  // retention), and it keeps the scheduler's memory free of compacted jobs.
-  const absl::StatusOr<std::map<uint32_t, v1::ArchivedJob>> archived =
-      ReadArchive(ResultsArchivePath(config_.state_dir));
-  if (!archived.ok() || !archived->contains(job)) {
+  // Read where it was archived (one segment of the file, found by the
+  // archive's index): it keeps the scheduler's memory free of compacted jobs.
+  const absl::StatusOr<std::optional<v1::ArchivedJob>> archived = archive_.Find(job);
+  if (!archived.ok() || !archived->has_value()) {
     spdlog::error("status of compacted job {}: not in the results archive ({})", job,
                   archived.ok() ? "no record" : StatusMessage(archived.status()));
     s.set_state("unknown");
     return;
   }
-  const v1::ArchivedJob& a = archived->at(job);
+  const v1::ArchivedJob& a = **archived;
   s.set_state(a.row().state());
   s.set_tasks(a.tasks());
   s.set_done(a.done());
@@ -458,7 +457,7 @@ absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
   // Compacted jobs' rows come from the results archive, as they were.
   std::map<uint32_t, v1::ArchivedJob> archived;
   if (jobs_.any_compacted()) {
-    ASSIGN_OR_RETURN(archived, ReadArchive(ResultsArchivePath(config_.state_dir)));
+    ASSIGN_OR_RETURN(archived, archive_.ReadAll());
   }
   return export_.Build(jobs_, r.attempts, archived, live_.cluster, config_.replica, built_.info->name, epoch_unix_us_);
 }
@@ -483,7 +482,7 @@ absl::Status SchedulerCore::Compact(const std::vector<uint32_t>& ids) {
   for (const uint32_t j : ids) job_ids.push_back(JobId(j));
   ASSIGN_OR_RETURN(const std::vector<AttemptRecord> attempts, journal_->LoadAttempts(job_ids));
   const std::vector<v1::ArchivedJob> archive = ArchivedJobs(ids, jobs_, attempts);
-  RETURN_IF_ERROR(AppendArchive(ResultsArchivePath(config_.state_dir), archive));
+  RETURN_IF_ERROR(archive_.Append(archive));
   absl::Status s = journal_->Begin();
   if (s.ok()) s = journal_->DeleteJobs(job_ids);
   if (s.ok()) s = journal_->Commit();
@@ -499,7 +498,7 @@ absl::Status SchedulerCore::Compact(const std::vector<uint32_t>& ids) {
   // live workload (which keeps no stub).
   if (engine_ != nullptr) engine_->ReleaseJobs(job_ids, NowUs());
   spdlog::info("retention: compacted {} ended jobs (ids {}..{}) into {}", ids.size(), ids.front(), ids.back(),
-               ResultsArchivePath(config_.state_dir).string());
+               archive_.path().string());
   return absl::OkStatus();
 }
 

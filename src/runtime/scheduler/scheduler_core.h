@@ -65,6 +65,7 @@
 #include "runtime/scheduler/journal_recovery.h"
 #include "runtime/scheduler/node_outbox.h"
 #include "runtime/scheduler/node_slots.h"
+#include "runtime/scheduler/results_archive.h"
 #include "runtime/scheduler/results_export.h"
 #include "runtime/scheduler/retention.h"
 #include "runtime/scheduler/scheduler_metrics.h"
@@ -225,6 +226,7 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   AgentRelay relay_{outbox_, jobs_, config_.replica};
   Retention retention_{config_.retain_jobs, config_.retain_age_us};
   ResultsExport export_;
+  ResultsArchive archive_{config_.state_dir};
   AttemptLaunches launches_{outbox_, live_, config_.replica};
   std::unique_ptr<sim::LiveEngine> engine_;
 
