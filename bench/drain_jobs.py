@@ -12,10 +12,12 @@ With --bursts B: B successive bursts of N jobs on one cluster, and after
 each (and a --settle pause, so that the retention's compaction has run) the
 scheduler's RSS, the size of journal.db (and its WAL), of the results archive,
 and the largest node RSS (retention: pass --scheduler-arg=--retain=K, passed
-to `weft cluster up`).
+to `weft cluster up`). With --status-probes P, after the bursts: P times
+`weft status JOB` of job 0 (compacted by then, so read from the results
+archive), with its wall seconds and the scheduler's cpu seconds per status.
 
 usage: bench/drain_jobs.py BUILD_DIR|BIN_DIR [--jobs 5000 10000 20000] [--bursts B]
-       [--scheduler-arg=--retain=1000 ...]  (arguments for `weft cluster up`)
+       [--status-probes P] [--scheduler-arg=--retain=1000 ...]  (arguments for `weft cluster up`)
 """
 import argparse
 import json
@@ -85,6 +87,19 @@ def drain(weft, address, tmp, n, first_job, pid):
     return wall, cpu1 - cpu0, rss
 
 
+def probe_status(weft, address, pid, probes):
+    walls = []
+    cpu0, _ = proc_stats(pid)
+    for _ in range(probes):
+        start = time.monotonic()
+        out = sh(weft, "status", "--scheduler", address, "0")
+        walls.append(time.monotonic() - start)
+    cpu1, _ = proc_stats(pid)
+    walls.sort()
+    print(f"\nstatus of job 0 ({out.strip().splitlines()[-1].strip()}): {probes} calls, wall s min "
+          f"{walls[0]:.4f} median {walls[len(walls) // 2]:.4f}, scheduler cpu s per call {(cpu1 - cpu0) / probes:.4f}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
@@ -93,6 +108,7 @@ def main():
     ap.add_argument("--bursts", type=int, default=0)
     ap.add_argument("--scheduler-arg", action="append", default=[])
     ap.add_argument("--settle", type=float, default=2.0, help="seconds to wait after a burst before sampling")
+    ap.add_argument("--status-probes", type=int, default=0, help="statuses of job 0 timed after the bursts")
     a = ap.parse_args()
     weft = os.path.join(a.build, "src", "weft")
     if not os.path.exists(weft):  # a directory of installed binaries (weft next to weftd)
@@ -119,6 +135,8 @@ def main():
                     print(f"| {b + 1} | {(b + 1) * n} | {wall:.2f} | {cpu:.2f} | {rss:.1f} | {file_mb(cluster, 'journal.db'):.2f} | "
                           f"{file_mb(cluster, 'journal.db-wal'):.2f} | "
                           f"{dir_mb(cluster, 'results-archive'):.1f} | {node_rss:.1f} |", flush=True)
+                if a.status_probes:
+                    probe_status(weft, address, pid, a.status_probes)
             finally:
                 sh(weft, "cluster", "down", "--dir", cluster)
             return

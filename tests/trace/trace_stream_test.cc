@@ -214,6 +214,29 @@ class TraceStreamTest : public testutil::TraceFixture {
            Write("a17i/batch_instance.csv", instances);
   }
 
+  struct TimedRow {
+    int64_t time;
+    std::string text;
+  };
+  // Google2011WithShortJobs: a google-2011 trace of `rows` (job 1's) and
+  // jobs 2..301 of a task each, submitted at 2..301 s and ending 2 s later
+  // (in job_events too), the rows in time order.
+  std::string Google2011WithShortJobs(std::vector<TimedRow> rows) {
+    std::string ordered, jobs;
+    for (int k = 2; k <= 301; ++k) {
+      const int64_t submit = int64_t{k} * 1000000;
+      rows.push_back({submit, Event(submit, k, 0, 0)});
+      rows.push_back({submit + 1, Event(submit + 1, k, 0, 1)});
+      rows.push_back({submit + 2000000, Event(submit + 2000000, k, 0, 4)});
+      jobs += JobEvent(submit + 2000001, k, 4);
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const TimedRow& a, const TimedRow& b) { return a.time < b.time; });
+    for (const TimedRow& r : rows) ordered += r.text;
+    WriteGz("g/task_events/part-00000-of-00001.csv.gz", ordered);
+    WriteGz("g/job_events/part-00000-of-00001.csv.gz", jobs);
+    return "google-2011:" + Path("g");
+  }
+
   // ExpectStreams replays `trace` through a source with a queue of 4 and
   // checks that it hands out the jobs of the trace read whole, in the same
   // order with the same ids, while holding at most `held` jobs in its
@@ -281,26 +304,8 @@ TEST_F(TraceStreamTest, Google2011JobWithNoTaskKeptHoldsNothingBack) {
   // ending 2 s after their submit. Before the first pass's index, job 1 held
   // the watermark at its submit, and every later job waited in the reorder
   // buffer until the files' end.
-  std::string ordered, jobs;
-  {
-    struct Row {
-      int64_t time;
-      std::string text;
-    };
-    std::vector<Row> rows = {{500000, Event(500000, 1, 0, 0)}, {600000, Event(600000, 1, 0, 1)}};
-    for (int k = 2; k <= 301; ++k) {
-      const int64_t submit = int64_t{k} * 1000000;
-      rows.push_back({submit, Event(submit, k, 0, 0)});
-      rows.push_back({submit + 1, Event(submit + 1, k, 0, 1)});
-      rows.push_back({submit + 2000000, Event(submit + 2000000, k, 0, 4)});
-      jobs += JobEvent(submit + 2000001, k, 4);
-    }
-    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.time < b.time; });
-    for (const Row& r : rows) ordered += r.text;
-  }
-  WriteGz("g/task_events/part-00000-of-00001.csv.gz", ordered);
-  WriteGz("g/job_events/part-00000-of-00001.csv.gz", jobs);
-  const std::string trace = "google-2011:" + Path("g");
+  const std::string trace =
+      Google2011WithShortJobs({{500000, Event(500000, 1, 0, 0)}, {600000, Event(600000, 1, 0, 1)}});
   ExpectStreams(trace, 8);
   TraceReport report;
   ASSERT_TRUE(ReadTraceWorkload(Spec(trace), Options(), report).ok());
@@ -318,31 +323,14 @@ TEST_F(TraceStreamTest, Google2011JobPassesOnceItsKeptTasksEnd) {
   const auto event = [](int64_t time, int64_t job, int task, int type, int priority) {
     return fmt::format("{},,{},{},7,{},user1,0,{},0.5,0.25,0.001,0\n", time, job, task, type, priority);
   };
-  struct Row {
-    int64_t time;
-    std::string text;
-  };
-  std::vector<Row> rows;
+  std::vector<TimedRow> rows;
   for (const auto& [time, task, type] : std::vector<std::tuple<int64_t, int, int>>{
            {500000, 0, 0}, {500000, 1, 0}, {600000, 0, 1}, {600000, 1, 1}, {800000, 1, 4}, {900000, 0, 4},
            {1000000, 1, 0}, {1100000, 1, 1}}) {
     rows.push_back({time, event(time, 1, task, type, 2)});
   }
   rows.push_back({400000000, event(400000000, 1, 1, 5, 9)});
-  std::string jobs;
-  for (int k = 2; k <= 301; ++k) {
-    const int64_t submit = int64_t{k} * 1000000;
-    rows.push_back({submit, Event(submit, k, 0, 0)});
-    rows.push_back({submit + 1, Event(submit + 1, k, 0, 1)});
-    rows.push_back({submit + 2000000, Event(submit + 2000000, k, 0, 4)});
-    jobs += JobEvent(submit + 2000001, k, 4);
-  }
-  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.time < b.time; });
-  std::string ordered;
-  for (const Row& r : rows) ordered += r.text;
-  WriteGz("g/task_events/part-00000-of-00001.csv.gz", ordered);
-  WriteGz("g/job_events/part-00000-of-00001.csv.gz", jobs);
-  const std::string trace = "google-2011:" + Path("g");
+  const std::string trace = Google2011WithShortJobs(std::move(rows));
   ExpectStreams(trace, 8);
   TraceReport report;
   const absl::StatusOr<Workload> whole = ReadTraceWorkload(Spec(trace), Options(), report);

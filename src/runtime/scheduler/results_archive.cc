@@ -83,6 +83,35 @@ uint64_t ScanRecords(google::protobuf::io::ZeroCopyInputStream& in,
   }
 }
 
+struct FileScan {
+  std::map<uint32_t, v1::ArchivedJob> jobs;  // the last record of each id
+  uint64_t valid = 0;                        // bytes of whole records
+  uint64_t size = 0;                         // of the file
+};
+
+// ScanFile reads every record of the file at `path` (absent: none), giving
+// each id and byte range to `on_record` when set.
+absl::StatusOr<FileScan> ScanFile(const std::filesystem::path& path,
+                                  const std::function<void(uint32_t id, uint64_t begin, uint64_t end)>& on_record) {
+  FileScan scan;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return scan;
+    return ErrnoError("open", path);
+  }
+  google::protobuf::io::FileInputStream in(fd);
+  in.SetCloseOnDelete(true);
+  scan.valid = ScanRecords(in, [&](v1::ArchivedJob& job, uint64_t begin, uint64_t end) {
+    const uint32_t id = job.id();
+    if (on_record) on_record(id, begin, end);
+    scan.jobs[id] = std::move(job);
+  });
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return ErrnoError("stat", path);
+  scan.size = static_cast<uint64_t>(st.st_size);
+  return scan;
+}
+
 }  // namespace
 
 ResultsArchive::ResultsArchive(std::filesystem::path state_dir) : path_(state_dir / "results-archive.binpb") {}
@@ -100,24 +129,12 @@ void ResultsArchive::Index(uint32_t id, uint64_t begin, uint64_t end) {
 }
 
 absl::StatusOr<std::map<uint32_t, v1::ArchivedJob>> ResultsArchive::Open() {
-  std::map<uint32_t, v1::ArchivedJob> jobs;
   segments_.clear();
-  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return jobs;
-    return ErrnoError("open", path_);
-  }
-  google::protobuf::io::FileInputStream in(fd);
-  in.SetCloseOnDelete(true);
-  const uint64_t valid = ScanRecords(in, [&](v1::ArchivedJob& job, uint64_t begin, uint64_t end) {
-    Index(job.id(), begin, end);
-    const uint32_t id = job.id();
-    jobs[id] = std::move(job);
-  });
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) return ErrnoError("stat", path_);
-  if (static_cast<uint64_t>(st.st_size) > valid) RETURN_IF_ERROR(MoveTornTail(valid, st.st_size));
-  return jobs;
+  ASSIGN_OR_RETURN(FileScan scan, ScanFile(path_, [&](uint32_t id, uint64_t begin, uint64_t end) {
+    Index(id, begin, end);
+  }));
+  if (scan.size > scan.valid) RETURN_IF_ERROR(MoveTornTail(scan.valid, scan.size));
+  return std::move(scan.jobs);
 }
 
 absl::Status ResultsArchive::MoveTornTail(uint64_t valid, uint64_t size) {
@@ -188,19 +205,8 @@ absl::StatusOr<std::optional<v1::ArchivedJob>> ResultsArchive::Find(uint32_t id)
 }
 
 absl::StatusOr<std::map<uint32_t, v1::ArchivedJob>> ResultsArchive::ReadAll() const {
-  std::map<uint32_t, v1::ArchivedJob> jobs;
-  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return jobs;
-    return ErrnoError("open", path_);
-  }
-  google::protobuf::io::FileInputStream in(fd);
-  in.SetCloseOnDelete(true);
-  ScanRecords(in, [&](v1::ArchivedJob& job, uint64_t, uint64_t) {
-    const uint32_t id = job.id();
-    jobs[id] = std::move(job);
-  });
-  return jobs;
+  ASSIGN_OR_RETURN(FileScan scan, ScanFile(path_, nullptr));
+  return std::move(scan.jobs);
 }
 
 }  // namespace weft::runtime
