@@ -329,9 +329,9 @@ class TaskEventsReader {
   }
 
   // NoArrivalBeforeUs: no job passed from now on arrives earlier. Jobs are
-  // passed after their last row, so one still running in the trace holds
-  // this back to its arrival (known from the first pass); only jobs with a
-  // kept task are held. A job not seen yet arrives at the current row's time
+  // passed after their kept tasks' last row, so one whose kept task still
+  // runs in the trace holds this back to its arrival (known from the first
+  // pass); only jobs with a kept task are held. A job not seen yet arrives at the current row's time
   // or later (rows are in time order).
   int64_t NoArrivalBeforeUs() {
     while (!submits_.empty()) {
