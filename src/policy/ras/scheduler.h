@@ -79,16 +79,7 @@ class RasScheduler final : public SlotScheduler {
   std::map<uint32_t, JobBook> books_;  // by job id, active jobs
   std::vector<JobId> planned_jobs_;
   std::vector<double> utility_;  // of planned_jobs_, last cycle
-  Placement placement_;
-  // planned_on_[m]: the (job index, kind) pairs the placement puts on m,
-  // jobs in order and reducers before maps within a job. Most jobs plan
-  // nothing on a given machine, so Serve reads this instead of a column of
-  // the placement (jobs x machines per round on a large cluster).
-  struct Planned {
-    uint32_t job;
-    SlotKind kind;
-  };
-  std::vector<std::vector<Planned>> planned_on_;
+  Placement placement_;  // sparse: Serve reads only the jobs it puts on a machine
   bool cycle_due_ = false;
   TimerId cycle_timer_ = TimerId::kNone;
 };
