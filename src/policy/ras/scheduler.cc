@@ -90,7 +90,7 @@ void RasScheduler::SlotRound() {
     return;
   }
   if (pool_.empty()) return;
-  for (uint32_t m = 0; m < ctx_.cluster().size(); ++m) Serve(MachineId(m));
+  for (MachineId m : serving_) Serve(m);
 }
 
 std::optional<double> RasScheduler::MeanLength(JobId job, SlotKind kind) const {
@@ -201,12 +201,16 @@ void RasScheduler::Cycle() {
     current.Set(kind, it->second, m.value(), count);
   });
   placement_ = Place(jobs, capacity, reserved, up, std::move(current), config_.max_rounds);
+  serving_.clear();
+  for (uint32_t m = 0; m < cluster.size(); ++m) {
+    if (!placement_.On(m).empty()) serving_.push_back(MachineId(m));
+  }
   utility_.resize(planned_jobs_.size());
   for (size_t i = 0; i < planned_jobs_.size(); ++i) {
     utility_[i] = Utility(jobs[i], placement_, i);
     ctx_.Record("utility", planned_jobs_[i], utility_[i]);
   }
-  for (uint32_t m = 0; m < cluster.size(); ++m) Serve(MachineId(m));
+  for (MachineId m : serving_) Serve(m);
   if (!books_.empty() && cycle_timer_ == TimerId::kNone) cycle_timer_ = ctx_.SetTimer(config_.period_us, kCycleTag);
 }
 

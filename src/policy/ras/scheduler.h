@@ -80,6 +80,9 @@ class RasScheduler final : public SlotScheduler {
   std::vector<JobId> planned_jobs_;
   std::vector<double> utility_;  // of planned_jobs_, last cycle
   Placement placement_;  // sparse: Serve reads only the jobs it puts on a machine
+  // serving_: the machines the placement puts tasks on, by id; Serve on any
+  // other starts nothing, and a large cell has far more of those.
+  std::vector<MachineId> serving_;
   bool cycle_due_ = false;
   TimerId cycle_timer_ = TimerId::kNone;
 };
