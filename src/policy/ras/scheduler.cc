@@ -228,7 +228,9 @@ void RasScheduler::Serve(MachineId m) {
   for (const Placement::Cell& c : placement_.On(m.value())) {
     for (SlotKind kind : {SlotKind::kReduce, SlotKind::kMap}) {
       const uint32_t planned = c.count(kind);
-      if (planned > slots_.of_job_on(planned_jobs_[c.job], m, kind)) wants.push_back({c.job, kind, planned});
+      if (planned > 0 && planned > slots_.of_job_on(planned_jobs_[c.job], m, kind)) {
+        wants.push_back({c.job, kind, planned});
+      }
     }
   }
   std::stable_sort(wants.begin(), wants.end(), [&](const Want& a, const Want& b) {
