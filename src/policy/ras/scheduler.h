@@ -17,11 +17,12 @@
 //     (line 26: the map phase ends within the cycle). Each job's utility is
 //     recorded (series "utility", series.csv).
 //   - Task Scheduler (§3.5): whenever tasks end or become ready and after each
-//     cycle, on every machine, starts tasks of the (job, kind) pairs that run
-//     fewer tasks there than the placement says, reducers first then lowest
-//     utility first, and only when the task's demand fits what the machine
-//     has free: no machine is ever over-committed (no overbooking), and the
-//     move from one placement to the next happens as running tasks end.
+//     cycle, on every machine the placement puts tasks on, starts tasks of
+//     the (job, kind) pairs that run fewer tasks there than the placement
+//     says, reducers first then lowest utility first, and only when the
+//     task's demand fits what the machine has free: no machine is ever
+//     over-committed (no overbooking), and the move from one placement to
+//     the next happens as running tasks end.
 // No clock, no I/O. Not thread-safe; one per run.
 #pragma once
 
