@@ -95,8 +95,9 @@ double Utility(const PlacementJob& job, const Placement& placement, size_t index
 // now (what the platform really reserved: a slot taken away frees its job's
 // profile). Machines with `up[m]` false get nothing new. Its cost follows the
 // tasks placed and the changes made, plus a pass over the machines per round
-// while some job wants a map slot, and ordering the machines once when some
-// job has reducers left: never jobs x machines.
+// while some job wants a map slot. When jobs have reducers left, the
+// machines are ordered once, and each such job walks them in order until its
+// reducers are placed (to the end only when few machines have room for it).
 Placement Place(std::span<const PlacementJob> jobs, std::span<const Resources> capacity,
                 std::span<const Resources> reserved, const std::vector<bool>& up, Placement current,
                 uint32_t max_rounds);
