@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "model/resources.h"
+#include "policy/common/slot_book.h"
 
 namespace weft::policy::ras {
 
@@ -46,24 +47,57 @@ struct PlacementJob {
 };
 
 // Placement: tasks per job (the caller's index) and TaskTracker, per kind.
-struct Placement {
-  std::vector<std::vector<uint32_t>> map;     // [job][machine]
-  std::vector<std::vector<uint32_t>> reduce;  // [job][machine]
+// Sparse: per TaskTracker, the jobs with tasks there (by index), and per job
+// its totals, kept by Add. On a large cell almost every (job, TaskTracker)
+// count is 0, and a dense jobs x machines matrix made every cycle cost that
+// product however little ran.
+class Placement {
+ public:
+  // Cell: one job's tasks on one TaskTracker (never both counts 0).
+  struct Cell {
+    uint32_t job = 0;
+    uint32_t map = 0;
+    uint32_t reduce = 0;
+    uint32_t count(SlotKind kind) const { return kind == SlotKind::kMap ? map : reduce; }
+  };
 
   Placement() = default;
-  Placement(size_t jobs, size_t machines)
-      : map(jobs, std::vector<uint32_t>(machines)), reduce(jobs, std::vector<uint32_t>(machines)) {}
-  uint32_t MapTotal(size_t job) const;
-  uint32_t ReduceTotal(size_t job) const;
+  Placement(size_t jobs, size_t machines) : on_(machines), map_total_(jobs), reduce_total_(jobs) {}
+
+  size_t jobs() const { return map_total_.size(); }
+  size_t machines() const { return on_.size(); }
+  uint32_t count(SlotKind kind, size_t job, size_t m) const;
+  uint32_t map(size_t job, size_t m) const { return count(SlotKind::kMap, job, m); }
+  uint32_t reduce(size_t job, size_t m) const { return count(SlotKind::kReduce, job, m); }
+  // On: the jobs with tasks on TaskTracker m, by ascending index.
+  std::span<const Cell> On(size_t m) const { return on_[m]; }
+  uint32_t MapTotal(size_t job) const { return map_total_[job]; }
+  uint32_t ReduceTotal(size_t job) const { return reduce_total_[job]; }
+
+  // Add changes job's `kind` tasks on m by delta (the count stays >= 0);
+  // Set sets them.
+  void Add(SlotKind kind, size_t job, size_t m, int delta);
+  void Set(SlotKind kind, size_t job, size_t m, uint32_t count) {
+    Add(kind, job, m, static_cast<int>(count) - static_cast<int>(this->count(kind, job, m)));
+  }
+
+ private:
+  std::vector<std::vector<Cell>> on_;  // [machine], cells by job
+  std::vector<uint32_t> map_total_;    // [job]
+  std::vector<uint32_t> reduce_total_;
 };
 
 // Utility: Eq. 1 for `job` under `placement` (utility.h).
 double Utility(const PlacementJob& job, const Placement& placement, size_t index);
 
-// Place runs Algorithm 1 from `current` (which must have jobs.size() rows of
-// capacity.size() machines), whose tasks hold `reserved` on each machine now
-// (what the platform really reserved: a slot taken away frees its job's
-// profile). Machines with `up[m]` false get nothing new.
+// Place runs Algorithm 1 from `current` (which must have jobs.size() jobs
+// and capacity.size() machines), whose tasks hold `reserved` on each machine
+// now (what the platform really reserved: a slot taken away frees its job's
+// profile). Machines with `up[m]` false get nothing new. Its cost follows the
+// tasks placed and the changes made, plus a pass over the machines per round
+// while some job wants a map slot. When jobs have reducers left, the
+// machines are ordered once, and each such job walks them in order until its
+// reducers are placed (to the end only when few machines have room for it).
 Placement Place(std::span<const PlacementJob> jobs, std::span<const Resources> capacity,
                 std::span<const Resources> reserved, const std::vector<bool>& up, Placement current,
                 uint32_t max_rounds);

@@ -90,7 +90,7 @@ void RasScheduler::SlotRound() {
     return;
   }
   if (pool_.empty()) return;
-  for (uint32_t m = 0; m < ctx_.cluster().size(); ++m) Serve(MachineId(m));
+  for (MachineId m : serving_) Serve(m);
 }
 
 std::optional<double> RasScheduler::MeanLength(JobId job, SlotKind kind) const {
@@ -198,39 +198,40 @@ void RasScheduler::Cycle() {
   slots_.ForEachPlaced([&](JobId job, MachineId m, SlotKind kind, uint32_t count) {
     auto it = index_of.find(job.value());
     if (it == index_of.end()) return;
-    (kind == SlotKind::kMap ? current.map : current.reduce)[it->second][m.value()] = count;
+    current.Set(kind, it->second, m.value(), count);
   });
   placement_ = Place(jobs, capacity, reserved, up, std::move(current), config_.max_rounds);
-  planned_on_.assign(cluster.size(), {});
-  for (uint32_t i = 0; i < planned_jobs_.size(); ++i) {
-    for (SlotKind kind : {SlotKind::kReduce, SlotKind::kMap}) {
-      const auto& matrix = kind == SlotKind::kMap ? placement_.map : placement_.reduce;
-      for (uint32_t m = 0; m < cluster.size(); ++m) {
-        if (matrix[i][m] > 0) planned_on_[m].push_back({i, kind});
-      }
-    }
+  serving_.clear();
+  for (uint32_t m = 0; m < cluster.size(); ++m) {
+    if (!placement_.On(m).empty()) serving_.push_back(MachineId(m));
   }
   utility_.resize(planned_jobs_.size());
   for (size_t i = 0; i < planned_jobs_.size(); ++i) {
     utility_[i] = Utility(jobs[i], placement_, i);
     ctx_.Record("utility", planned_jobs_[i], utility_[i]);
   }
-  for (uint32_t m = 0; m < cluster.size(); ++m) Serve(MachineId(m));
+  for (MachineId m : serving_) Serve(m);
   if (!books_.empty() && cycle_timer_ == TimerId::kNone) cycle_timer_ = ctx_.SetTimer(config_.period_us, kCycleTag);
 }
 
 void RasScheduler::Serve(MachineId m) {
   if (!ctx_.cluster().up(m) || planned_jobs_.empty()) return;
   // Candidates: (job index, kind) running fewer tasks on m than planned;
-  // reducers first, then lowest utility first (§3.5), ties by arrival.
+  // reducers first, then lowest utility first (§3.5), ties by arrival. The
+  // placement lists only the jobs it puts on m, by index.
   struct Want {
     size_t job;
     SlotKind kind;
+    uint32_t planned;
   };
   std::vector<Want> wants;
-  for (const Planned& p : planned_on_[m.value()]) {
-    const auto& matrix = p.kind == SlotKind::kMap ? placement_.map : placement_.reduce;
-    if (matrix[p.job][m.value()] > slots_.of_job_on(planned_jobs_[p.job], m, p.kind)) wants.push_back({p.job, p.kind});
+  for (const Placement::Cell& c : placement_.On(m.value())) {
+    for (SlotKind kind : {SlotKind::kReduce, SlotKind::kMap}) {
+      const uint32_t planned = c.count(kind);
+      if (planned > 0 && planned > slots_.of_job_on(planned_jobs_[c.job], m, kind)) {
+        wants.push_back({c.job, kind, planned});
+      }
+    }
   }
   std::stable_sort(wants.begin(), wants.end(), [&](const Want& a, const Want& b) {
     if (a.kind != b.kind) return a.kind == SlotKind::kReduce;
@@ -238,12 +239,11 @@ void RasScheduler::Serve(MachineId m) {
   });
   for (const Want& w : wants) {
     const JobId job = planned_jobs_[w.job];
-    const auto& matrix = w.kind == SlotKind::kMap ? placement_.map : placement_.reduce;
     const JobView view = ctx_.job(job);
     for (uint32_t s = 0; s < view.num_stages(); ++s) {
       const GroupId group{job, s};
       if (StageSlotKind(view, s) != w.kind) continue;
-      while (pool_.count(group) > 0 && matrix[w.job][m.value()] > slots_.of_job_on(job, m, w.kind)) {
+      while (pool_.count(group) > 0 && w.planned > slots_.of_job_on(job, m, w.kind)) {
         // Never beyond the machine's capacity: wait for running tasks to end.
         const TaskRef task = pool_.Front(group);
         if (!ctx_.cluster().Fits(m, LaunchDemand(view, task))) break;

@@ -17,11 +17,12 @@
 //     (line 26: the map phase ends within the cycle). Each job's utility is
 //     recorded (series "utility", series.csv).
 //   - Task Scheduler (§3.5): whenever tasks end or become ready and after each
-//     cycle, on every machine, starts tasks of the (job, kind) pairs that run
-//     fewer tasks there than the placement says, reducers first then lowest
-//     utility first, and only when the task's demand fits what the machine
-//     has free: no machine is ever over-committed (no overbooking), and the
-//     move from one placement to the next happens as running tasks end.
+//     cycle, on every machine the placement puts tasks on, starts tasks of
+//     the (job, kind) pairs that run fewer tasks there than the placement
+//     says, reducers first then lowest utility first, and only when the
+//     task's demand fits what the machine has free: no machine is ever
+//     over-committed (no overbooking), and the move from one placement to
+//     the next happens as running tasks end.
 // No clock, no I/O. Not thread-safe; one per run.
 #pragma once
 
@@ -79,16 +80,10 @@ class RasScheduler final : public SlotScheduler {
   std::map<uint32_t, JobBook> books_;  // by job id, active jobs
   std::vector<JobId> planned_jobs_;
   std::vector<double> utility_;  // of planned_jobs_, last cycle
-  Placement placement_;
-  // planned_on_[m]: the (job index, kind) pairs the placement puts on m,
-  // jobs in order and reducers before maps within a job. Most jobs plan
-  // nothing on a given machine, so Serve reads this instead of a column of
-  // the placement (jobs x machines per round on a large cluster).
-  struct Planned {
-    uint32_t job;
-    SlotKind kind;
-  };
-  std::vector<std::vector<Planned>> planned_on_;
+  Placement placement_;  // sparse: Serve reads only the jobs it puts on a machine
+  // serving_: the machines the placement puts tasks on, by id; Serve on any
+  // other starts nothing, and a large cell has far more of those.
+  std::vector<MachineId> serving_;
   bool cycle_due_ = false;
   TimerId cycle_timer_ = TimerId::kNone;
 };

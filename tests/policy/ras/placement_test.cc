@@ -14,6 +14,15 @@ namespace {
 
 Resources R(double cpu, double mem) { return *Resources::FromUnits({cpu, mem, 0, 0}); }
 
+// Maps, Reduces: job's row of the placement, one count per machine.
+std::vector<uint32_t> Row(const Placement& p, SlotKind kind, size_t job) {
+  std::vector<uint32_t> row;
+  for (size_t m = 0; m < p.machines(); ++m) row.push_back(p.count(kind, job, m));
+  return row;
+}
+std::vector<uint32_t> Maps(const Placement& p, size_t job) { return Row(p, SlotKind::kMap, job); }
+std::vector<uint32_t> Reduces(const Placement& p, size_t job) { return Row(p, SlotKind::kReduce, job); }
+
 TEST(RasPlacementTest, ReducersFirstThenMapsByLowestUtility) {
   // Two TaskTrackers of 2 cores and 4 GB. A: maps of 1 core 1 GB (10 left),
   // one reducer of 2 GB; B: maps of 0.5 core 1 GB (2 left). Relaxed goals
@@ -29,9 +38,9 @@ TEST(RasPlacementTest, ReducersFirstThenMapsByLowestUtility) {
   // (tie at kNoMapSlot, lower index first), then B's, then memory is full
   // (2 + 1 + 1 GB); on m1, A then B (B's map phase then fully placed: u = 1),
   // then cpu is full.
-  EXPECT_EQ(p.reduce[0], (std::vector<uint32_t>{1, 0}));
-  EXPECT_EQ(p.map[0], (std::vector<uint32_t>{1, 1}));
-  EXPECT_EQ(p.map[1], (std::vector<uint32_t>{1, 1}));
+  EXPECT_EQ(Reduces(p, 0), (std::vector<uint32_t>{1, 0}));
+  EXPECT_EQ(Maps(p, 0), (std::vector<uint32_t>{1, 1}));
+  EXPECT_EQ(Maps(p, 1), (std::vector<uint32_t>{1, 1}));
   EXPECT_NEAR(Utility(jobs[0], p, 0), 1.0 / 9, 1e-12);
   EXPECT_DOUBLE_EQ(Utility(jobs[1], p, 1), 1.0);
 }
@@ -46,18 +55,18 @@ TEST(RasPlacementTest, SlotsMoveToANewJobWhileTheDonorStaysAbove) {
       {.map_profile = R(0.5, 1), .s_pend = 4, .s_req = 1},
   };
   Placement current(2, 1);
-  current.map[1][0] = 4;
+  current.Set(SlotKind::kMap, 1, 0, 4);
   const std::vector<Resources> capacity = {R(2, 4)};
   const std::vector<Resources> reserved = {R(2, 4)};
   const Placement p = Place(jobs, capacity, reserved, {true}, current, 10);
-  EXPECT_EQ(p.map[0][0], 2u);
-  EXPECT_EQ(p.map[1][0], 2u);
+  EXPECT_EQ(p.map(0, 0), 2u);
+  EXPECT_EQ(p.map(1, 0), 2u);
   EXPECT_NEAR(Utility(jobs[0], p, 0), 1.0 / 9, 1e-12);
   EXPECT_NEAR(Utility(jobs[1], p, 1), 1.0 / 3, 1e-12);
   // With one round only, A gets one slot.
   const Placement one = Place(jobs, capacity, reserved, {true}, current, 1);
-  EXPECT_EQ(one.map[0][0], 1u);
-  EXPECT_EQ(one.map[1][0], 3u);
+  EXPECT_EQ(one.map(0, 0), 1u);
+  EXPECT_EQ(one.map(1, 0), 3u);
 }
 
 TEST(RasPlacementTest, ReducersSpreadBeforeDoublingUp) {
@@ -73,14 +82,14 @@ TEST(RasPlacementTest, ReducersSpreadBeforeDoublingUp) {
   const std::vector<Resources> capacity(3, R(2, 4));
   const std::vector<Resources> reserved(3, R(0, 0));
   const Placement p = Place(jobs, capacity, reserved, {true, true, true}, Placement(2, 3), 10);
-  EXPECT_EQ(p.reduce[0], (std::vector<uint32_t>{1, 1, 0}));
-  EXPECT_EQ(p.reduce[1], (std::vector<uint32_t>{1, 0, 1}));
+  EXPECT_EQ(Reduces(p, 0), (std::vector<uint32_t>{1, 1, 0}));
+  EXPECT_EQ(Reduces(p, 1), (std::vector<uint32_t>{1, 0, 1}));
   // A TaskTracker without room for a reducer is skipped: m0 is full, m1 has
   // 1 GB left, m2 2 GB.
   const std::vector<Resources> held = {R(0, 4), R(0, 3), R(0, 2)};
   const Placement q = Place(jobs, capacity, held, {true, true, true}, Placement(2, 3), 10);
-  EXPECT_EQ(q.reduce[0], (std::vector<uint32_t>{0, 1, 1}));
-  EXPECT_EQ(q.reduce[1], (std::vector<uint32_t>{0, 0, 1}));
+  EXPECT_EQ(Reduces(q, 0), (std::vector<uint32_t>{0, 1, 1}));
+  EXPECT_EQ(Reduces(q, 1), (std::vector<uint32_t>{0, 0, 1}));
 }
 
 TEST(RasPlacementTest, NothingOnADownMachineOrBeyondCapacity) {
@@ -88,7 +97,7 @@ TEST(RasPlacementTest, NothingOnADownMachineOrBeyondCapacity) {
   const std::vector<Resources> capacity = {R(3, 8), R(3, 8)};
   const std::vector<Resources> reserved = {R(0.5, 0), R(0, 0)};
   const Placement p = Place(jobs, capacity, reserved, {true, false}, Placement(1, 2), 10);
-  EXPECT_EQ(p.map[0], (std::vector<uint32_t>{2, 0}));  // 0.5 + 2 x 1 <= 3 cores
+  EXPECT_EQ(Maps(p, 0), (std::vector<uint32_t>{2, 0}));  // 0.5 + 2 x 1 <= 3 cores
 }
 
 }  // namespace
