@@ -26,7 +26,8 @@ constexpr uint8_t kReservedFlags = 0xe0;
 
 bool AtMagic(const uint8_t* p) { return p[0] == kMagic[0] && p[1] == kMagic[1]; }
 
-// InflateError words igzip's error codes as zlib worded the same faults.
+// InflateError words igzip's error codes, in zlib's words where zlib had
+// them for the same fault.
 const char* InflateError(int code) {
   switch (code) {
     case ISAL_INVALID_BLOCK:
@@ -48,8 +49,8 @@ const char* InflateError(int code) {
 
 }  // namespace
 
-// inflate_state is about 20 KiB (its history window and Huffman tables), so
-// it lives on the heap, one per open gzip file.
+// inflate_state is about 85 KiB (Huffman tables and a buffer of history),
+// so it lives on the heap, one per open gzip file.
 struct GzInput::Inflater {
   inflate_state state;
 };
@@ -165,7 +166,8 @@ absl::StatusOr<size_t> GzInput::Inflate(char* buf, size_t size) {
       // the buffer's edge) in its own state, so no progress means it needs
       // input past the file's end.
       if (file_end_) return Error("unexpected end of file");
-      if (unread() == input_.size()) return Error("igzip used none of a full input buffer");  // never seen
+      // A guard against looping: igzip takes all the input it is given.
+      if (unread() == input_.size()) return Error("igzip used none of a full input buffer");
       RETURN_IF_ERROR(Fill(unread() + 1));
     }
   }
