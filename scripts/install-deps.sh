@@ -9,6 +9,7 @@ packages=(
   libabsl-dev libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev libcsv-dev zlib1g-dev libzstd-dev
+  libisal-dev  # igzip, which inflates gzip trace parts (src/trace/gz_input.cc)
   libjs-chart.js  # Chart.js, compiled into `weft report` pages
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   libcpp-httplib-dev prometheus-cpp-dev  # the scheduler's dashboard and /metrics

@@ -1,13 +1,11 @@
 #include "trace/row_reader.h"
 
 #include <csv.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <cmath>
-#include <filesystem>
 
 #include "core/status.h"
 #include "fmt/format.h"
@@ -18,30 +16,6 @@ namespace {
 constexpr size_t kChunk = 1 << 16;
 
 }  // namespace
-
-absl::StatusOr<std::unique_ptr<GzInput>> GzInput::Open(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return absl::InvalidArgumentError(fmt::format("{}: no such file", path));
-  if (std::filesystem::is_directory(path, ec)) {
-    return absl::InvalidArgumentError(fmt::format("{}: is a directory", path));
-  }
-  gzFile gz = gzopen(path.c_str(), "rb");
-  if (gz == nullptr) return absl::InvalidArgumentError(fmt::format("{}: cannot open", path));
-  gzbuffer(gz, kChunk);
-  return std::unique_ptr<GzInput>(new GzInput(gz, path));
-}
-
-GzInput::~GzInput() { gzclose(static_cast<gzFile>(gz_)); }
-
-absl::StatusOr<size_t> GzInput::Read(char* buf, size_t size) {
-  const int n = gzread(static_cast<gzFile>(gz_), buf, static_cast<unsigned>(size));
-  if (n < 0) {
-    int code = 0;
-    const char* message = gzerror(static_cast<gzFile>(gz_), &code);
-    return absl::InvalidArgumentError(fmt::format("{}: cannot read: {}", path_, message));
-  }
-  return static_cast<size_t>(n);
-}
 
 // libcsv calls these as it parses a chunk: a field ends, a record ends.
 struct RowReaderCallbacks {

@@ -3,9 +3,8 @@
 // The row mechanism every trace reader shares: RowReader pulls the rows of
 // one delimited file (CSV or TSV) one at a time, and LineReader pulls the
 // lines of a newline-delimited JSON file. Both read plain or gzip-compressed
-// files alike (zlib's gzread passes plain files through), in fixed-size
-// chunks, so memory never holds more than a chunk's rows, whatever the
-// file's size.
+// files alike (trace/gz_input.h), in fixed-size chunks, so memory never
+// holds more than a chunk's rows, whatever the file's size.
 //
 // libcsv defines what a row is. It copies every character into a buffer of
 // its own and calls back per field, which was a third of reading a
@@ -32,23 +31,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "trace/gz_input.h"
 
 namespace weft {
-
-// GzInput: a file read through zlib, plain or gzip.
-class GzInput {
- public:
-  static absl::StatusOr<std::unique_ptr<GzInput>> Open(const std::string& path);
-  ~GzInput();
-  // Read fills `buf` with up to `size` bytes; 0 at the end of the file.
-  absl::StatusOr<size_t> Read(char* buf, size_t size);
-  const std::string& path() const { return path_; }
-
- private:
-  GzInput(void* gz, std::string path) : gz_(gz), path_(std::move(path)) {}
-  void* gz_;  // gzFile, kept opaque so that zlib.h stays out of this header
-  std::string path_;
-};
 
 // ParseWholeNumber and ParseFiniteNumber read a whole field (no spaces);
 // nullopt when it is not one.

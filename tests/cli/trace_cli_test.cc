@@ -103,6 +103,16 @@ TEST_F(TraceCliTest, MalformedTraceExitsTwoAndWritesNothing) {
   ExpectBadInput(Run({"sim", "--trace", "google-2011:" + (dir_ / "g").string()}));
 }
 
+TEST_F(TraceCliTest, GzipPartCutShortExitsTwoNamingIt) {
+  // A gzip part that is only its 10-byte header: a download cut short.
+  std::filesystem::create_directories(dir_ / "g" / "task_events");
+  const std::string part = Write("g/task_events/part-00000-of-00500.csv.gz",
+                                 std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10));
+  const Result r = Run({"trace", "inspect", "google-2011:" + (dir_ / "g").string()});
+  ExpectBadInput(r);
+  EXPECT_THAT(r.err, HasSubstr(part + ": cannot read: unexpected end of file"));
+}
+
 TEST_F(TraceCliTest, BadTraceFlagsExitTwo) {
   const std::string trace = Trace();
   ExpectBadInput(Run({"sim", "--trace", "borg:" + (dir_ / "g").string()}));
