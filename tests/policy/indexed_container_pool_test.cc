@@ -1,7 +1,8 @@
 // Tests for IndexedContainerPool (policy/common/indexed_container_pool): the
 // views it keeps as containers come and go and tasks are bound and end (by
 // free room, idle, by load) must always be what a recomputation from the
-// held containers gives. A property test drives random sequences of grants,
+// held containers gives, and the newly idle ones what the history of idle
+// sets gives. A property test drives random sequences of grants,
 // losses, releases, launches (some refused, some into containers the
 // platform no longer has) and ends, and after every step compares each view
 // with a brute-force walk over the entries.
@@ -12,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "absl/container/btree_set.h"
 #include "absl/container/flat_hash_map.h"
 #include "fake_container_context.h"
 #include "gtest/gtest.h"
@@ -83,6 +85,11 @@ TEST(IndexedContainerPoolTest, FindsRoomIdleAndLoadOrder) {
   pool.Ended(ContainerId(2), R(1, 1));
   pool.Ended(ContainerId(2), R(1, 1));
   EXPECT_EQ(pool.WithRoom(fits(R(2, 4)), true), (std::vector<ContainerId>{ContainerId(2)}));
+  // 9 was granted idle and 2 just emptied; 4 still runs a task.
+  EXPECT_EQ(std::vector<uint32_t>(pool.newly_idle().begin(), pool.newly_idle().end()), (std::vector<uint32_t>{2, 9}));
+  pool.ClearNewlyIdle();
+  pool.Ended(ContainerId(2), R(1, 1));  // nothing runs there: ignored, not newly idle again
+  EXPECT_TRUE(pool.newly_idle().empty());
   EXPECT_TRUE(pool.Remove(ContainerId(9)));
   EXPECT_FALSE(pool.Remove(ContainerId(9)));
   EXPECT_EQ(std::vector<uint32_t>(pool.idle().begin(), pool.idle().end()), (std::vector<uint32_t>{2}));
@@ -106,9 +113,18 @@ TEST(IndexedContainerPoolTest, ViewsEqualARecomputationAfterRandomEvents) {
     absl::flat_hash_map<uint32_t, std::vector<Resources>> running;
     uint32_t next_id = 0;
     uint32_t next_task = 0;
+    // newly_idle by its definition: the containers idle now that were not
+    // (or were not held) at some step since the last ClearNewlyIdle, from
+    // the idle set seen after each step.
+    absl::btree_set<uint32_t> was_idle;
+    absl::btree_set<uint32_t> turned_idle;
     for (int step = 0; step < 400; ++step) {
       std::vector<uint32_t> held;
       for (const ContainerPool::Entry& e : pool.entries()) held.push_back(e.id.value());
+      if (pick(6) == 0) {
+        pool.ClearNewlyIdle();
+        turned_idle.clear();
+      }
       const size_t op = pick(10);
       if (op < 2 || held.empty()) {
         // A grant; now and then a container the platform already runs tasks
@@ -153,6 +169,17 @@ TEST(IndexedContainerPoolTest, ViewsEqualARecomputationAfterRandomEvents) {
         }
       }
       ExpectViewsMatchAWalk(pool, demands);
+      absl::btree_set<uint32_t> idle_now;
+      for (const ContainerPool::Entry& e : pool.entries()) {
+        if (e.tasks == 0) idle_now.insert(e.id.value());
+      }
+      for (uint32_t id : idle_now) {
+        if (!was_idle.contains(id)) turned_idle.insert(id);
+      }
+      absl::erase_if(turned_idle, [&](uint32_t id) { return !idle_now.contains(id); });
+      was_idle = idle_now;
+      EXPECT_EQ(std::vector<uint32_t>(pool.newly_idle().begin(), pool.newly_idle().end()),
+                std::vector<uint32_t>(turned_idle.begin(), turned_idle.end()));
       if (::testing::Test::HasFailure()) return;
     }
   }

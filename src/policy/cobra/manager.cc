@@ -261,11 +261,15 @@ void CobraManager::Settle() {
     }
     if (ready_.empty()) to_add_ = 1;
     desire_ = static_cast<double>(std::min(Ceil(desire_), std::max<int64_t>(1, SparkMaxNeeded())));
-    for (uint32_t id : pool_.idle()) {
+    // Every idle container has its timer once Settle has run, and Settle
+    // runs after every change to the pool: the ones without are those that
+    // turned idle since.
+    for (uint32_t id : pool_.newly_idle()) {
       if (idle_since_.contains(id)) continue;
       idle_since_[id] = now;
       ctx_.SetTimer(config_.idle_timeout_us, (uint64_t{id} << 8) | kIdleTag);
     }
+    pool_.ClearNewlyIdle();
     SendDesire(Ceil(desire_));
     return;
   }

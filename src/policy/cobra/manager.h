@@ -8,6 +8,13 @@
 // back when its desire or allocation falls below what it holds (idle ones
 // at once, busy ones when they empty). Not thread-safe; the platform calls
 // the handlers one at a time.
+//
+// Costs per event: a job may hold hundreds of containers, so the containers
+// are kept in an IndexedContainerPool and an event visits only those where
+// a waiting task fits (idle ones, for disposable containers), the ones it
+// gives back, and the idle ones (spark-dynamic's idle timers). Af's sample
+// (kAf only) still reads every held container once per event: their use is
+// the platform's measurement, which changes with no event to the job.
 #pragma once
 
 #include <cstdint>

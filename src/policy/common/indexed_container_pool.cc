@@ -13,9 +13,10 @@ IndexedContainerPool::RoomKey IndexedContainerPool::KeyOf(const Entry& e) {
   return key;
 }
 
-void IndexedContainerPool::Index(const Entry& e) {
+void IndexedContainerPool::Index(const Entry& e, bool newly_idle) {
   by_room_[KeyOf(e)].insert(e.id.value());
   if (e.tasks == 0) idle_.insert(e.id.value());
+  if (e.tasks == 0 && newly_idle) newly_idle_.insert(e.id.value());
   by_load_.insert({e.tasks, e.id.value()});
 }
 
@@ -24,13 +25,14 @@ void IndexedContainerPool::Unindex(const Entry& e) {
   it->second.erase(e.id.value());
   if (it->second.empty()) by_room_.erase(it);
   idle_.erase(e.id.value());
+  newly_idle_.erase(e.id.value());
   by_load_.erase({e.tasks, e.id.value()});
 }
 
 void IndexedContainerPool::Add(const ContainerInfo& container) {
   if (pool_.Find(container.id) != nullptr) return;
   pool_.Add(container);
-  Index(*pool_.Find(container.id));
+  Index(*pool_.Find(container.id), true);
 }
 
 bool IndexedContainerPool::Remove(ContainerId id) {
@@ -46,7 +48,7 @@ bool IndexedContainerPool::LaunchIn(Context& ctx, const TaskRef& task, const Res
   const Entry before = *e;
   if (!pool_.LaunchIn(ctx, task, demand, id)) return false;
   Unindex(before);
-  Index(*pool_.Find(id));
+  Index(*pool_.Find(id), false);
   return true;
 }
 
@@ -55,8 +57,11 @@ void IndexedContainerPool::Ended(ContainerId id, const Resources& demand) {
   if (e == nullptr) return;
   const Entry before = *e;
   pool_.Ended(id, demand);
+  // Still newly idle if it was (an end in an idle container is ignored), or
+  // newly idle if this was its last task.
+  const bool newly_idle = newly_idle_.contains(id.value()) || before.tasks > 0;
   Unindex(before);
-  Index(*pool_.Find(id));
+  Index(*pool_.Find(id), newly_idle);
 }
 
 std::vector<ContainerId> IndexedContainerPool::WithRoom(absl::FunctionRef<bool(const Resources& free)> fits,
@@ -86,6 +91,9 @@ std::string IndexedContainerPool::CheckViews() const {
   if (by_room != by_room_) diff += "by_room ";
   if (idle != idle_) diff += fmt::format("idle ({} held, {} recomputed) ", idle_.size(), idle.size());
   if (by_load != by_load_) diff += "by_load ";
+  for (uint32_t id : newly_idle_) {
+    if (!idle_.contains(id)) diff += fmt::format("newly_idle has {} (not idle) ", id);
+  }
   return diff;
 }
 

@@ -8,7 +8,8 @@
 //     task could go" costs one test per distinct free room (a handful: most
 //     containers of a job are full, or empty) plus the containers returned,
 //     instead of one per container held;
-//   - the idle containers (no task), in id order;
+//   - the idle containers (no task), in id order, and those that turned
+//     idle since their owner last looked;
 //   - the containers by load (fewest tasks first, latest granted first among
 //     equals), the order in which a job gives containers back.
 // COBRA's job manager (cobra/manager.h) uses it; ContainerPool stays as it
@@ -56,6 +57,12 @@ class IndexedContainerPool {
   std::vector<ContainerId> WithRoom(absl::FunctionRef<bool(const Resources& free)> fits, bool idle_only) const;
   // The ids of the held containers that run no task, in increasing order.
   const absl::btree_set<uint32_t>& idle() const { return idle_; }
+  // newly_idle: the held containers that became idle (granted idle, or their
+  // last task ended) since the last ClearNewlyIdle and are idle still, in id
+  // order: an owner that acts on each container once when it turns idle
+  // (spark-dynamic's idle timer) visits these, not every idle one.
+  const absl::btree_set<uint32_t>& newly_idle() const { return newly_idle_; }
+  void ClearNewlyIdle() { newly_idle_.clear(); }
   // ByLoad: the held containers by (tasks, latest granted first): idle ones
   // first, then the emptiest. Pairs of (tasks, id).
   struct LoadOrder {
@@ -75,13 +82,15 @@ class IndexedContainerPool {
   // in micro-units (Resources has no order).
   using RoomKey = std::pair<bool, std::array<int64_t, kNumResources>>;
   static RoomKey KeyOf(const Entry& e);
-  // Unindex / Index take a held entry out of the views / put it in.
+  // Unindex / Index take a held entry out of the views / put it in;
+  // `newly_idle`: an idle entry joins newly_idle_ too.
   void Unindex(const Entry& e);
-  void Index(const Entry& e);
+  void Index(const Entry& e, bool newly_idle);
 
   ContainerPool pool_;
   absl::btree_map<RoomKey, absl::btree_set<uint32_t>> by_room_;  // non-empty sets only
   absl::btree_set<uint32_t> idle_;
+  absl::btree_set<uint32_t> newly_idle_;  // a subset of idle_
   ByLoad by_load_;
 };
 
