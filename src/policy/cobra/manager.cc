@@ -1,9 +1,12 @@
 #include "policy/cobra/manager.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <tuple>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "policy/common/container_protocol.h"
 
 namespace weft::policy::cobra {
@@ -30,6 +33,14 @@ bool AtLeastFree(const Resources& free, const Resources& size, double share) {
 }
 
 int64_t Ceil(double x) { return static_cast<int64_t>(std::ceil(x - 1e-9)); }
+
+// Micro: a Resources vector as a hashable key (Resources has no hash).
+using Micro = std::array<int64_t, kNumResources>;
+Micro MicroOf(const Resources& r) {
+  Micro m{};
+  for (int i = 0; i < kNumResources; ++i) m[i] = r.micro(static_cast<Resource>(i));
+  return m;
+}
 
 }  // namespace
 
@@ -201,14 +212,23 @@ void CobraManager::Fill() {
       if (!draining_.contains(id.value()) && ctx_.container(id) != nullptr) ids.push_back(id);
     }
   }
+  // Pick sees a container only through its machine, size and free room, and
+  // nothing else it reads changes until a task is placed: a container like
+  // one Pick found nothing for since the last placement gets nothing either
+  // (a job's containers crowd onto few machines, granted first fit).
+  absl::flat_hash_set<std::tuple<uint32_t, Micro, Micro>> found_nothing;
   for (ContainerId id : ids) {
     while (!ready_.empty()) {
       const IndexedContainerPool::Entry& e = *pool_.Find(id);
       // Default runs one task per container (disposable containers).
       if (!config_.reuse && e.tasks > 0) break;
       const Resources free = e.size - e.in_use;
+      const auto like = std::make_tuple(e.machine.value(), MicroOf(e.size), MicroOf(free));
+      if (found_nothing.contains(like)) break;
       const auto t = Pick(e, free);
+      if (!t) found_nothing.insert(like);
       if (!t || !pool_.LaunchIn(ctx_, *t, view.demand(t->stage), id)) break;
+      found_nothing.clear();
       ready_.Remove(*t);
       waits_.erase(Key(*t));
       const GroupId g{t->job, t->stage};
