@@ -102,7 +102,7 @@ void CobraManager::OnContainerGranted(const ContainerInfo& container) {
 void CobraManager::OnContainerLost(const ContainerInfo& container) {
   SampleBeforeFill();
   // Its tasks were killed with the machine and come back as ready.
-  if (const IndexedContainerPool::Entry* e = pool_.Find(container.id)) running_ = std::max<int64_t>(0, running_ - e->tasks);
+  if (const auto* e = pool_.Find(container.id)) running_ = std::max<int64_t>(0, running_ - e->tasks);
   pool_.Remove(container.id);
   draining_.erase(container.id.value());
   idle_since_.erase(container.id.value());
