@@ -93,25 +93,37 @@ void CobraScheduler::Touch() {
   ctx_.SetTimer(0, kRebalanceTag);
 }
 
-int64_t CobraScheduler::Slots() const {
+int64_t CobraScheduler::MachineSlots(MachineId m) const {
+  int64_t fit = -1;
+  for (Resource r : {kCpu, kMem}) {
+    const int64_t want = config_.container.micro(r);
+    if (want <= 0) continue;
+    int64_t have = ctx_.cluster().capacity(m).micro(r);
+    if (r == kCpu && config_.cpu_oversubscription > 1) {
+      have = static_cast<int64_t>(static_cast<double>(have) * config_.cpu_oversubscription);
+    }
+    const int64_t n = have / want;
+    fit = fit < 0 ? n : std::min(fit, n);
+  }
+  // A machine smaller than the configured size still holds one container,
+  // cut down to the machine (ContainerSizeOn), as the granter gives it.
+  return std::max<int64_t>(1, fit);
+}
+
+int64_t CobraScheduler::Slots() {
   const ClusterState& cluster = ctx_.cluster();
+  if (machine_slots_.size() != cluster.size()) {
+    machine_slots_.resize(cluster.size());
+    all_slots_ = 0;
+    for (uint32_t m = 0; m < cluster.size(); ++m) {
+      machine_slots_[m] = MachineSlots(MachineId(m));
+      all_slots_ += machine_slots_[m];
+    }
+  }
+  if (cluster.num_up() == cluster.size()) return all_slots_;
   int64_t slots = 0;
   for (uint32_t m = 0; m < cluster.size(); ++m) {
-    if (!cluster.up(MachineId(m))) continue;
-    int64_t fit = -1;
-    for (Resource r : {kCpu, kMem}) {
-      const int64_t want = config_.container.micro(r);
-      if (want <= 0) continue;
-      int64_t have = cluster.capacity(MachineId(m)).micro(r);
-      if (r == kCpu && config_.cpu_oversubscription > 1) {
-        have = static_cast<int64_t>(static_cast<double>(have) * config_.cpu_oversubscription);
-      }
-      const int64_t n = have / want;
-      fit = fit < 0 ? n : std::min(fit, n);
-    }
-    // A machine smaller than the configured size still holds one container,
-    // cut down to the machine (ContainerSizeOn), as the granter gives it.
-    slots += std::max<int64_t>(1, fit);
+    if (cluster.up(MachineId(m))) slots += machine_slots_[m];
   }
   return slots;
 }

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <map>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "policy/cobra/config.h"
@@ -57,7 +58,13 @@ class CobraScheduler final : public ClusterScheduler {
   void Rebalance();
   void Grant();
   // Slots: how many containers of the configured size the up machines hold.
-  int64_t Slots() const;
+  // Called once per instant with something to divide: what each machine
+  // holds is worked out once (capacities do not change), and with every
+  // machine up the total is the sum kept (the cluster counts the up ones),
+  // so only a cluster with machines down is walked, and cheaply.
+  int64_t Slots();
+  // MachineSlots: how many containers of the configured size machine `m` holds.
+  int64_t MachineSlots(MachineId m) const;
 
   CobraConfig config_;
   ContainerGranter granter_;
@@ -65,6 +72,8 @@ class CobraScheduler final : public ClusterScheduler {
   absl::flat_hash_map<uint32_t, JobState> jobs_;
   absl::flat_hash_map<uint32_t, JobId> container_job_;  // held containers -> their job
   bool rebalance_pending_ = false;
+  std::vector<int64_t> machine_slots_;  // MachineSlots of each machine, by id
+  int64_t all_slots_ = 0;               // their sum
 };
 
 }  // namespace weft::policy::cobra
