@@ -9,6 +9,7 @@
 // pack into one container); Stage 2 (after 1), one 0.5-unit 3 s task. A
 // 2-unit environment: one machine of 2 cores and 4 GB, containers of 1 core
 // and 2 GB (one unit), a 1 s container response time.
+#include <random>
 #include <string>
 #include <vector>
 
@@ -125,6 +126,35 @@ TEST(CobraSchedulerTest, FairDivisionCapsAtDesireAndGivesLeftoversToTheDeprived)
   EXPECT_EQ(FairDivision({2, 3}, 100), (std::vector<int64_t>{2, 3}));          // nobody above its desire
   EXPECT_EQ(FairDivision({5, 5}, 0), (std::vector<int64_t>{0, 0}));
   EXPECT_EQ(FairDivision({}, 4), std::vector<int64_t>{});
+}
+
+// ContainerSlots keeps each machine's count and the total with every machine
+// up: after every random failure or recovery its count must equal the sum
+// over the up machines recomputed from their capacities.
+TEST(CobraSchedulerTest, ContainerSlotsEqualASumOverTheUpMachines) {
+  Cluster cluster;
+  const std::vector<Resources> caps = {*Resources::FromUnits({16, 64, 0, 0}), *Resources::FromUnits({32, 96, 0, 0}),
+                                       *Resources::FromUnits({0.5, 1, 0, 0}), *Resources::FromUnits({8, 4, 0, 0})};
+  for (int m = 0; m < 40; ++m) cluster.AddMachine(fmt::format("m{}", m), RackId(m / 10), caps[m % caps.size()]);
+  ClusterState state(cluster);
+  cobra::ContainerSlots slots(*Resources::FromUnits({1, 2, 0, 0}), 1);
+  // 16-core 64 GB: 16; 32-core 96 GB: 32; smaller than a container: 1; 8 cores 4 GB: 2 (memory).
+  EXPECT_EQ(slots.Count(state), 10 * (16 + 32 + 1 + 2));
+  cobra::ContainerSlots oversubscribed(*Resources::FromUnits({1, 2, 0, 0}), 2);
+  EXPECT_EQ(oversubscribed.OnMachine(caps[0]), 32);  // 32 vcores, 64 GB
+  std::mt19937 rng(7);
+  for (int step = 0; step < 500; ++step) {
+    const MachineId m(static_cast<uint32_t>(std::uniform_int_distribution<int>(0, 39)(rng)));
+    state.SetUp(m, !state.up(m));
+    if (step % 50 == 0) {
+      for (uint32_t i = 0; i < cluster.size(); ++i) state.SetUp(MachineId(i), true);  // all up again
+    }
+    int64_t want = 0;
+    for (uint32_t i = 0; i < cluster.size(); ++i) {
+      if (state.up(MachineId(i))) want += slots.OnMachine(cluster.machine(MachineId(i)).capacity);
+    }
+    ASSERT_EQ(slots.Count(state), want) << "step " << step;
+  }
 }
 
 // One job of one stage on a cluster of two racks: m0, m1 in rack 0, m2 in

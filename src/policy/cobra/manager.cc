@@ -1,10 +1,12 @@
 #include "policy/cobra/manager.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
-#include <span>
+#include <tuple>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "policy/common/container_protocol.h"
 
 namespace weft::policy::cobra {
@@ -32,6 +34,14 @@ bool AtLeastFree(const Resources& free, const Resources& size, double share) {
 
 int64_t Ceil(double x) { return static_cast<int64_t>(std::ceil(x - 1e-9)); }
 
+// Micro: a Resources vector as a hashable key (Resources has no hash).
+using Micro = std::array<int64_t, kNumResources>;
+Micro MicroOf(const Resources& r) {
+  Micro m{};
+  for (int i = 0; i < kNumResources; ++i) m[i] = r.micro(static_cast<Resource>(i));
+  return m;
+}
+
 }  // namespace
 
 CobraManager::CobraManager(Context& ctx, JobId job, const CobraConfig& config)
@@ -52,7 +62,7 @@ void CobraManager::OnStart() {
 }
 
 void CobraManager::OnTasksReady(const TaskRange& tasks) {
-  Sample();
+  SampleBeforeFill();
   ready_.Add(tasks, OrderKey{tasks.stage, 0, 0, 0});
   const JobView view = ctx_.job(job_);
   if (index_.Index(tasks, view, ctx_.cluster())) {
@@ -71,11 +81,11 @@ void CobraManager::OnTasksReady(const TaskRange& tasks) {
 }
 
 void CobraManager::OnTaskEnded(const TaskEnd& end) {
-  Sample();
+  SampleBeforeFill();
   if (end.container.valid() && pool_.Find(end.container) != nullptr) {
     if (running_ > 0) --running_;
     pool_.Ended(end.container, ctx_.job(job_).demand(end.task.stage));
-    const ContainerPool::Entry* e = pool_.Find(end.container);
+    const IndexedContainerPool::Entry* e = pool_.Find(end.container);
     // Disposable containers (Default) go back with their task; draining
     // ones when they empty.
     if (e->tasks == 0 && (!config_.reuse || draining_.contains(end.container.value()))) Release(end.container);
@@ -84,15 +94,15 @@ void CobraManager::OnTaskEnded(const TaskEnd& end) {
 }
 
 void CobraManager::OnContainerGranted(const ContainerInfo& container) {
-  Sample();
+  SampleBeforeFill();
   pool_.Add(container);
   Fill();
 }
 
 void CobraManager::OnContainerLost(const ContainerInfo& container) {
-  Sample();
+  SampleBeforeFill();
   // Its tasks were killed with the machine and come back as ready.
-  if (const ContainerPool::Entry* e = pool_.Find(container.id)) running_ = std::max<int64_t>(0, running_ - e->tasks);
+  if (const auto* e = pool_.Find(container.id)) running_ = std::max<int64_t>(0, running_ - e->tasks);
   pool_.Remove(container.id);
   draining_.erase(container.id.value());
   idle_since_.erase(container.id.value());
@@ -146,7 +156,7 @@ std::pair<TimeUs, TimeUs> CobraManager::Thresholds(const TaskRef& t) const {
   return {step, step};
 }
 
-std::optional<TaskRef> CobraManager::Pick(const ContainerPool::Entry& e, const Resources& free) {
+std::optional<TaskRef> CobraManager::Pick(const IndexedContainerPool::Entry& e, const Resources& free) {
   const JobView view = ctx_.job(job_);
   const TimeUs now = ctx_.Now();
   // Algorithm 2, lines 4-9: a node-local task (or one without preferences:
@@ -184,20 +194,41 @@ std::optional<TaskRef> CobraManager::Pick(const ContainerPool::Entry& e, const R
 
 void CobraManager::Fill() {
   const JobView view = ctx_.job(job_);
-  // Snapshot the ids: launching does not change the pool's membership. With
-  // no task waiting there is nothing to place (most calls, on a busy job).
+  // The containers to visit, in id order: only those where some waiting
+  // stage's task fits (Pick finds nothing in the others) and, with
+  // disposable containers, only idle ones. Launching fills the container
+  // visited and removes waiting tasks, so it adds none: the list taken now
+  // is the one to visit. With no task waiting there is nothing to place
+  // (most calls, on a busy job).
   std::vector<ContainerId> ids;
-  for (const ContainerPool::Entry& e : ready_.empty() ? std::span<const ContainerPool::Entry>() : pool_.entries()) {
-    if (!draining_.contains(e.id.value()) && ctx_.container(e.id) != nullptr) ids.push_back(e.id);
+  if (!ready_.empty()) {
+    auto fits = [&](const Resources& free) {
+      for (const auto& [key, g] : ready_.ordered()) {
+        if (view.demand(g.stage).FitsIn(free)) return true;
+      }
+      return false;
+    };
+    for (ContainerId id : pool_.WithRoom(fits, !config_.reuse)) {
+      if (!draining_.contains(id.value()) && ctx_.container(id) != nullptr) ids.push_back(id);
+    }
   }
+  // Pick sees a container only through its machine, size and free room, and
+  // nothing else it reads changes until a task is placed: a container like
+  // one Pick found nothing for since the last placement gets nothing either
+  // (a job's containers crowd onto few machines, granted first fit).
+  absl::flat_hash_set<std::tuple<uint32_t, Micro, Micro>> found_nothing;
   for (ContainerId id : ids) {
     while (!ready_.empty()) {
-      const ContainerPool::Entry& e = *pool_.Find(id);
+      const IndexedContainerPool::Entry& e = *pool_.Find(id);
       // Default runs one task per container (disposable containers).
       if (!config_.reuse && e.tasks > 0) break;
       const Resources free = e.size - e.in_use;
+      const auto like = std::make_tuple(e.machine.value(), MicroOf(e.size), MicroOf(free));
+      if (found_nothing.contains(like)) break;
       const auto t = Pick(e, free);
+      if (!t) found_nothing.insert(like);
       if (!t || !pool_.LaunchIn(ctx_, *t, view.demand(t->stage), id)) break;
+      found_nothing.clear();
       ready_.Remove(*t);
       waits_.erase(Key(*t));
       const GroupId g{t->job, t->stage};
@@ -250,11 +281,15 @@ void CobraManager::Settle() {
     }
     if (ready_.empty()) to_add_ = 1;
     desire_ = static_cast<double>(std::min(Ceil(desire_), std::max<int64_t>(1, SparkMaxNeeded())));
-    for (const ContainerPool::Entry& e : pool_.entries()) {
-      if (e.tasks > 0 || idle_since_.contains(e.id.value())) continue;
-      idle_since_[e.id.value()] = now;
-      ctx_.SetTimer(config_.idle_timeout_us, (uint64_t{e.id.value()} << 8) | kIdleTag);
+    // Every idle container has its timer once Settle has run, and Settle
+    // runs after every change to the pool: the ones without are those that
+    // turned idle since.
+    for (uint32_t id : pool_.newly_idle()) {
+      if (idle_since_.contains(id)) continue;
+      idle_since_[id] = now;
+      ctx_.SetTimer(config_.idle_timeout_us, (uint64_t{id} << 8) | kIdleTag);
     }
+    pool_.ClearNewlyIdle();
     SendDesire(Ceil(desire_));
     return;
   }
@@ -266,7 +301,8 @@ void CobraManager::Settle() {
     const Resources& d = ctx_.job(job_).demand(ready_.ordered().begin()->second.stage);
     if (!pool_.Holds(d)) {
       SendDesire(Keep());
-      for (ContainerId id : pool_.Idle()) Release(id);
+      const std::vector<uint32_t> idle(pool_.idle().begin(), pool_.idle().end());
+      for (uint32_t id : idle) Release(ContainerId(id));
     }
   }
 }
@@ -274,24 +310,22 @@ void CobraManager::Settle() {
 void CobraManager::GiveBack(int64_t keep) {
   int64_t kept = static_cast<int64_t>(pool_.size()) - static_cast<int64_t>(draining_.size());
   if (kept <= keep) return;
-  // Idle containers first, then the emptiest (fewest tasks, latest granted).
-  std::vector<const ContainerPool::Entry*> order;
-  for (const ContainerPool::Entry& e : pool_.entries()) {
-    if (!draining_.contains(e.id.value())) order.push_back(&e);
-  }
-  std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
-    return a->tasks != b->tasks ? a->tasks < b->tasks : a->id > b->id;
-  });
+  // Idle containers first, then the emptiest (fewest tasks, latest granted):
+  // the pool keeps them in that order, so this visits the ones given back
+  // and the draining ones before them, not every container held.
   std::vector<ContainerId> release;
-  for (const ContainerPool::Entry* e : order) {
+  std::vector<uint32_t> drain;
+  for (const auto& [tasks, id] : pool_.by_load()) {
     if (kept <= keep) break;
+    if (draining_.contains(id)) continue;
     --kept;
-    if (e->tasks == 0 || ctx_.container(e->id) == nullptr) {
-      release.push_back(e->id);
+    if (tasks == 0 || ctx_.container(ContainerId(id)) == nullptr) {
+      release.push_back(ContainerId(id));
     } else {
-      draining_.insert(e->id.value());
+      drain.push_back(id);
     }
   }
+  draining_.insert(drain.begin(), drain.end());
   for (ContainerId id : release) Release(id);
 }
 
@@ -385,12 +419,16 @@ void CobraManager::SendDesire(int64_t containers) {
   ctx_.Send(Address::Scheduler(0), std::move(m));
 }
 
+void CobraManager::SampleBeforeFill() {
+  if (static_cast<int64_t>(pool_.size()) > period_max_held_) Sample();
+}
+
 void CobraManager::Sample() {
   if (config_.desire_mode != DesireMode::kAf) return;
   Resources used;
   Resources size;
   int64_t held = 0;
-  for (const ContainerPool::Entry& e : pool_.entries()) {
+  for (const IndexedContainerPool::Entry& e : pool_.entries()) {
     const ContainerInfo* info = ctx_.container(e.id);
     if (info == nullptr) continue;
     used += info->used;

@@ -8,6 +8,13 @@
 // back when its desire or allocation falls below what it holds (idle ones
 // at once, busy ones when they empty). Not thread-safe; the platform calls
 // the handlers one at a time.
+//
+// Costs per event: a job may hold hundreds of containers, so the containers
+// are kept in an IndexedContainerPool and an event visits only those where
+// a waiting task fits (idle ones, for disposable containers), the ones it
+// gives back, and the idle ones (spark-dynamic's idle timers). Af's sample
+// (kAf only) still reads every held container once per event: their use is
+// the platform's measurement, which changes with no event to the job.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +24,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "policy/cobra/af.h"
 #include "policy/cobra/config.h"
-#include "policy/common/container_pool.h"
+#include "policy/common/indexed_container_pool.h"
 #include "policy/common/locality_wait.h"
 #include "policy/common/ready_pool.h"
 #include "policy/roles.h"
@@ -42,7 +49,7 @@ class CobraManager final : public JobManager {
   void Fill();
   // Pick: the task Pdelay (or plain delay) puts next into container `e`
   // with `free` room left; nullopt when none may go there now.
-  std::optional<TaskRef> Pick(const ContainerPool::Entry& e, const Resources& free);
+  std::optional<TaskRef> Pick(const IndexedContainerPool::Entry& e, const Resources& free);
   // Settle: the per-task desire (kPerTask) and Spark's backlog timer follow
   // the waiting tasks; containers above what the job keeps go back.
   void Settle();
@@ -59,7 +66,16 @@ class CobraManager final : public JobManager {
   // SparkMaxNeeded: the executors the waiting and running tasks can use.
   int64_t SparkMaxNeeded() const;
   void SendDesire(int64_t containers);
+  // Sample: what the held containers use now, into Af's meter, and how many
+  // are held, into the period's maximum. Walks the containers: their use is
+  // the platform's, which changes without an event to the job.
   void Sample();
+  // SampleBeforeFill: the sample a handler that ends in Fill takes on entry.
+  // Fill samples again at the same instant, which replaces this sample's
+  // rates in the meter before they cover any time, so only the number held
+  // before the event can matter: it is taken only when it could raise the
+  // period's maximum.
+  void SampleBeforeFill();
   // Floor: the container size the job asks for: the configured size, grown
   // to hold the first waiting stage's tasks (as a Spark user sizes
   // executors to the largest task).
@@ -75,7 +91,7 @@ class CobraManager final : public JobManager {
   ReadyPool ready_;
   LocalityIndex index_;
   absl::flat_hash_map<uint64_t, LocalityWait> waits_;  // waiting tasks of indexed stages, by Key
-  ContainerPool pool_;
+  IndexedContainerPool pool_;
   absl::flat_hash_set<uint32_t> draining_;               // held containers being given back
   absl::flat_hash_map<uint32_t, TimeUs> idle_since_;     // kSparkDynamic: idle held containers
   int64_t running_ = 0;                                  // tasks launched and not heard ended

@@ -35,7 +35,10 @@ std::vector<int64_t> FairDivision(const std::vector<int64_t>& desires, int64_t s
 }
 
 CobraScheduler::CobraScheduler(Context& ctx, const CobraConfig& config)
-    : ClusterScheduler(ctx), config_(config), granter_(ctx, config.response_time_us, kGrantTag, config.cpu_oversubscription) {}
+    : ClusterScheduler(ctx),
+      config_(config),
+      granter_(ctx, config.response_time_us, kGrantTag, config.cpu_oversubscription),
+      slots_(config.container, config.cpu_oversubscription) {}
 
 void CobraScheduler::OnMessage(const Address& from, const Message& message) {
   if (from.kind != RoleKind::kJobManager || message.type != kSetDesire) return;
@@ -93,25 +96,34 @@ void CobraScheduler::Touch() {
   ctx_.SetTimer(0, kRebalanceTag);
 }
 
-int64_t CobraScheduler::Slots() const {
-  const ClusterState& cluster = ctx_.cluster();
+int64_t ContainerSlots::OnMachine(const Resources& capacity) const {
+  int64_t fit = -1;
+  for (Resource r : {kCpu, kMem}) {
+    const int64_t want = container_.micro(r);
+    if (want <= 0) continue;
+    int64_t have = capacity.micro(r);
+    if (r == kCpu && cpu_oversubscription_ > 1) {
+      have = static_cast<int64_t>(static_cast<double>(have) * cpu_oversubscription_);
+    }
+    const int64_t n = have / want;
+    fit = fit < 0 ? n : std::min(fit, n);
+  }
+  return std::max<int64_t>(1, fit);
+}
+
+int64_t ContainerSlots::Count(const ClusterState& cluster) {
+  if (per_machine_.size() != cluster.size()) {
+    per_machine_.resize(cluster.size());
+    all_ = 0;
+    for (uint32_t m = 0; m < cluster.size(); ++m) {
+      per_machine_[m] = OnMachine(cluster.capacity(MachineId(m)));
+      all_ += per_machine_[m];
+    }
+  }
+  if (cluster.num_up() == cluster.size()) return all_;
   int64_t slots = 0;
   for (uint32_t m = 0; m < cluster.size(); ++m) {
-    if (!cluster.up(MachineId(m))) continue;
-    int64_t fit = -1;
-    for (Resource r : {kCpu, kMem}) {
-      const int64_t want = config_.container.micro(r);
-      if (want <= 0) continue;
-      int64_t have = cluster.capacity(MachineId(m)).micro(r);
-      if (r == kCpu && config_.cpu_oversubscription > 1) {
-        have = static_cast<int64_t>(static_cast<double>(have) * config_.cpu_oversubscription);
-      }
-      const int64_t n = have / want;
-      fit = fit < 0 ? n : std::min(fit, n);
-    }
-    // A machine smaller than the configured size still holds one container,
-    // cut down to the machine (ContainerSizeOn), as the granter gives it.
-    slots += std::max<int64_t>(1, fit);
+    if (cluster.up(MachineId(m))) slots += per_machine_[m];
   }
   return slots;
 }
@@ -120,7 +132,7 @@ void CobraScheduler::Rebalance() {
   std::vector<int64_t> desires;
   desires.reserve(order_.size());
   for (const auto& [key, job] : order_) desires.push_back(jobs_.at(job.value()).desire);
-  const std::vector<int64_t> alloc = FairDivision(desires, Slots());
+  const std::vector<int64_t> alloc = FairDivision(desires, slots_.Count(ctx_.cluster()));
   size_t i = 0;
   for (const auto& [key, job] : order_) {
     JobState& s = jobs_.at(job.value());

@@ -16,8 +16,10 @@
 
 #include <cstdint>
 #include <map>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "policy/cluster_state.h"
 #include "policy/cobra/config.h"
 #include "policy/common/container_protocol.h"
 #include "policy/roles.h"
@@ -29,6 +31,30 @@ namespace weft::policy::cobra {
 // goes to the earlier jobs). Returns one allocation per job, each at most
 // its desire, summing to at most `slots`.
 std::vector<int64_t> FairDivision(const std::vector<int64_t>& desires, int64_t slots);
+
+// ContainerSlots: how many containers of the configured size the up
+// machines hold, cpu over-subscribed k-fold as the granter counts it, each
+// machine at least one (a machine smaller than the size still holds one,
+// cut down to it, as the granter gives it). The scheduler asks once per
+// instant with something to divide: each machine's count is worked out once
+// (capacities do not change) and, with every machine up (the cluster counts
+// the up ones), the total is the sum kept, so only a cluster with machines
+// down is walked, and cheaply. The up flags are read live, so a machine's
+// failure counts at once, not when the scheduler hears of it.
+class ContainerSlots {
+ public:
+  ContainerSlots(const Resources& container, double cpu_oversubscription)
+      : container_(container), cpu_oversubscription_(cpu_oversubscription) {}
+  int64_t Count(const ClusterState& cluster);
+  // OnMachine: the containers one machine of `capacity` holds.
+  int64_t OnMachine(const Resources& capacity) const;
+
+ private:
+  Resources container_;
+  double cpu_oversubscription_;
+  std::vector<int64_t> per_machine_;  // OnMachine of each machine, by id
+  int64_t all_ = 0;                   // their sum
+};
 
 class CobraScheduler final : public ClusterScheduler {
  public:
@@ -56,8 +82,6 @@ class CobraScheduler final : public ClusterScheduler {
   // allocation, trims or adds waiting requests, and grants.
   void Rebalance();
   void Grant();
-  // Slots: how many containers of the configured size the up machines hold.
-  int64_t Slots() const;
 
   CobraConfig config_;
   ContainerGranter granter_;
@@ -65,6 +89,7 @@ class CobraScheduler final : public ClusterScheduler {
   absl::flat_hash_map<uint32_t, JobState> jobs_;
   absl::flat_hash_map<uint32_t, JobId> container_job_;  // held containers -> their job
   bool rebalance_pending_ = false;
+  ContainerSlots slots_;
 };
 
 }  // namespace weft::policy::cobra

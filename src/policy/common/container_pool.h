@@ -18,7 +18,8 @@
 // container requests between roles use.
 //
 // Costs: Launch and FirstFit are linear in the containers held (a job holds
-// a handful). Not thread-safe; owned by one role.
+// a handful; indexed_container_pool.h for one that holds hundreds). Not
+// thread-safe; owned by one role.
 #pragma once
 
 #include <cstdint>
