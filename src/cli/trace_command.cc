@@ -48,10 +48,10 @@ int RunInspect(const TraceCommandFlags& f) {
   auto parsed = Parse(f);
   if (!parsed.ok()) return ReportError(parsed.status());
   TraceReport report;
-  auto workload = ReadTraceWorkload(parsed->first, parsed->second, report);
-  if (!workload.ok()) return ReportError(workload.status());
+  TraceStatsSink stats;
+  if (const absl::Status s = ReadTrace(parsed->first, parsed->second, stats, report); !s.ok()) return ReportError(s);
   PrintReport(std::cout, "", report);
-  for (const std::string& line : DescribeWorkload(*workload)) std::cout << line << "\n";
+  for (const std::string& line : stats.Lines()) std::cout << line << "\n";
   return kExitOk;
 }
 
