@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 targets=(workload trace_google_2011 trace_google_2019 trace_alibaba_2017 trace_alibaba_2018 trace_decima_tpch
-         trace_tpch_cloudlab trace_swim submit node_stream)
+         trace_tpch_cloudlab trace_swim gz_input submit node_stream)
 
 usage() { echo "usage: scripts/fuzz.sh --short | TARGET|all SECONDS (targets: ${targets[*]})" >&2; exit 2; }
 [ $# -ge 1 ] || usage
