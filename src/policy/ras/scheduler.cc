@@ -180,6 +180,13 @@ void RasScheduler::Cycle() {
   std::vector<PlacementJob> jobs;
   jobs.reserve(planned_jobs_.size());
   for (JobId j : planned_jobs_) jobs.push_back(Describe(j));
+  stages_by_kind_.assign(planned_jobs_.size(), {});
+  for (size_t i = 0; i < planned_jobs_.size(); ++i) {
+    const JobView view = ctx_.job(planned_jobs_[i]);
+    for (uint32_t s = 0; s < view.num_stages(); ++s) {
+      stages_by_kind_[i][static_cast<size_t>(StageSlotKind(view, s))].push_back(s);
+    }
+  }
 
   const ClusterState& cluster = ctx_.cluster();
   std::vector<Resources> capacity(cluster.size());
@@ -240,9 +247,8 @@ void RasScheduler::Serve(MachineId m) {
   for (const Want& w : wants) {
     const JobId job = planned_jobs_[w.job];
     const JobView view = ctx_.job(job);
-    for (uint32_t s = 0; s < view.num_stages(); ++s) {
+    for (const uint32_t s : stages_by_kind_[w.job][static_cast<size_t>(w.kind)]) {
       const GroupId group{job, s};
-      if (StageSlotKind(view, s) != w.kind) continue;
       while (pool_.count(group) > 0 && w.planned > slots_.of_job_on(job, m, w.kind)) {
         // Never beyond the machine's capacity: wait for running tasks to end.
         const TaskRef task = pool_.Front(group);

@@ -26,6 +26,7 @@
 // No clock, no I/O. Not thread-safe; one per run.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -80,6 +81,10 @@ class RasScheduler final : public SlotScheduler {
   std::map<uint32_t, JobBook> books_;  // by job id, active jobs
   std::vector<JobId> planned_jobs_;
   std::vector<double> utility_;  // of planned_jobs_, last cycle
+  // Of planned_jobs_: each job's stages of each slot kind, in stage order
+  // (a stage's kind is fixed: StageSlotKind), so that Serve, run after every
+  // round, does not ask every stage its kind again.
+  std::vector<std::array<std::vector<uint32_t>, kNumSlotKinds>> stages_by_kind_;
   Placement placement_;  // sparse: Serve reads only the jobs it puts on a machine
   // serving_: the machines the placement puts tasks on, by id; Serve on any
   // other starts nothing, and a large cell has far more of those.
