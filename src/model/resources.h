@@ -50,6 +50,15 @@ class Resources {
   int64_t micro(Resource r) const { return v_[r]; }
   void set_micro(Resource r, int64_t value) { v_[r] = value; }
   double units(Resource r) const { return static_cast<double>(v_[r]) / kMicroUnits; }
+  // micros: every component, as a key where an order or a hash is needed
+  // (Resources has neither: FitsIn is only a partial order); FromMicros is
+  // its inverse.
+  const std::array<int64_t, kNumResources>& micros() const { return v_; }
+  static Resources FromMicros(const std::array<int64_t, kNumResources>& micros) {
+    Resources r;
+    r.v_ = micros;
+    return r;
+  }
 
   // Inline: the engine calls these several times per task.
   bool IsZero() const {

@@ -34,14 +34,6 @@ bool AtLeastFree(const Resources& free, const Resources& size, double share) {
 
 int64_t Ceil(double x) { return static_cast<int64_t>(std::ceil(x - 1e-9)); }
 
-// Micro: a Resources vector as a hashable key (Resources has no hash).
-using Micro = std::array<int64_t, kNumResources>;
-Micro MicroOf(const Resources& r) {
-  Micro m{};
-  for (int i = 0; i < kNumResources; ++i) m[i] = r.micro(static_cast<Resource>(i));
-  return m;
-}
-
 }  // namespace
 
 CobraManager::CobraManager(Context& ctx, JobId job, const CobraConfig& config)
@@ -216,14 +208,15 @@ void CobraManager::Fill() {
   // nothing else it reads changes until a task is placed: a container like
   // one Pick found nothing for since the last placement gets nothing either
   // (a job's containers crowd onto few machines, granted first fit).
-  absl::flat_hash_set<std::tuple<uint32_t, Micro, Micro>> found_nothing;
+  using Micros = std::array<int64_t, kNumResources>;
+  absl::flat_hash_set<std::tuple<uint32_t, Micros, Micros>> found_nothing;
   for (ContainerId id : ids) {
     while (!ready_.empty()) {
       const IndexedContainerPool::Entry& e = *pool_.Find(id);
       // Default runs one task per container (disposable containers).
       if (!config_.reuse && e.tasks > 0) break;
       const Resources free = e.size - e.in_use;
-      const auto like = std::make_tuple(e.machine.value(), MicroOf(e.size), MicroOf(free));
+      const auto like = std::make_tuple(e.machine.value(), e.size.micros(), free.micros());
       if (found_nothing.contains(like)) break;
       const auto t = Pick(e, free);
       if (!t) found_nothing.insert(like);

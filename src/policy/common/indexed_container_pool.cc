@@ -7,10 +7,7 @@
 namespace weft::policy {
 
 IndexedContainerPool::RoomKey IndexedContainerPool::KeyOf(const Entry& e) {
-  const Resources free = e.size - e.in_use;
-  RoomKey key{e.tasks == 0, {}};
-  for (int r = 0; r < kNumResources; ++r) key.second[r] = free.micro(static_cast<Resource>(r));
-  return key;
+  return {e.tasks == 0, (e.size - e.in_use).micros()};
 }
 
 void IndexedContainerPool::Index(const Entry& e, bool newly_idle) {
@@ -69,9 +66,7 @@ std::vector<ContainerId> IndexedContainerPool::WithRoom(absl::FunctionRef<bool(c
   std::vector<ContainerId> ids;
   for (const auto& [key, set] : by_room_) {
     if (idle_only && !key.first) continue;
-    Resources free;
-    for (int r = 0; r < kNumResources; ++r) free.set_micro(static_cast<Resource>(r), key.second[r]);
-    if (!fits(free)) continue;
+    if (!fits(Resources::FromMicros(key.second))) continue;
     for (uint32_t id : set) ids.push_back(ContainerId(id));
   }
   std::sort(ids.begin(), ids.end());
