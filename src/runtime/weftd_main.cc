@@ -22,6 +22,7 @@
 #include "grpc/support/log.h"
 #include "grpcpp/grpcpp.h"
 #include "runtime/auth.h"
+#include "runtime/kept_address.h"
 #include "runtime/node/node_daemon.h"
 #include "runtime/scheduler/scheduler_core.h"
 #include "runtime/scheduler/dashboard_server.h"
@@ -155,17 +156,28 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
   absl::StatusOr<std::unique_ptr<SchedulerCore>> core = SchedulerCore::Open(config);
   if (!core.ok()) return Fail(ExitCodeOf(core.status()), StatusMessage(core.status()));
   SchedulerService service(**core, *token);
+  // A port the system chose at the first start is kept: a restart with the
+  // same command line listens there again, or not at all (never elsewhere,
+  // where nobody would look for it).
+  const std::filesystem::path kept_listen = config.state_dir / "listen";
+  const std::string bind = ListenAddress(listen, kept_listen);
   grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort(listen, ServerCredentials(*tls), &port);
+  builder.AddListeningPort(bind, ServerCredentials(*tls), &port);
   builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
   builder.RegisterService(&service);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (!server || port == 0) {
-    return Fail(2, fmt::format("cannot listen on {}{}", listen, tls->enabled() ? " with TLS" : ""));
+    return Fail(2, fmt::format("cannot listen on {}{}{}", bind, tls->enabled() ? " with TLS" : "",
+                               bind == listen ? "" : fmt::format(" (the port chosen for {} at the first start, kept "
+                                                                 "in {})", listen, kept_listen.string())));
   }
-  const std::string host = listen.substr(0, listen.rfind(':'));
+  const std::string host = bind.substr(0, bind.rfind(':'));
   const std::string address = fmt::format("{}:{}", host, port);
+  if (absl::Status s = KeepAddress(listen, address, kept_listen); !s.ok()) {
+    server->Shutdown();
+    return Fail(2, StatusMessage(s));
+  }
   // The dashboard and /metrics (docs/runtime.md, "Dashboard and metrics"),
   // published before the gRPC address, which `weft cluster up` waits for.
   std::unique_ptr<LiveDashboard> dashboard;
@@ -173,7 +185,9 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
   if (!http.empty()) {
     dashboard = std::make_unique<LiveDashboard>(**core, config.state_dir / "dashboard");
     SchedulerCore& c = **core;
-    auto started = DashboardServer::Start(http, *token,
+    const std::filesystem::path kept_http = config.state_dir / "http-listen";
+    const std::string http_bind = ListenAddress(http, kept_http);
+    auto started = DashboardServer::Start(http_bind, *token,
                                           {.metrics = [&c] { c.RefreshMetrics(); return c.metrics().Exposition(); },
                                            .page = [&d = *dashboard](int refresh) { return d.Page(refresh); }},
                                           *tls);
@@ -182,6 +196,10 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
       return Fail(2, StatusMessage(started.status()));
     }
     http_server = std::move(*started);
+    if (absl::Status s = KeepAddress(http, http_server->address(), kept_http); !s.ok()) {
+      server->Shutdown();
+      return Fail(2, StatusMessage(s));
+    }
     if (absl::Status s = WriteAddress(config.state_dir, http_server->address(), "http-address"); !s.ok()) {
       server->Shutdown();
       return Fail(2, StatusMessage(s));
