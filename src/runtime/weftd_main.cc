@@ -3,17 +3,22 @@
 //                   [--replica I --replicas K] [--tls-cert F --tls-key F [--tls-ca F]] [--insecure]
 //   weftd node --scheduler ADDR[,ADDR] [--name N] [--cpu C] [--mem GB] [--work-dir DIR]
 //              [--tls-ca F [--tls-cert F --tls-key F]]
+// Both take --umask OCTAL (default 077): what the daemon creates (journal,
+// logs, task output, and what its tasks create) is private to its user
+// unless told otherwise (issue 34, finding 7).
 // Exit codes: 0 after a clean stop (SIGTERM/SIGINT), 2 bad input (flags, an
 // unsafe listen address, a bad TLS file, a state dir of another policy), 1
 // internal error.
 #include <signal.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include "CLI/CLI.hpp"
@@ -223,6 +228,14 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
   return 0;
 }
 
+// ParseUmask: an octal mode mask of at most 0777 ("077", "0022"), or nothing.
+std::optional<mode_t> ParseUmask(const std::string& text) {
+  if (text.empty() || text.size() > 4 || text.find_first_not_of("01234567") != std::string::npos) return std::nullopt;
+  const auto mask = static_cast<mode_t>(std::stoul(text, nullptr, 8));
+  if (mask > 0777) return std::nullopt;
+  return mask;
+}
+
 int RunNodeDaemon(NodeConfig config, const std::string& schedulers, double cpu, double mem, double disk, double net,
                   const std::string& token_file, const TlsFiles& tls_files) {
   absl::StatusOr<std::string> token = TokenFrom(token_file);
@@ -313,6 +326,12 @@ int main(int argc, char** argv) {
   s->add_option("--sync", sync, "journal durability: normal (survives kill -9) or full (also power loss; an fsync per commit)")
       ->capture_default_str()->check(CLI::IsMember({"normal", "full"}));
 
+  // The file mode mask, for both daemons.
+  std::string umask_text = "077";
+  const std::string umask_help =
+      "file mode mask (octal) for what the daemon and its tasks create; the default keeps them to the owner";
+  s->add_option("--umask", umask_text, umask_help)->capture_default_str();
+
   NodeConfig node;
   std::string schedulers;
   double cpu = 0, mem = 0, disk = 1000, net = 1000;
@@ -332,6 +351,7 @@ int main(int argc, char** argv) {
   n->add_option("--token-file", node_token_file, "the scheduler's shared token");
   TlsFiles node_tls;
   AddTlsFlags(n, node_tls, TlsSide::kClient);
+  n->add_option("--umask", umask_text, umask_help)->capture_default_str();
 
   try {
     app.parse(argc, argv);
@@ -340,6 +360,14 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "weftd: %s\n", e.what());
     return 2;
   }
+  // Private by default: set before anything is created (the state dir, the
+  // log, the journal; a node's work dir and its tasks' files).
+  const std::optional<mode_t> mask = ParseUmask(umask_text);
+  if (!mask) {
+    std::fprintf(stderr, "weftd: --umask: %s is not an octal mode mask (e.g. 077 or 022)\n", umask_text.c_str());
+    return 2;
+  }
+  umask(*mask);
   if (s->parsed()) {
     sched.heartbeat_us = static_cast<weft::TimeUs>(heartbeat_s * 1e6);
     sched.node_timeout_us = static_cast<weft::TimeUs>(timeout_s * 1e6);
