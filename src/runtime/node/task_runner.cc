@@ -87,7 +87,17 @@ std::filesystem::path TaskRunner::StderrPath(const TaskSpec& spec) const {
 
 std::string TaskRunner::SafeFileName(std::string_view label, uint64_t id) {
   if (label.empty()) return fmt::format("task-{}", id);
-  std::string name(label.substr(0, 128));
+  constexpr size_t kMaxName = 128;
+  std::string name(label.substr(0, kMaxName));
+  if (label.size() > kMaxName) {
+    // Cut, the label's end (its -TASK-ATTEMPT) would be lost and two tasks
+    // would share a file (issue 34, finding 6): a hash of the whole label
+    // (FNV-1a, 64 bits) replaces what does not fit.
+    uint64_t hash = 0xcbf29ce484222325ULL;
+    for (const char c : label) hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+    const std::string tail = fmt::format("-{:016x}", hash);
+    name = std::string(label.substr(0, kMaxName - tail.size())) + tail;
+  }
   for (char& c : name) {
     const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
                       c == '_' || c == '-';

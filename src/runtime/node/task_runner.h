@@ -210,7 +210,9 @@ class TaskRunner {
 
   // SafeFileName maps a label to a file name: characters outside
   // [A-Za-z0-9._-] become '_', a leading '.' becomes '_', at most 128
-  // characters; an empty label gives "task-ID".
+  // characters (a longer label keeps its first 111 and a hash of the whole,
+  // so labels that differ only past the cut still get files of their own);
+  // an empty label gives "task-ID".
   static std::string SafeFileName(std::string_view label, uint64_t id);
 
  private:
