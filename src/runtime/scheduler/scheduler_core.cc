@@ -8,6 +8,7 @@
 #include "model/names.h"
 #include "runtime/journal_transaction.h"
 #include "runtime/scheduler/done_elsewhere.h"
+#include "runtime/scheduler/metrics_snapshot.h"
 #include "runtime/scheduler/results_archive.h"
 #include "runtime/scheduler/status_reply.h"
 #include "runtime/wire.h"
@@ -310,27 +311,8 @@ absl::Status SchedulerCore::Cancel(uint32_t global_job) {
 void SchedulerCore::RefreshMetrics() {
   std::lock_guard lock(mu_);
   Flush();  // report only what is journaled
-  SchedulerMetrics::Snapshot s;
-  const JobTable::CompactedCounts& compacted = jobs_.compacted_ended();
-  s.tasks_done = compacted.tasks_done;
-  s.jobs_done = compacted.succeeded;
-  s.jobs_failed = compacted.failed;
-  s.jobs_cancelled = compacted.cancelled;
   std::vector<uint32_t> active;
-  for (uint32_t j = jobs_.first_held(); j < jobs_.size(); ++j) {
-    const JobInfo& info = jobs_[j];
-    if (info.compacted) continue;  // counted above
-    s.tasks_done += info.done;
-    switch (info.state) {
-      case JournalJob::State::kActive:
-        ++s.jobs_active;
-        active.push_back(j);
-        break;
-      case JournalJob::State::kSucceeded: ++s.jobs_done; break;
-      case JournalJob::State::kFailed: ++s.jobs_failed; break;
-      case JournalJob::State::kCancelled: ++s.jobs_cancelled; break;
-    }
-  }
+  SchedulerMetrics::Snapshot s = JobsSnapshot(jobs_, active);
   // Tasks, nodes and the policy's refusals: only a complete cluster has them.
   if (run_) run_->AddToSnapshot(active, outbox_, s);
   metrics_.Update(s);
@@ -468,7 +450,7 @@ void SchedulerCore::RunClock() {
     }
     Flush();
     TimeUs next = now + kClockTickUs;
-    if (run_ && run_->NextEventTime() >= 0) next = std::min(next, run_->NextEventTime());
+    if (const TimeUs due = NextEngineEventUs(); due >= 0) next = std::min(next, due);
     clock_wakes_at_us_ = std::max(next, now);
     clock_.SleepUntil(lock, clock_start_us_ + (clock_wakes_at_us_ - clock_offset_us_));
   }
@@ -577,7 +559,7 @@ void SchedulerCore::Flush() {
   // The clock thread sleeps until its next deadline; wake it only when the
   // engine now has something due sooner (a wake-up per event would cost a
   // thread switch each).
-  if (run_ && run_->NextEventTime() >= 0 && run_->NextEventTime() < clock_wakes_at_us_) clock_.Wake();
+  if (const TimeUs due = NextEngineEventUs(); due >= 0 && due < clock_wakes_at_us_) clock_.Wake();
 }
 
 }  // namespace weft::runtime

@@ -31,6 +31,7 @@
 //   job_table.h        every accepted job, and the per-scheduler limits
 //   done_elsewhere.h   tasks a failed-over submission brings as already done
 //   status_reply.h     the status lines of `weft status`
+//   metrics_snapshot.h the job table's part of a /metrics snapshot
 //   journal_recovery.h what Open reads back from the journal and archive
 //   node_outbox.h      node sessions and what waits to be sent to each
 //   attempt_launches.h launches (command templating), phase starts, reservations
@@ -186,6 +187,9 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   // exist only on a complete cluster (Submit refuses them before, and Open
   // reads none without it), so run_ is set.
   ClusterRun& run() { return *run_; }
+  // NextEngineEventUs: when the engine has something due next; -1 for
+  // nothing, also before the cluster is complete.
+  TimeUs NextEngineEventUs() const { return run_ ? run_->NextEventTime() : -1; }
   // AddLiveJob hands an accepted job (in jobs_ already) to the engine; cannot fail.
   void AddLiveJob(JobId id, LiveJob built, TimeUs now, std::span<const AttemptRecord> history);
   // AcceptingJobs: Unavailable while the cluster is incomplete or the journal failing.
