@@ -8,6 +8,8 @@
 //     (K: `a,b,...`) on the last line. The address is chosen once and kept in DIR: an `up` on a
 //     dir whose daemons are partly dead (a crash, kill -9) starts only the
 //     missing ones, the scheduler on its old address, with the same flags;
+//     if that restart fails (its port taken) it exits with the scheduler's
+//     error and leaves the rest running and the address in place;
 //   weft cluster up --slurm N [--partition P] [--sbatch-arg A]... [--listen ADDR
 //                   [--insecure | --tls-cert F --tls-key F --tls-ca F]] --dir DIR
 //     the same with the N nodes started as one Slurm job (cli/slurm_nodes.h)
@@ -212,7 +214,20 @@ std::variant<std::string, int> StartScheduler(const UpOptions& o, const fs::path
     if (!Running(scheduler) || Clock::now() > deadline) {
       const std::string why = LastLine(dir / (name + ".out"));
       std::cerr << "error: the scheduler did not start: " << (why.empty() ? "no output" : why) << "\n";
-      StopAll(dir);
+      if (previous.empty()) {
+        StopAll(dir);  // a first start: nothing of the cluster was running before this up
+      } else {
+        // A restart that failed (its port taken, say) tears nothing down
+        // (issue 34, finding 5): what still runs keeps running, and the
+        // address stays where the nodes and clients look for the scheduler,
+        // so the next up comes back there.
+        if (Running(scheduler)) {
+          kill(scheduler, SIGKILL);
+          waitpid(scheduler, nullptr, 0);
+        }
+        fs::remove(dir / (name + ".pid"), ec);
+        std::ofstream(dir / name / "address") << previous << "\n";
+      }
       return why.find("weftd: ") != std::string::npos ? kExitBadInput : kExitFailure;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -271,7 +286,7 @@ int Up(const UpOptions& o) {
       continue;
     }
     std::variant<std::string, int> started = StartScheduler(o, dir, r, deadline);
-    if (std::holds_alternative<int>(started)) return std::get<int>(started);  // StartScheduler stopped them all
+    if (std::holds_alternative<int>(started)) return std::get<int>(started);  // StartScheduler cleaned up
     addresses.push_back(std::get<std::string>(started));
   }
   std::string address = addresses[0];

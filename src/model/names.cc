@@ -40,6 +40,17 @@ absl::Status CheckNoControl(std::string_view what, std::string_view field, std::
                   EscapeForDisplay(value)));
 }
 
+// CheckName: `value` is a name no longer than kMaxNameBytes without control
+// characters. The message quotes only the start of a long name, so that it
+// stays one short line.
+absl::Status CheckName(std::string_view what, std::string_view field, std::string_view value) {
+  if (value.size() > kMaxNameBytes) {
+    return absl::InvalidArgumentError(fmt::format("{}: \"{}\" is {} bytes (\"{}\"), over the {} a name may have", what,
+                                                  field, value.size(), NameForDisplay(value), kMaxNameBytes));
+  }
+  return CheckNoControl(what, field, value);
+}
+
 absl::Status CheckCommand(const Job& job, const Stage& stage, std::string_view where) {
   if (stage.command.find('\0') != std::string::npos) {
     return absl::InvalidArgumentError(fmt::format("{}: \"command\" holds a NUL character", where));
@@ -96,22 +107,31 @@ bool IsShellSafeName(std::string_view name) {
 
 absl::Status ValidateNames(const Workload& w) {
   for (const Machine& m : w.cluster.machines()) {
-    if (absl::Status s = CheckNoControl("cluster", "machines.name", m.name); !s.ok()) return s;
+    if (absl::Status s = CheckName("cluster", "machines.name", m.name); !s.ok()) return s;
   }
   for (const std::string& user : w.users) {
-    if (absl::Status s = CheckNoControl("a job", "user", user); !s.ok()) return s;
+    if (absl::Status s = CheckName("a job", "user", user); !s.ok()) return s;
   }
   for (const Job& job : w.jobs) {
-    const std::string where = fmt::format("job \"{}\"", EscapeForDisplay(job.name));
-    if (absl::Status s = CheckNoControl(where, "name", job.name); !s.ok()) return s;
+    const std::string where = fmt::format("job \"{}\"", NameForDisplay(job.name));
+    if (absl::Status s = CheckName(where, "name", job.name); !s.ok()) return s;
     for (const Stage& stage : job.stages) {
-      const std::string stage_where = fmt::format("{} stage \"{}\"", where, EscapeForDisplay(stage.name));
-      if (absl::Status s = CheckNoControl(stage_where, "name", stage.name); !s.ok()) return s;
+      const std::string stage_where = fmt::format("{} stage \"{}\"", where, NameForDisplay(stage.name));
+      if (absl::Status s = CheckName(stage_where, "name", stage.name); !s.ok()) return s;
       if (stage.command.empty()) continue;
       if (absl::Status s = CheckCommand(job, stage, stage_where); !s.ok()) return s;
     }
   }
   return absl::OkStatus();
+}
+
+std::string NameForDisplay(std::string_view name) {
+  constexpr size_t kShown = 64;
+  if (name.size() <= kShown) return EscapeForDisplay(name);
+  // Cut at a character's start, not inside a UTF-8 sequence.
+  size_t cut = kShown;
+  while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xc0) == 0x80) --cut;
+  return EscapeForDisplay(name.substr(0, cut)) + "...";
 }
 
 std::string ExpandCommand(std::string_view command, std::string_view job, std::string_view stage, uint32_t task) {

@@ -6,6 +6,8 @@
 // name that a command substitutes is shell syntax unless it is restricted:
 //   - no name anywhere may hold a control character (C0, DEL or C1): they
 //     would cut a command short (NUL), or reach a terminal as escape codes;
+//   - no name may be longer than kMaxNameBytes (FORMATS §1): a longer one
+//     would be carried in every status reply and log line (issue 34, finding 6);
 //   - a name that a command substitutes must be 1 to kMaxSubstitutedName
 //     characters of the safe set [A-Za-z0-9._+:@,%#-], not starting with '-'
 //     or '#': none of them means anything to the shell inside or outside
@@ -28,6 +30,8 @@
 
 namespace weft {
 
+// The longest name (job, stage, user, machine), in bytes.
+inline constexpr size_t kMaxNameBytes = 256;
 // The longest job or stage name a command may substitute.
 inline constexpr size_t kMaxSubstitutedName = 255;
 // The longest command after substitution: Linux refuses a longer single exec
@@ -54,6 +58,10 @@ std::string ExpandCommand(std::string_view command, std::string_view job, std::s
 // well-formed UTF-8 (overlong forms, surrogates and code points above
 // U+10FFFF are ill-formed), or npos when all of it is well-formed.
 size_t FirstInvalidUtf8(std::string_view s);
+
+// NameForDisplay: EscapeForDisplay of `name`, cut after its first 64 bytes
+// (with "..."), for a message that names it.
+std::string NameForDisplay(std::string_view name);
 
 // EscapeForDisplay: `s` safe to print on a terminal: `\` and `"` get a
 // backslash, control characters become \n, \t, \r or \xNN (C1: \u0080 form),

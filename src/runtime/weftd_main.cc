@@ -3,17 +3,22 @@
 //                   [--replica I --replicas K] [--tls-cert F --tls-key F [--tls-ca F]] [--insecure]
 //   weftd node --scheduler ADDR[,ADDR] [--name N] [--cpu C] [--mem GB] [--work-dir DIR]
 //              [--tls-ca F [--tls-cert F --tls-key F]]
+// Both take --umask OCTAL (default 077): what the daemon creates (journal,
+// logs, task output, and what its tasks create) is private to its user
+// unless told otherwise (issue 34, finding 7).
 // Exit codes: 0 after a clean stop (SIGTERM/SIGINT), 2 bad input (flags, an
 // unsafe listen address, a bad TLS file, a state dir of another policy), 1
 // internal error.
 #include <signal.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include "CLI/CLI.hpp"
@@ -22,6 +27,7 @@
 #include "grpc/support/log.h"
 #include "grpcpp/grpcpp.h"
 #include "runtime/auth.h"
+#include "runtime/kept_address.h"
 #include "runtime/node/node_daemon.h"
 #include "runtime/scheduler/scheduler_core.h"
 #include "runtime/scheduler/dashboard_server.h"
@@ -155,17 +161,28 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
   absl::StatusOr<std::unique_ptr<SchedulerCore>> core = SchedulerCore::Open(config);
   if (!core.ok()) return Fail(ExitCodeOf(core.status()), StatusMessage(core.status()));
   SchedulerService service(**core, *token);
+  // A port the system chose at the first start is kept: a restart with the
+  // same command line listens there again, or not at all (never elsewhere,
+  // where nobody would look for it).
+  const std::filesystem::path kept_listen = config.state_dir / "listen";
+  const std::string bind = ListenAddress(listen, kept_listen);
   grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort(listen, ServerCredentials(*tls), &port);
+  builder.AddListeningPort(bind, ServerCredentials(*tls), &port);
   builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
   builder.RegisterService(&service);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (!server || port == 0) {
-    return Fail(2, fmt::format("cannot listen on {}{}", listen, tls->enabled() ? " with TLS" : ""));
+    return Fail(2, fmt::format("cannot listen on {}{}{}", bind, tls->enabled() ? " with TLS" : "",
+                               bind == listen ? "" : fmt::format(" (the port chosen for {} at the first start, kept "
+                                                                 "in {})", listen, kept_listen.string())));
   }
-  const std::string host = listen.substr(0, listen.rfind(':'));
+  const std::string host = bind.substr(0, bind.rfind(':'));
   const std::string address = fmt::format("{}:{}", host, port);
+  if (absl::Status s = KeepAddress(listen, address, kept_listen); !s.ok()) {
+    server->Shutdown();
+    return Fail(2, StatusMessage(s));
+  }
   // The dashboard and /metrics (docs/runtime.md, "Dashboard and metrics"),
   // published before the gRPC address, which `weft cluster up` waits for.
   std::unique_ptr<LiveDashboard> dashboard;
@@ -173,7 +190,9 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
   if (!http.empty()) {
     dashboard = std::make_unique<LiveDashboard>(**core, config.state_dir / "dashboard");
     SchedulerCore& c = **core;
-    auto started = DashboardServer::Start(http, *token,
+    const std::filesystem::path kept_http = config.state_dir / "http-listen";
+    const std::string http_bind = ListenAddress(http, kept_http);
+    auto started = DashboardServer::Start(http_bind, *token,
                                           {.metrics = [&c] { c.RefreshMetrics(); return c.metrics().Exposition(); },
                                            .page = [&d = *dashboard](int refresh) { return d.Page(refresh); }},
                                           *tls);
@@ -182,6 +201,10 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
       return Fail(2, StatusMessage(started.status()));
     }
     http_server = std::move(*started);
+    if (absl::Status s = KeepAddress(http, http_server->address(), kept_http); !s.ok()) {
+      server->Shutdown();
+      return Fail(2, StatusMessage(s));
+    }
     if (absl::Status s = WriteAddress(config.state_dir, http_server->address(), "http-address"); !s.ok()) {
       server->Shutdown();
       return Fail(2, StatusMessage(s));
@@ -203,6 +226,14 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
   (*core)->Stop();
   clock.join();
   return 0;
+}
+
+// ParseUmask: an octal mode mask of at most 0777 ("077", "0022"), or nothing.
+std::optional<mode_t> ParseUmask(const std::string& text) {
+  if (text.empty() || text.size() > 4 || text.find_first_not_of("01234567") != std::string::npos) return std::nullopt;
+  const auto mask = static_cast<mode_t>(std::stoul(text, nullptr, 8));
+  if (mask > 0777) return std::nullopt;
+  return mask;
 }
 
 int RunNodeDaemon(NodeConfig config, const std::string& schedulers, double cpu, double mem, double disk, double net,
@@ -295,6 +326,12 @@ int main(int argc, char** argv) {
   s->add_option("--sync", sync, "journal durability: normal (survives kill -9) or full (also power loss; an fsync per commit)")
       ->capture_default_str()->check(CLI::IsMember({"normal", "full"}));
 
+  // The file mode mask, for both daemons.
+  std::string umask_text = "077";
+  const std::string umask_help =
+      "file mode mask (octal) for what the daemon and its tasks create; the default keeps them to the owner";
+  s->add_option("--umask", umask_text, umask_help)->capture_default_str();
+
   NodeConfig node;
   std::string schedulers;
   double cpu = 0, mem = 0, disk = 1000, net = 1000;
@@ -314,6 +351,7 @@ int main(int argc, char** argv) {
   n->add_option("--token-file", node_token_file, "the scheduler's shared token");
   TlsFiles node_tls;
   AddTlsFlags(n, node_tls, TlsSide::kClient);
+  n->add_option("--umask", umask_text, umask_help)->capture_default_str();
 
   try {
     app.parse(argc, argv);
@@ -322,6 +360,14 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "weftd: %s\n", e.what());
     return 2;
   }
+  // Private by default: set before anything is created (the state dir, the
+  // log, the journal; a node's work dir and its tasks' files).
+  const std::optional<mode_t> mask = ParseUmask(umask_text);
+  if (!mask) {
+    std::fprintf(stderr, "weftd: --umask: %s is not an octal mode mask (e.g. 077 or 022)\n", umask_text.c_str());
+    return 2;
+  }
+  umask(*mask);
   if (s->parsed()) {
     sched.heartbeat_us = static_cast<weft::TimeUs>(heartbeat_s * 1e6);
     sched.node_timeout_us = static_cast<weft::TimeUs>(timeout_s * 1e6);

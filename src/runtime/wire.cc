@@ -1,5 +1,7 @@
 #include "runtime/wire.h"
 
+#include <algorithm>
+
 namespace weft::runtime {
 
 v1::ResourceVector ToProto(const Resources& r) {
@@ -71,6 +73,46 @@ policy::TaskEnd FromProto(const v1::TaskEndNote& n, MachineId machine) {
                                                                                         : Outcome::kFailed;
   return policy::TaskEnd{TaskRef{JobId(n.job()), n.stage(), n.task()}, machine, outcome, n.attempt(),
                          n.start_us(), n.end_us(), ContainerId(), n.will_retry()};
+}
+
+Resources MeasuredResources(const v1::ResourceVector& v) {
+  absl::StatusOr<Resources> r = FromProto(v);
+  return r.ok() ? *r : Resources();
+}
+
+policy::TaskUsage MeasuredUsage(const v1::TaskEnd& end) {
+  if (end.has_usage()) return {MeasuredResources(end.average()), MeasuredResources(end.peak())};
+  v1::ResourceVector average;
+  average.set_cpu(end.run_us() > 0 ? end.cpu_seconds() * 1e6 / static_cast<double>(end.run_us()) : 0);
+  average.set_mem(static_cast<double>(std::max<int64_t>(0, end.peak_rss_bytes())) / 1e9);
+  const Resources measured = MeasuredResources(average);
+  return {measured, measured};
+}
+
+policy::TaskUsage MeasuredUsage(const v1::PhaseEnd& end) {
+  return {MeasuredResources(end.average()), MeasuredResources(end.peak())};
+}
+
+Resources MeasuredResources(const v1::TaskUsage& sample) {
+  v1::ResourceVector v;
+  v.set_cpu(sample.cpu_cores());
+  v.set_mem(static_cast<double>(sample.rss_bytes()) / 1e9);
+  v.set_disk(sample.disk_mbps());
+  v.set_net(sample.net_mbps());
+  return MeasuredResources(v);
+}
+
+v1::SchedulerMessage RegisteredMessage(uint32_t slot, int64_t heartbeat_us, int64_t node_timeout_us,
+                                       const ReplicaIds& replica, uint32_t overbooked) {
+  v1::SchedulerMessage message;
+  v1::Registered& r = *message.mutable_registered();
+  r.set_slot(slot);
+  r.set_heartbeat_ms(heartbeat_us / 1000);
+  r.set_node_timeout_ms(node_timeout_us / 1000);
+  r.set_replica(replica.index);
+  r.set_replicas(replica.count);
+  r.set_overbooked(overbooked);
+  return message;
 }
 
 std::vector<std::string> SplitAddresses(const std::string& list) {

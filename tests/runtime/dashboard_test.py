@@ -14,9 +14,11 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.parse
 import urllib.request
 
@@ -57,6 +59,39 @@ def run(cmd, timeout=120):
     if done.returncode != 0:
         sys.exit(f"FAILED: {' '.join(cmd)} exited {done.returncode}: {done.stderr}")
     return done.stdout
+
+
+def survivors(work, wait_s=5.0):
+    """The processes (but this one) whose command line mentions `work` or that run inside it, once none is
+    left or after wait_s seconds; those left are killed (they are the test's own)."""
+    def scan():
+        found = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            if int(pid) == os.getpid():
+                continue
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    cmd = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+            except OSError:
+                continue  # gone meanwhile
+            try:
+                cwd = os.readlink(f"/proc/{pid}/cwd")
+            except OSError:
+                cwd = ""
+            if cmd and (work in cmd or cwd == work or cwd.startswith(work + "/")):
+                found.append((int(pid), cmd))
+        return found
+    deadline = time.monotonic() + wait_s
+    left = scan()
+    while left and time.monotonic() < deadline:
+        time.sleep(0.1)
+        left = scan()
+    for pid, _ in left:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    return left
 
 
 def get(url):
@@ -154,6 +189,10 @@ def main():
                              f"--screenshot={os.path.abspath(a.screenshot)}", at("/", "refresh=0"))
     finally:
         subprocess.run([a.weft, "cluster", "down", "--dir", cluster], capture_output=True, timeout=60)
+        # Nothing the test started may outlive it (issue 34, finding 8).
+        left = survivors(os.path.abspath(a.work))
+        if left:
+            failures.append(f"processes of the test survived it: {left}")
 
     for f in failures:
         print("FAILED:", f)

@@ -6,6 +6,7 @@
 #include "runtime/scheduler/job_intake.h"
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "fmt/format.h"
@@ -286,6 +287,27 @@ TEST(JobIntakeTest, AnOldArchivesJobsExportAsBefore) {
   }
   const v1::ExportChunk chunk = ResultsExport().Build(table, {}, archived, live, ReplicaIds{}, "fifo", 0);
   EXPECT_EQ(chunk.workload_json(), OldExportWorkload(journaled, live));
+}
+
+// Issue 34, finding 6: a name is at most 256 bytes (FORMATS §1), in every
+// reader: a longer job, stage or user name is refused with one short line.
+TEST(JobIntakeTest, NamesOverTheLimitAreRefusedInOneShortLine) {
+  const auto submit = [](const std::string& job, const std::string& stage, const std::string& user) {
+    return ParseSubmission(fmt::format(R"({{"weft": 1, "jobs": [{{"name": "{}", "user": "{}", "stages": [
+        {{"name": "{}", "tasks": 1, "duration": 1, "demand": {{"cpu": 1, "mem": 1}}}}]}}]}})",
+                                       job, user, stage),
+                           Live());
+  };
+  const std::string longest(256, 'n'), over(257, 'n'), huge(10'000'000, 'n');
+  EXPECT_TRUE(submit(longest, longest, longest).ok());
+  using Names = std::tuple<std::string, std::string, std::string>;
+  for (const auto& [job, stage, user] : std::vector<Names>{{over, "s", "u"}, {"j", over, "u"}, {"j", "s", over},
+                                                           {huge, "s", "u"}, {"j", huge, "u"}}) {
+    const auto r = submit(job, stage, user);
+    ASSERT_TRUE(absl::IsInvalidArgument(r.status())) << r.status();
+    EXPECT_THAT(r.status().message(), testing::HasSubstr("over the 256 a name may have"));
+    EXPECT_LT(r.status().message().size(), 400u);
+  }
 }
 
 }  // namespace

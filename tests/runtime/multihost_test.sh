@@ -13,10 +13,14 @@
 # Needs root and `ip netns` (iproute2): exits 77 (ctest's SKIP_RETURN_CODE)
 # with the reason where either is missing or a namespace cannot be made
 # (a container without CAP_NET_ADMIN). Whatever happens, the trap stops the
-# daemons and deletes the namespaces.
+# daemons and deletes the namespaces, and the test fails if any process of
+# it (daemon, keeper or task) survives that (issue 34, finding 8): every
+# daemon is started with `ip netns exec` directly, which execs it, so `$!`
+# is the daemon itself and not a subshell around it.
 set -uo pipefail
 
 weft=$1 weftd=$2 make_certs=$3 work=$4
+source "$(dirname "$0")/survivors.sh"
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*" >&2; dump; exit 1; }
 
@@ -37,6 +41,7 @@ cleanup() {
   done
   for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
   for ns in "$ns_s" "$ns_0" "$ns_1"; do ip netns del "$ns" 2>/dev/null; done
+  assert_no_survivors "$work" || exit 1
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -68,7 +73,7 @@ c="$work/certs"
 (umask 077 && head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$work/token")
 tls_client=(--tls-ca "$c/ca.pem" --tls-cert "$c/client.pem" --tls-key "$c/client.key" --token-file "$work/token")
 
-in_s "$weftd" scheduler --listen 0.0.0.0:7070 --state "$work/s" --nodes 2 --heartbeat 0.1 --node-timeout 1 \
+ip netns exec "$ns_s" "$weftd" scheduler --listen 0.0.0.0:7070 --state "$work/s" --nodes 2 --heartbeat 0.1 --node-timeout 1 \
   --token-file "$work/token" --tls-cert "$c/server.pem" --tls-key "$c/server.key" --tls-ca "$c/ca.pem" \
   >"$work/s.out" 2>&1 &
 pids+=($!)

@@ -2,7 +2,8 @@
 //
 // RuntimeTest: the fixture of the runtime's end-to-end tests (issue 7, issue
 // 20): `weft cluster up` starts weftd daemons as real processes, and
-// TearDown always runs `weft cluster down` and kills what a test spawned.
+// TearDown always runs `weft cluster down`, kills what a test spawned, and
+// fails the test if any process of it survives that (survivors.h).
 // Every wait is bounded.
 #pragma once
 
@@ -23,6 +24,7 @@
 #include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "runtime/survivors.h"
 
 namespace weft {
 
@@ -41,6 +43,11 @@ class RuntimeTest : public CliTest {
       kill(pid, SIGKILL);
       waitpid(pid, nullptr, 0);
     }
+    // Nothing the test started may outlive it (issue 34, finding 8): every
+    // daemon, keeper and task runs on the test's own dir.
+    const std::vector<std::string> left = SurvivorsAfterWaiting(dir_);
+    EXPECT_THAT(left, testing::IsEmpty()) << "processes of the test survived it";
+    KillSurvivors(left);
     // A killed node's keeper cleans up its work dir as the node dies (its
     // cgroups record): let it finish before the test's dir goes.
     for (int i = 0; i < 50; ++i) {

@@ -501,6 +501,21 @@ TEST(TaskRunnerTest, SafeFileNameKeepsNamesInTheirDirectory) {
   EXPECT_EQ(TaskRunner::SafeFileName(std::string(300, 'x'), 9).size(), 128u);
 }
 
+// Issue 34, finding 6: a long stage name must not cut the -TASK-ATTEMPT
+// suffix off and make a stage's tasks share one output file.
+TEST(TaskRunnerTest, SafeFileNameKeepsLongLabelsApart) {
+  const std::string stage(200, 's');
+  const std::string a = TaskRunner::SafeFileName("0-" + stage + "-1-0", 9);
+  const std::string b = TaskRunner::SafeFileName("0-" + stage + "-2-0", 9);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(a.size(), 128u);
+  EXPECT_EQ(b.size(), 128u);
+  EXPECT_EQ(a.substr(0, 100), b.substr(0, 100));  // still readable: the label's start
+  EXPECT_EQ(a, TaskRunner::SafeFileName("0-" + stage + "-1-0", 9));  // the same label, the same file
+  const std::string fits(128, 'y');
+  EXPECT_EQ(TaskRunner::SafeFileName(fits, 9), fits);  // up to the limit, unchanged
+}
+
 }  // namespace
 }  // namespace weft::runtime
 

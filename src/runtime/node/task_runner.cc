@@ -43,377 +43,10 @@ double RusageCpuSeconds(const rusage& ru) {
   return seconds(ru.ru_utime) + seconds(ru.ru_stime);
 }
 
-// What the child needs to become the task; on the parent's stack, which a
-// CLONE_VM child reads directly.
-struct ChildSetup {
-  pid_t parent = 0;
-  int stdin_fd = -1;
-  int out_fd = -1;
-  int err_fd = -1;
-  const char* command = nullptr;  // nullptr: the built-in task
-  char* const* envp = nullptr;    // a command task's environment
-  TimeUs builtin_cpu_us = 0;  // kProfile: the phase's length (wall clock)
-  BuiltinWork builtin_work = BuiltinWork::kCpu;
-  uint64_t builtin_bytes = 0;
-  BuiltinProfile profile;  // kProfile
-  const char* scratch = nullptr;  // kDisk, kProfile: the scratch file's path
-  const char* cwd = nullptr;      // a command task runs in the work dir
-  const int* cgroup_fds = nullptr;  // cgroup.procs files the child moves itself into
-  size_t cgroup_fd_count = 0;
-};
-
-// The built-in I/O work, in the child: raw syscalls only (it is a copy of a
-// process with threads, so nothing that may take a lock or allocate); its
-// 1 MiB buffer is mapped, not on the child's small stack.
-constexpr size_t kIoChunk = 1 << 20;
-
-char* MapBuffer() {
-  void* p = mmap(nullptr, kIoChunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  return p == MAP_FAILED ? nullptr : static_cast<char*>(p);
-}
-
-// OpenScratch maps the write buffer (with something in every page) into
-// `buf` and creates the scratch file: its fd, or -1 (no buffer) or -2 (no
-// file), the child's exit codes.
-int OpenScratch(const char* path, char*& buf) {
-  buf = MapBuffer();
-  if (buf == nullptr) return -1;
-  for (size_t i = 0; i < kIoChunk; i += 4096) buf[i] = static_cast<char>(i >> 12);
-  const int fd = open(path, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0600);
-  return fd < 0 ? -2 : fd;
-}
-
-// DiskWork writes `bytes` to a fresh file, flushes it to storage, drops it
-// from the page cache so the read really comes from the disk, reads it back
-// and removes it. 0 on success.
-int DiskWork(const char* path, uint64_t bytes) {
-  char* buf = nullptr;
-  const int fd = OpenScratch(path, buf);
-  if (fd < 0) return -fd;
-  int result = 0;
-  for (uint64_t done = 0; done < bytes && result == 0;) {
-    const ssize_t n = write(fd, buf, std::min<uint64_t>(kIoChunk, bytes - done));
-    if (n <= 0) result = 3;
-    done += n > 0 ? static_cast<uint64_t>(n) : 0;
-  }
-  if (result == 0 && fdatasync(fd) != 0) result = 4;
-  posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-  if (result == 0 && lseek(fd, 0, SEEK_SET) != 0) result = 5;
-  for (uint64_t done = 0; done < bytes && result == 0;) {
-    const ssize_t n = read(fd, buf, kIoChunk);
-    if (n <= 0) result = 6;
-    done += n > 0 ? static_cast<uint64_t>(n) : 0;
-  }
-  close(fd);
-  unlink(path);
-  return result;
-}
-
-// The wall clock of a profiled phase's pacing, in microseconds.
-int64_t MonotonicUs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * kUsPerSecond + ts.tv_nsec / 1000;
-}
-
-void NapUs(int64_t us) {
-  timespec ts{us / kUsPerSecond, (us % kUsPerSecond) * 1000};
-  nanosleep(&ts, nullptr);
-}
-
-// Ahead: paced work (per_us units per microsecond since start_us; 0: not
-// paced) that has done `done` is ahead of its schedule.
-bool Ahead(uint64_t done, double per_us, int64_t start_us) {
-  return per_us > 0 && static_cast<double>(done) > per_us * static_cast<double>(MonotonicUs() - start_us);
-}
-
-// NetWork sends `bytes` from one end of a 127.0.0.1 TCP connection to the
-// other, both ends in this process, driven by poll; paced at per_us bytes
-// per microsecond (MB/s) from start_us when per_us > 0. 0 on success.
-int NetWork(uint64_t bytes, double per_us = 0, int64_t start_us = 0) {
-  char* buf = MapBuffer();
-  if (buf == nullptr) return 1;
-  const int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  if (listener < 0 || bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || listen(listener, 1) != 0 ||
-      getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    return 2;
-  }
-  const int sender = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  if (sender < 0) return 3;
-  if (connect(sender, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 && errno != EINPROGRESS) return 4;
-  const int receiver = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
-  if (receiver < 0) return 5;
-  close(listener);
-  uint64_t sent = 0;
-  uint64_t received = 0;
-  while (received < bytes) {
-    const bool may_send = sent < bytes && !Ahead(sent, per_us, start_us);
-    // Ahead of its pace with nothing in flight: look again in a millisecond.
-    const bool idle = !may_send && received == sent;
-    pollfd fds[2] = {{receiver, POLLIN, 0}, {sender, static_cast<short>(may_send ? POLLOUT : 0), 0}};
-    const int ready = poll(fds, 2, idle ? 1 : 10000);
-    if (ready < 0 || (ready == 0 && !idle)) return 6;
-    if (may_send && (fds[1].revents & POLLOUT) != 0) {
-      const ssize_t n = write(sender, buf, std::min<uint64_t>(kIoChunk, bytes - sent));
-      if (n < 0 && errno != EAGAIN) return 7;
-      sent += n > 0 ? static_cast<uint64_t>(n) : 0;
-    }
-    if ((fds[0].revents & (POLLIN | POLLHUP)) != 0) {
-      const ssize_t n = read(receiver, buf, kIoChunk);
-      if (n == 0 || (n < 0 && errno != EAGAIN)) return 8;
-      received += n > 0 ? static_cast<uint64_t>(n) : 0;
-    }
-  }
-  close(sender);
-  close(receiver);
-  return 0;
-}
-
-// PacedCpuWork burns `cores` (at most one) of this process's cpu, paced by
-// the wall clock from start_us, until it has used cores x duration_us.
-int PacedCpuWork(double cores, int64_t duration_us, int64_t start_us) {
-  const double target_us = cores * static_cast<double>(duration_us);
-  for (;;) {
-    timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    const int64_t used_us = ts.tv_sec * kUsPerSecond + ts.tv_nsec / 1000;
-    if (static_cast<double>(used_us) >= target_us) return 0;
-    if (Ahead(static_cast<uint64_t>(used_us), cores, start_us)) {
-      NapUs(1000);
-      continue;
-    }
-    for (int i = 0; i < 20000; ++i) asm volatile("");  // work the optimizer cannot remove
-  }
-}
-
-// PacedDiskWork writes `bytes` to a scratch file at per_us bytes per
-// microsecond from start_us, flushing every 4 MiB to storage and writing
-// from the start again past 64 MiB (the file stays small), then removes it.
-int PacedDiskWork(const char* path, uint64_t bytes, double per_us, int64_t start_us) {
-  constexpr uint64_t kFlushBytes = 4 << 20;
-  constexpr uint64_t kFileBytes = 64 << 20;
-  char* buf = nullptr;
-  const int fd = OpenScratch(path, buf);
-  if (fd < 0) return -fd;
-  int result = 0;
-  uint64_t offset = 0;
-  uint64_t unflushed = 0;
-  for (uint64_t done = 0; done < bytes && result == 0;) {
-    if (Ahead(done, per_us, start_us)) {
-      NapUs(1000);
-      continue;
-    }
-    if (offset >= kFileBytes) offset = 0;
-    const ssize_t n = pwrite(fd, buf, std::min<uint64_t>(kIoChunk, bytes - done), static_cast<off_t>(offset));
-    if (n <= 0) result = 3;
-    const uint64_t wrote = n > 0 ? static_cast<uint64_t>(n) : 0;
-    done += wrote;
-    offset += wrote;
-    unflushed += wrote;
-    if (unflushed >= kFlushBytes) {
-      if (fdatasync(fd) != 0) result = 4;
-      unflushed = 0;
-    }
-  }
-  if (result == 0 && fdatasync(fd) != 0) result = 4;
-  close(fd);
-  unlink(path);
-  return result;
-}
-
-// StartWorker starts a copy of this (single-threaded) process that exits
-// with work()'s result, in this process's group; raw clone, as fork without
-// the atfork handlers. The copy dies with this process. Its pid, or -1.
-template <typename Work>
-pid_t StartWorker(Work work) {
-  const long pid = syscall(SYS_clone, SIGCHLD, nullptr, nullptr, nullptr, 0);
-  if (pid == 0) {
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    _exit(work());
-  }
-  return static_cast<pid_t>(pid);
-}
-
-// ProfiledWork: a profiled phase (BuiltinProfile): its cpu, disk and net
-// parts in worker processes started first (so that they do not share the
-// memory's pages, which /proc would count once per process), its memory
-// held here; returns once every part is done and `duration_us` has passed
-// since the start. 0 on success.
-int ProfiledWork(const BuiltinProfile& p, int64_t duration_us, const char* scratch) {
-  const int64_t start_us = MonotonicUs();
-  int workers = 0;
-  const int cpus = static_cast<int>(std::ceil(p.cores - 1e-9));
-  for (int k = 0; k < cpus; ++k) {
-    if (StartWorker([&] { return PacedCpuWork(p.cores / cpus, duration_us, start_us); }) < 0) return 20;
-    ++workers;
-  }
-  const auto bytes = [duration_us](double mbps) {  // MB/s is bytes per microsecond
-    return static_cast<uint64_t>(mbps * static_cast<double>(duration_us));
-  };
-  if (p.disk_mbps > 0 && scratch != nullptr) {
-    if (StartWorker([&] { return PacedDiskWork(scratch, bytes(p.disk_mbps), p.disk_mbps, start_us); }) < 0) return 20;
-    ++workers;
-  }
-  if (p.net_mbps > 0) {
-    if (StartWorker([&] { return NetWork(bytes(p.net_mbps), p.net_mbps, start_us); }) < 0) return 20;
-    ++workers;
-  }
-  if (p.mem_gb > 0) {
-    const auto size = static_cast<size_t>(p.mem_gb * 1e9);
-    void* m = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) return 21;
-    for (size_t i = 0; i < size; i += 4096) static_cast<volatile char*>(m)[i] = 1;
-  }
-  for (int64_t left = duration_us - (MonotonicUs() - start_us); left > 0;
-       left = duration_us - (MonotonicUs() - start_us)) {
-    NapUs(left);
-  }
-  int result = 0;
-  while (workers > 0) {
-    int status = 0;
-    const pid_t got = waitpid(-1, &status, 0);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return 22;
-    --workers;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) result = 23;
-  }
-  return result;
-}
-
-// ReportExecFailure writes why /bin/sh could not be started to the task's
-// stderr (already fd 2), so a 127 comes with a reason. Async-signal-safe:
-// the errno in decimal, no allocation.
-void ReportExecFailure(int err) {
-  char line[64] = "weftd node: cannot exec /bin/sh: errno ";
-  size_t n = std::strlen(line);
-  char digits[16];
-  size_t d = 0;
-  do {
-    digits[d++] = static_cast<char>('0' + err % 10);
-    err /= 10;
-  } while (err > 0 && d < sizeof digits);
-  while (d > 0 && n + 2 < sizeof line) line[n++] = digits[--d];
-  line[n++] = '\n';
-  [[maybe_unused]] ssize_t w = write(STDERR_FILENO, line, n);
-}
-
-// MoveFd makes `to` a copy of `from` that stays open across exec (dup2 of a
-// descriptor onto itself would keep its close-on-exec flag).
-bool MoveFd(int from, int to) {
-  if (from == to) return fcntl(to, F_SETFD, 0) == 0;
-  return dup2(from, to) == to;
-}
-
-// What the child does before it becomes the task. A command task's child
-// shares the parent's memory (CLONE_VM, CLONE_VFORK: the parent thread waits
-// until it execs or exits) and the daemon has threads, so only
-// async-signal-safe calls: raw syscalls, no allocation, no locks, nothing
-// written but the stack and errno (which the waiting parent does not read).
-int BecomeTask(void* arg) {
-  const ChildSetup& setup = *static_cast<const ChildSetup*>(arg);
-  // Into the task's cgroup first, so everything it will start is born there
-  // ("0" is the writer itself).
-  for (size_t i = 0; i < setup.cgroup_fd_count; ++i) {
-    [[maybe_unused]] ssize_t w = write(setup.cgroup_fds[i], "0", 1);
-  }
-  setpgid(0, 0);
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  // The parent may have died before prctl took effect: then nobody would kill us.
-  if (getppid() != setup.parent) _exit(128 + SIGKILL);
-  // All signals are blocked (see Spawn). Every disposition goes back to the
-  // default before they are unblocked: a parent's handler must never run in
-  // a child sharing its memory, and ignored signals would stay ignored across
-  // exec (the daemon ignores SIGPIPE). The task starts with the defaults and
-  // an empty mask.
-  struct sigaction dfl;
-  std::memset(&dfl, 0, sizeof dfl);
-  dfl.sa_handler = SIG_DFL;
-  for (int sig = 1; sig < NSIG; ++sig) {
-    if (sig != SIGKILL && sig != SIGSTOP) sigaction(sig, &dfl, nullptr);
-  }
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, nullptr);
-  if (setup.command == nullptr) {
-    // The built-in task (a copy of the parent, not sharing its memory): burn
-    // cpu until this process has used builtin_cpu_us, holding none of the
-    // daemon's descriptors (sockets, files) meanwhile.
-    close_range(0, ~0U, 0);
-    if (setup.builtin_work == BuiltinWork::kDisk) _exit(DiskWork(setup.scratch, setup.builtin_bytes));
-    if (setup.builtin_work == BuiltinWork::kNet) _exit(NetWork(setup.builtin_bytes));
-    if (setup.builtin_work == BuiltinWork::kProfile) {
-      _exit(ProfiledWork(setup.profile, setup.builtin_cpu_us, setup.scratch));
-    }
-    for (;;) {
-      timespec ts;
-      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-      if (ts.tv_sec * kUsPerSecond + ts.tv_nsec / 1000 >= setup.builtin_cpu_us) _exit(0);
-      for (int i = 0; i < 20000; ++i) asm volatile("");  // work the optimizer cannot remove
-    }
-  }
-  if (!MoveFd(setup.stdin_fd, STDIN_FILENO) || !MoveFd(setup.out_fd, STDOUT_FILENO) ||
-      !MoveFd(setup.err_fd, STDERR_FILENO)) {
-    _exit(127);
-  }
-  // Every descriptor of the daemon (sockets, the journal) closes at exec.
-  close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
-  if (setup.cwd != nullptr && chdir(setup.cwd) != 0) {
-    ReportExecFailure(errno);
-    _exit(127);
-  }
-  const char* argv[] = {"/bin/sh", "-c", setup.command, nullptr};
-  execve("/bin/sh", const_cast<char* const*>(argv), setup.envp);
-  ReportExecFailure(errno);  // E2BIG: the command is over one exec argument's limit
-  _exit(127);
-}
-
-// BlockAllSignals sets the calling thread's signal mask to every signal
-// (also the two glibc reserves for itself, which sigfillset leaves out) and
-// returns the previous mask; so no handler of the daemon's runs in a child
-// that shares its memory.
-sigset_t BlockAllSignals() {
-  sigset_t all;
-  sigset_t old;
-  std::memset(&all, 0xff, sizeof all);
-  syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &old, _NSIG / 8);
-  return old;
-}
-
-void RestoreSignals(const sigset_t& mask) { syscall(SYS_rt_sigprocmask, SIG_SETMASK, &mask, nullptr, _NSIG / 8); }
-
-struct Spawned {
-  pid_t pid = -1;  // -1: nothing started; `error` says why
-  int pidfd = -1;
-  std::string error;
-};
-
-// Spawn starts the child with clone(2), which also hands back a pidfd.
-// A command task is started the way posix_spawn does it (CLONE_VM |
-// CLONE_VFORK): nothing of the daemon's address space is copied, which fork
-// would do page table by page table (the more the daemon holds, the longer),
-// and the group exists and the shell is exec'd by the time Spawn returns.
-// posix_spawn itself cannot set PR_SET_PDEATHSIG, hence our own child code.
-// The built-in task never execs, so it needs a memory of its own: a plain
-// copy (fork without the atfork handlers, which it does not need).
-Spawned Spawn(ChildSetup& setup, char* stack_top) {
-  int flags = CLONE_PIDFD | SIGCHLD;
-  if (setup.command != nullptr) flags |= CLONE_VM | CLONE_VFORK;
-  Spawned out;
-  const sigset_t old_mask = BlockAllSignals();
-  out.pid = clone(BecomeTask, stack_top, flags, &setup, &out.pidfd);
-  if (out.pid < 0) out.error = ErrnoText("clone");
-  RestoreSignals(old_mask);
-  return out;
-}
-
 }  // namespace
 
 TaskRunner::TaskRunner(std::filesystem::path work_dir, std::string_view cgroup_name)
-    : work_dir_(std::move(work_dir)), child_stack_(std::make_unique<char[]>(kChildStackBytes)) {
+    : work_dir_(std::move(work_dir)) {
   if (!cgroup_name.empty()) cgroups_ = TaskCgroups::Open(cgroup_name, work_dir_ / "cgroups");
   epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
   event_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -429,7 +62,6 @@ TaskRunner::TaskRunner(std::filesystem::path work_dir, std::string_view cgroup_n
     init_status_ = absl::InternalError(ErrnoText("task runner: epoll_ctl"));
   }
   boot_id_ = BootId();
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e) base_env_.emplace_back(*e);
 }
 
 TaskRunner::~TaskRunner() {
@@ -455,7 +87,17 @@ std::filesystem::path TaskRunner::StderrPath(const TaskSpec& spec) const {
 
 std::string TaskRunner::SafeFileName(std::string_view label, uint64_t id) {
   if (label.empty()) return fmt::format("task-{}", id);
-  std::string name(label.substr(0, 128));
+  constexpr size_t kMaxName = 128;
+  std::string name(label.substr(0, kMaxName));
+  if (label.size() > kMaxName) {
+    // Cut, the label's end (its -TASK-ATTEMPT) would be lost and two tasks
+    // would share a file (issue 34, finding 6): a hash of the whole label
+    // (FNV-1a, 64 bits) replaces what does not fit.
+    uint64_t hash = 0xcbf29ce484222325ULL;
+    for (const char c : label) hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+    const std::string tail = fmt::format("-{:016x}", hash);
+    name = std::string(label.substr(0, kMaxName - tail.size())) + tail;
+  }
   for (char& c : name) {
     const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
                       c == '_' || c == '-';
@@ -511,10 +153,6 @@ absl::Status TaskRunner::Start(const TaskSpec& spec) {
 absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
   int out_fd = dev_null_fd_;
   int err_fd = dev_null_fd_;
-  auto close_outputs = [&] {
-    if (out_fd != dev_null_fd_) close(out_fd);
-    if (err_fd != dev_null_fd_) close(err_fd);
-  };
   if (spec.command) {
     out_fd = OpenOutput(StdoutPath(spec));
     err_fd = out_fd < 0 ? -1 : OpenOutput(StderrPath(spec));
@@ -525,83 +163,81 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
       return status;
     }
   }
-  // The daemon's environment with the task's own variables set on top; built
-  // here because the child may not allocate.
-  std::vector<std::string> own;
-  std::vector<char*> envp;
-  if (spec.command) {
-    own.reserve(spec.env.size());
-    for (const auto& [name, value] : spec.env) own.push_back(name + "=" + value);
-    for (const std::string& entry : base_env_) {
-      const bool replaced = std::any_of(spec.env.begin(), spec.env.end(), [&](const auto& var) {
-        return entry.size() > var.first.size() && entry.starts_with(var.first) && entry[var.first.size()] == '=';
-      });
-      if (!replaced) envp.push_back(const_cast<char*>(entry.c_str()));
-    }
-    for (std::string& entry : own) envp.push_back(entry.data());
-    envp.push_back(nullptr);
-  }
+  std::optional<TaskEnvironment> env;
+  if (spec.command) env.emplace(spawner_.base_env(), spec.env);
   const bool disk = !spec.command && (spec.builtin_work == BuiltinWork::kDisk ||
                                       (spec.builtin_work == BuiltinWork::kProfile && spec.builtin_profile.disk_mbps > 0));
-  const std::string scratch = disk ? (work_dir_ / "scratch" / (SafeFileName(spec.label, spec.id) + ".tmp")).string() : "";
+  std::string scratch = disk ? (work_dir_ / "scratch" / (SafeFileName(spec.label, spec.id) + ".tmp")).string() : "";
   ChildSetup setup{.parent = getpid(),
                    .stdin_fd = dev_null_fd_,
                    .out_fd = out_fd,
                    .err_fd = err_fd,
                    .command = spec.command ? spec.command->c_str() : nullptr,
-                   .envp = envp.data(),
-                   .builtin_cpu_us = spec.builtin_duration_us,
-                   .builtin_work = spec.command ? BuiltinWork::kCpu : spec.builtin_work,
-                   .builtin_bytes = static_cast<uint64_t>(std::max(0.0, spec.builtin_mb) * 1e6),
-                   .profile = spec.builtin_profile,
-                   .scratch = disk ? scratch.c_str() : nullptr,
+                   .envp = env ? env->envp() : nullptr,
+                   .builtin = {.work = spec.command ? BuiltinWork::kCpu : spec.builtin_work,
+                               .duration_us = spec.builtin_duration_us,
+                               .bytes = static_cast<uint64_t>(std::max(0.0, spec.builtin_mb) * 1e6),
+                               .profile = spec.builtin_profile,
+                               .scratch = disk ? scratch.c_str() : nullptr},
                    .cwd = work_dir_.c_str()};
+  const Placement placement = Place(spec);
+  setup.cgroup_fds = placement.fds.data();
+  setup.cgroup_fd_count = placement.fds.size();
+  // The run's clock starts before the child does: a built-in paces itself
+  // from its own start, so a start taken after the bookkeeping below would
+  // make run_us shorter than the work it timed.
+  const auto started = std::chrono::steady_clock::now();
+  const Spawned child = spawner_.Spawn(setup);
+  if (out_fd != dev_null_fd_) close(out_fd);
+  if (err_fd != dev_null_fd_) close(err_fd);
+  for (int fd : placement.fds) close(fd);
+  if (child.pid < 0) {
+    if (!placement.cgroup.empty()) cgroups_.Remove(placement.cgroup);
+    LeaveContainer(placement.container);
+    AddDone(TaskExit{.id = spec.id, .exit_code = 127, .failed_to_start = true, .error = child.error});
+    return absl::OkStatus();
+  }
+  // A command task's child has made its group and exec'd by now (CLONE_VFORK);
+  // a built-in task's may not have run yet, so its group is also made from
+  // this side, so that a Kill right away reaches it.
+  if (!spec.command) setpgid(child.pid, child.pid);
+  return Track(spec.id, child, started, std::move(scratch), placement);
+}
+
+TaskRunner::Placement TaskRunner::Place(const TaskSpec& spec) {
+  Placement placement;
   const bool in_container = cgroups_.enabled() && !spec.container.empty();
   if (in_container && container_tasks_[spec.container]++ == 0) {
     for (int fd : cgroups_.Create(spec.container)) close(fd);
     cgroups_.SetLimits(spec.container, spec.container_cores, spec.container_mem_bytes);
   }
   const std::string cgroup = in_container ? fmt::format("{}/t{}", spec.container, spec.id) : fmt::format("t{}", spec.id);
-  const std::vector<int> cgroup_fds = cgroups_.enabled() ? cgroups_.Create(cgroup) : std::vector<int>{};
+  if (cgroups_.enabled()) placement.fds = cgroups_.Create(cgroup);
   // The task's own limits (its reservation), set before it joins its group.
   // A task in a container is bounded by the container's group instead.
   if (!in_container) {
     last_limits_.cpu_asked = spec.limit_cores >= 0;
     last_limits_.mem_asked = spec.limit_mem_bytes >= 0;
-    if (!cgroup_fds.empty() && (last_limits_.cpu_asked || last_limits_.mem_asked)) {
+    if (!placement.fds.empty() && (last_limits_.cpu_asked || last_limits_.mem_asked)) {
       last_limits_.set = cgroups_.SetLimits(cgroup, spec.limit_cores, spec.limit_mem_bytes);
     }
   }
-  setup.cgroup_fds = cgroup_fds.data();
-  setup.cgroup_fd_count = cgroup_fds.size();
-  // The run's clock starts before the child does: a built-in paces itself
-  // from its own start, so a start taken after the bookkeeping below would
-  // make run_us shorter than the work it timed.
-  const auto started = std::chrono::steady_clock::now();
-  Spawned child = Spawn(setup, child_stack_.get() + kChildStackBytes);
-  close_outputs();
-  for (int fd : cgroup_fds) close(fd);
-  const std::string task_cgroup = cgroup_fds.empty() ? "" : cgroup;
-  const std::string container = in_container ? spec.container : "";
-  if (child.pid < 0) {
-    if (!task_cgroup.empty()) cgroups_.Remove(task_cgroup);
-    LeaveContainer(container);
-    AddDone(TaskExit{.id = spec.id, .exit_code = 127, .failed_to_start = true, .error = std::move(child.error)});
-    return absl::OkStatus();
-  }
+  if (!placement.fds.empty()) placement.cgroup = cgroup;
+  if (in_container) placement.container = spec.container;
+  return placement;
+}
+
+absl::Status TaskRunner::Track(uint64_t id, const Spawned& child, std::chrono::steady_clock::time_point started,
+                               std::string scratch, const Placement& placement) {
   const pid_t pid = child.pid;
   const int pidfd = child.pidfd;
-  // A command task's child has made its group and exec'd by now (CLONE_VFORK);
-  // a built-in task's may not have run yet, so its group is also made from
-  // this side, so that a Kill right away reaches it.
-  if (!spec.command) setpgid(pid, pid);
-  auto kill_and_reap = [this, pid, pidfd, &task_cgroup, &container] {
+  auto kill_and_reap = [this, pid, pidfd, &placement] {
     kill(-pid, SIGKILL);
-    if (!task_cgroup.empty()) {
-      cgroups_.Kill(task_cgroup);
-      cgroups_to_remove_.push_back(task_cgroup);
+    if (!placement.cgroup.empty()) {
+      cgroups_.Kill(placement.cgroup);
+      cgroups_to_remove_.push_back(placement.cgroup);
     }
-    LeaveContainer(container);
+    LeaveContainer(placement.container);
     kill(pid, SIGKILL);
     while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
     }
@@ -623,13 +259,14 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
     std::string error = ErrnoText("epoll_ctl");
     records_.Remove(*slot);
     kill_and_reap();
-    AddDone(TaskExit{.id = spec.id, .exit_code = 127, .failed_to_start = true, .error = std::move(error)});
+    AddDone(TaskExit{.id = id, .exit_code = 127, .failed_to_start = true, .error = std::move(error)});
     return absl::OkStatus();
   }
-  running_.emplace(spec.id, Running{.pid = pid, .pidfd = pidfd, .record_slot = *slot, .started = started,
-                                    .last_sample_time = started, .scratch = scratch, .cgroup = task_cgroup,
-                                    .container = container, .mem_limited = last_limits_.set.mem});
-  id_of_pidfd_.emplace(pidfd, spec.id);
+  running_.emplace(id, Running{.pid = pid, .pidfd = pidfd, .record_slot = *slot, .started = started,
+                               .last_sample_time = started, .scratch = std::move(scratch),
+                               .cgroup = placement.cgroup, .container = placement.container,
+                               .mem_limited = last_limits_.set.mem});
+  id_of_pidfd_.emplace(pidfd, id);
   return absl::OkStatus();
 }
 

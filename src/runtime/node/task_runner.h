@@ -28,14 +28,13 @@
 // the cgroups are recorded in work_dir/cgroups for KillLeftovers. Without
 // one, a process that leaves its group on purpose (setsid) escapes.
 //
-// Launch: a command task's child is made with clone(CLONE_VM | CLONE_VFORK |
-// CLONE_PIDFD), as posix_spawn makes its children (which cannot set
-// PR_SET_PDEATHSIG itself): nothing of the daemon's address space is copied,
-// so the cost does not grow with the daemon's memory as fork's does, and the
-// pidfd comes with it. Start returns once the child has exec'd /bin/sh. The
-// built-in task, which never execs, is a copy (clone without CLONE_VM). A
-// launch writes to the file system: the two output files and one pwrite of
-// the group record (a slot in running/groups-PID, see group_record.h).
+// Launch: the runner decides what to start (output files, cgroups, the
+// group record) and keeps track of it; the child itself is made by a
+// TaskSpawner (task_spawner.h: clone, as posix_spawn does, with a pidfd),
+// and a built-in task's work is builtin_work.h's. Start returns once a
+// command task's child has exec'd /bin/sh. A launch writes to the file
+// system: the two output files and one pwrite of the group record (a slot
+// in running/groups-PID, see group_record.h).
 //
 // Wake-up: wake_fd() is an epoll fd holding a pidfd for each running process
 // (readable once that process has exited) and an eventfd for tasks that end
@@ -65,32 +64,12 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "core/time.h"
+#include "runtime/node/builtin_work.h"
 #include "runtime/node/group_record.h"
 #include "runtime/node/task_cgroups.h"
+#include "runtime/node/task_spawner.h"
 
 namespace weft::runtime {
-
-// What a built-in task (no command) does: burn cpu, write and read back a
-// scratch file, or move bytes over loopback TCP (a phase of a phased task),
-// or all of them at once at given rates for a given time (a profiled phase).
-enum class BuiltinWork : uint8_t { kCpu, kDisk, kNet, kProfile };
-
-// BuiltinProfile: what a profiled phase does for its builtin_duration_us
-// (kProfile), all at once, each paced by the wall clock from the phase's
-// start so that alone on an idle machine the phase lasts its duration:
-// burns `cores` of cpu (one process per started core, each its share:
-// cores-seconds in all, so on a loaded machine it takes longer, as the
-// built-in cpu task does), holds `mem_gb` of memory (1e9 bytes, written
-// once), writes `disk_mbps` MB/s to a scratch file (flushed every 4 MiB,
-// rewritten from the start past 64 MiB so it stays small) and sends
-// `net_mbps` MB/s to itself over loopback TCP. It ends when every part has
-// done its work and the duration has passed.
-struct BuiltinProfile {
-  double cores = 0;
-  double mem_gb = 0;
-  double disk_mbps = 0;
-  double net_mbps = 0;
-};
 
 struct TaskSpec {
   uint64_t id = 0;                     // unique among this runner's running tasks
@@ -231,7 +210,9 @@ class TaskRunner {
 
   // SafeFileName maps a label to a file name: characters outside
   // [A-Za-z0-9._-] become '_', a leading '.' becomes '_', at most 128
-  // characters; an empty label gives "task-ID".
+  // characters (a longer label keeps its first 111 and a hash of the whole,
+  // so labels that differ only past the cut still get files of their own);
+  // an empty label gives "task-ID".
   static std::string SafeFileName(std::string_view label, uint64_t id);
 
  private:
@@ -257,8 +238,24 @@ class TaskRunner {
     bool mem_limited = false;  // its own group has a memory limit (its reservation)
   };
 
+  // Placement: the cgroups a process task runs in (none without cgroups).
+  struct Placement {
+    std::string cgroup;     // its own group's relative name; empty: none
+    std::string container;  // the container group it is nested in; empty: none
+    std::vector<int> fds;   // the groups' cgroup.procs, for the child to join
+  };
+
   absl::Status EnsureDirs();
+  // StartProcess starts a task that needs a process: its output files, its
+  // cgroups, the child, then Track.
   absl::Status StartProcess(const TaskSpec& spec);
+  // Place makes the task's cgroups (and its container's, with the first of
+  // its tasks) and sets their limits.
+  Placement Place(const TaskSpec& spec);
+  // Track records a started child's group (for KillLeftovers) and watches
+  // its pidfd; if either fails the child is killed and reaped.
+  absl::Status Track(uint64_t id, const Spawned& child, std::chrono::steady_clock::time_point started,
+                     std::string scratch, const Placement& placement);
   void AddDone(TaskExit exit);
   // Finish reaps a task whose process has exited (its pidfd is readable).
   void Finish(uint64_t id);
@@ -269,12 +266,8 @@ class TaskRunner {
   // or failed to start; the container's group goes with its last task.
   void LeaveContainer(const std::string& container);
 
-  // The stack a child runs on until it execs (a command task's child shares
-  // this process's memory; see Spawn in task_runner.cc).
-  static constexpr size_t kChildStackBytes = 64 * 1024;
-
   std::filesystem::path work_dir_;
-  std::unique_ptr<char[]> child_stack_;
+  TaskSpawner spawner_;
   GroupRecordSlots records_;  // running/groups-PID, opened with the dirs
   absl::Status init_status_;  // a failure to create the epoll fd or eventfd
   bool dirs_ready_ = false;
@@ -284,7 +277,6 @@ class TaskRunner {
   bool reaping_ = false;       // inside Reap, which returns what AddDone adds
   int dev_null_fd_ = -1;
   std::string boot_id_;
-  std::vector<std::string> base_env_;  // the daemon's environment when the runner was made
   absl::flat_hash_map<uint64_t, Running> running_;
   absl::flat_hash_map<int, uint64_t> id_of_pidfd_;
   std::vector<TaskExit> done_;

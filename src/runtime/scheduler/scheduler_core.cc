@@ -6,7 +6,11 @@
 #include "core/status.h"
 #include "fmt/format.h"
 #include "model/names.h"
+#include "runtime/journal_transaction.h"
+#include "runtime/scheduler/done_elsewhere.h"
+#include "runtime/scheduler/metrics_snapshot.h"
 #include "runtime/scheduler/results_archive.h"
+#include "runtime/scheduler/status_reply.h"
 #include "runtime/wire.h"
 #include "spdlog/spdlog.h"
 
@@ -24,24 +28,6 @@ bool ValidNodeName(const std::string& name) {
   return std::all_of(name.begin(), name.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
   });
-}
-
-// MeasuredResources: a node's measurement in model units; a malformed one
-// (negative, not finite) counts as nothing measured.
-Resources MeasuredResources(const v1::ResourceVector& v) {
-  absl::StatusOr<Resources> r = FromProto(v);
-  return r.ok() ? *r : Resources();
-}
-
-// MeasuredUsage: what an attempt used over its run. Older nodes send only
-// cpu-seconds and peak RSS: the average cores come from the run's length.
-policy::TaskUsage MeasuredUsage(const v1::TaskEnd& end) {
-  if (end.has_usage()) return {MeasuredResources(end.average()), MeasuredResources(end.peak())};
-  v1::ResourceVector average;
-  average.set_cpu(end.run_us() > 0 ? end.cpu_seconds() * 1e6 / static_cast<double>(end.run_us()) : 0);
-  average.set_mem(static_cast<double>(std::max<int64_t>(0, end.peak_rss_bytes())) / 1e9);
-  const Resources measured = MeasuredResources(average);
-  return {measured, measured};
 }
 
 }  // namespace
@@ -100,7 +86,6 @@ TimeUs SchedulerCore::NowUs() const {
   return clock_offset_us_ + (clock_.NowUs() - clock_start_us_);
 }
 
-
 absl::Status SchedulerCore::Recover() {
   ASSIGN_OR_RETURN(Recovered r, journal_->Load());
   const int64_t unix_now = clock_.UnixUs();
@@ -129,7 +114,7 @@ absl::Status SchedulerCore::Recover() {
     return absl::OkStatus();
   }
   // Nodes come back by registering again; until then they are down.
-  RETURN_IF_ERROR(StartEngine(std::vector<bool>(slots_.size(), false)));
+  RETURN_IF_ERROR(StartRun(std::vector<bool>(slots_.size(), false)));
   ASSIGN_OR_RETURN(std::vector<RecoveredJob> recovered, RecoverJobs(r, archived, live_.cluster));
   const TimeUs now = NowUs();
   std::vector<uint32_t> ended;
@@ -158,26 +143,14 @@ absl::Status SchedulerCore::Recover() {
   return absl::OkStatus();
 }
 
-absl::Status SchedulerCore::StartEngine(const std::vector<bool>& up) {
+absl::Status SchedulerCore::StartRun(const std::vector<bool>& up) {
   live_.cluster = slots_.BuildCluster();
-  sim::SimOptions options;
-  options.seed = config_.seed;
-  options.max_attempts = config_.max_attempts;
-  options.knowledge.estimate_noise = built_.params.Double("estimate_noise");
-  options.knowledge.default_duration_us =
-      static_cast<TimeUs>(built_.params.Double("default_duration") * static_cast<double>(kUsPerSecond));
-  // A policy's node agents run on the nodes (runtime/node/agent_host.h).
-  engine_ = std::make_unique<sim::LiveEngine>(live_, *built_.policy, options, *this, /*remote_agents=*/true);
-  engine_->AddObserver(this);
-  v1::AgentSetup setup;
-  setup.set_policy(built_.info->name);
-  setup.mutable_params()->Add(params_.begin(), params_.end());
-  setup.set_cluster_json(ClusterJson(live_.cluster).dump());
-  for (const Machine& machine : live_.cluster.machines()) setup.add_racks(machine.rack.value());
-  setup.set_seed(config_.seed);
-  setup.set_replicas(config_.replica.count);
-  relay_.Start(*engine_, std::move(setup));
-  return engine_->Start(NowUs(), up);
+  const ClusterRun::Options options{
+      .seed = config_.seed, .max_attempts = config_.max_attempts, .replicas = config_.replica.count, .params = params_};
+  // Kept even if the policy refuses to start (as the engine always was):
+  // the relay holds it from here on.
+  run_ = std::make_unique<ClusterRun>(live_, built_, options, *this, *this);
+  return run_->Start(relay_, NowUs(), up);
 }
 
 void SchedulerCore::AddLiveJob(JobId id, LiveJob built, TimeUs now, std::span<const AttemptRecord> history) {
@@ -188,7 +161,7 @@ void SchedulerCore::AddLiveJob(JobId id, LiveJob built, TimeUs now, std::span<co
   const TimeUs arrival = jobs_[id.value()].arrival_us;
   job.arrival_us = arrival;
   live_.jobs.push_back(std::move(job));
-  engine_->JobAdded(id, now, std::max(now, arrival), history);
+  run().AddJob(id, now, std::max(now, arrival), history);
 }
 
 absl::Status SchedulerCore::AcceptingJobs() const {
@@ -196,13 +169,12 @@ absl::Status SchedulerCore::AcceptingJobs() const {
     return absl::UnavailableError(fmt::format(
         "the scheduler cannot write its journal ({}): new jobs are refused until it can", journal_error_));
   }
-  if (!engine_) {
+  if (!run_) {
     return absl::UnavailableError(
         fmt::format("the cluster is not complete yet: {} of {} nodes registered", slots_.size(), slots_.expected()));
   }
   return absl::OkStatus();
 }
-
 
 absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view workload_json,
                                                            std::vector<v1::DoneTask> done, uint32_t moved_from) {
@@ -226,21 +198,8 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
     tasks += spec.live.job.num_tasks;
     bytes += spec.journal_json.size();  // as submitted, commands included (JobInfo::description_bytes)
   }
-  // Tasks done elsewhere, per job, checked against the jobs they name: the
-  // list journaled (meta done:ID, read back by DoneElsewhere on recovery)
-  // and the history the engine gets now, without reading the list back.
-  std::vector<nlohmann::json> done_lists(specs.size(), nlohmann::json::array());
-  std::vector<std::vector<AttemptRecord>> done_records(specs.size());
-  for (const v1::DoneTask& d : done) {
-    if (d.job() >= specs.size() || d.stage() >= specs[d.job()].live.job.stages.size() ||
-        d.task() >= specs[d.job()].live.job.stages[d.stage()].num_tasks) {
-      return absl::InvalidArgumentError(
-          fmt::format("Submit: done task {}/{}/{} names no task of the submission", d.job(), d.stage(), d.task()));
-    }
-    done_lists[d.job()].push_back({d.stage(), d.task()});
-    done_records[d.job()].push_back(
-        AttemptRecord{.task = TaskRef{JobId(), d.stage(), d.task()}, .outcome = Outcome::kOk});  // job set below
-  }
+  // Tasks done elsewhere (failover), per job, checked against the jobs they name.
+  ASSIGN_OR_RETURN(const std::vector<DoneTasks> done_tasks, SortDoneTasks(done, specs));
 
   EventLock lock(*this);
   const TimeUs locked_at = clock_.NowUs();
@@ -260,20 +219,15 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
   }
   // Journal first: an id is returned only for a job that survives a crash
   // (with the tasks it had done elsewhere, in the same transaction).
-  absl::Status journaled = journal_->Begin();
-  if (journaled.ok()) journaled = journal_->AddJobs(entries);
-  for (size_t i = 0; i < specs.size() && journaled.ok(); ++i) {
-    if (done_lists[i].empty()) continue;
-    journaled = journal_->SetMeta(fmt::format("done:{}", entries[i].id.value()), done_lists[i].dump());
-  }
-  if (journaled.ok()) journaled = journal_->Commit();
-  if (!journaled.ok()) {
-    journal_->Rollback();
-    return journaled;
-  }
+  JournalTransaction tx(*journal_);
+  tx.Then([&] { return journal_->AddJobs(entries); });
   for (size_t i = 0; i < specs.size(); ++i) {
-    std::vector<AttemptRecord>& history = done_records[i];
-    for (AttemptRecord& a : history) a.task.job = entries[i].id;
+    if (done_tasks[i].empty()) continue;
+    tx.Then([&] { return journal_->SetMeta(DoneMetaKey(entries[i].id), done_tasks[i].JournalText()); });
+  }
+  RETURN_IF_ERROR(tx.Commit());
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const std::vector<AttemptRecord> history = done_tasks[i].History(entries[i].id);
     const Job& job = specs[i].live.job;
     JobInfo info{job.name, std::move(specs[i].export_json), now, JournalJob::State::kActive, 0, job.num_tasks,
                  ArrivalUs(now, job.arrival_us), history.size()};
@@ -293,38 +247,6 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
   return ids;
 }
 
-std::string SchedulerCore::JobState(JobId id) const {
-  const JobInfo& info = jobs_[id.value()];
-  if (info.state != JournalJob::State::kActive) return JobStateName(info.state);
-  const policy::JobProgress* p = engine_ ? engine_->progress(id) : nullptr;
-  if (p == nullptr) return "waiting";
-  for (const policy::StageProgress& s : p->stages) {
-    if (s.running > 0 || s.done > 0) return "running";
-  }
-  return "waiting";
-}
-
-void SchedulerCore::CompactedStatus(uint32_t job, v1::JobStatus& s) const {
-  s.set_id(config_.replica.Global(job));
-  s.set_name("(compacted)");
-  s.set_compacted(true);
-  // Read where it was archived (one segment of the file, found by the
-  // archive's index): it keeps the scheduler's memory free of compacted jobs.
-  const absl::StatusOr<std::optional<v1::ArchivedJob>> archived = archive_.Find(job);
-  if (!archived.ok() || !archived->has_value()) {
-    spdlog::error("status of compacted job {}: not in the results archive ({})", job,
-                  archived.ok() ? "no record" : StatusMessage(archived.status()));
-    s.set_state("unknown");
-    return;
-  }
-  const v1::ArchivedJob& a = **archived;
-  s.set_state(a.row().state());
-  s.set_tasks(a.tasks());
-  s.set_done(a.done());
-  s.set_submitted_s(a.submitted_s());
-  s.set_end_s(UsToSeconds(a.row().end_us()));
-}
-
 v1::StatusReply SchedulerCore::Status(const v1::StatusRequest& request) {
   std::lock_guard lock(mu_);
   Flush();  // report only what is journaled
@@ -332,7 +254,7 @@ v1::StatusReply SchedulerCore::Status(const v1::StatusRequest& request) {
   reply.set_policy(built_.info->name);
   reply.set_nodes_expected(slots_.expected());
   reply.set_nodes_up(outbox_.connected_count());
-  reply.set_ready(engine_ != nullptr);
+  reply.set_ready(run_ != nullptr);
   reply.set_replica(config_.replica.index);
   reply.set_replicas(config_.replica.count);
   reply.set_journal_error(journal_error_);
@@ -354,25 +276,10 @@ v1::StatusReply SchedulerCore::Status(const v1::StatusRequest& request) {
     if (info.compacted) {
       // Its name and progress are gone; how it ended is in the results
       // archive (weft wait needs it), not in memory.
-      CompactedStatus(j, *s);
+      FillCompactedStatus(archive_, j, config_.replica.Global(j), *s);
       continue;
     }
-    s->set_id(config_.replica.Global(j));
-    s->set_name(info.name);
-    s->set_state(info.moved_to > 0 ? "moved" : JobState(JobId(j)));
-    s->set_moved_to(info.moved_to);
-    s->set_tasks(info.tasks);
-    s->set_submitted_s(UsToSeconds(info.submitted_us));
-    s->set_end_s(UsToSeconds(info.end_us));
-    const policy::JobProgress* p = engine_ ? engine_->progress(JobId(j)) : nullptr;
-    // Done counts what is journaled (one ok attempt per task), so it never
-    // runs ahead of the journal and is the same after a restart.
-    s->set_done(info.done);
-    if (info.state == JournalJob::State::kActive && p != nullptr) {
-      uint64_t running = 0;
-      for (const policy::StageProgress& st : p->stages) running += st.running;
-      s->set_running(info.state == JournalJob::State::kActive ? running : 0);
-    }
+    FillJobStatus(info, config_.replica.Global(j), run().progress(JobId(j)), *s);
   }
   return reply;
 }
@@ -390,7 +297,7 @@ absl::Status SchedulerCore::Cancel(uint32_t global_job) {
         fmt::format("job {} has already ended ({})", global_job, JobStateName(jobs_[job].state)));
   }
   cancelling_.insert(job);
-  if (!engine_->CancelJob(JobId(job), NowUs())) {
+  if (!run().Cancel(JobId(job), NowUs())) {
     // Not arrived yet (a replayed trace's later arrival): end it here.
     cancelling_.erase(job);
     const TimeUs end = NowUs();
@@ -404,51 +311,12 @@ absl::Status SchedulerCore::Cancel(uint32_t global_job) {
 void SchedulerCore::RefreshMetrics() {
   std::lock_guard lock(mu_);
   Flush();  // report only what is journaled
-  SchedulerMetrics::Snapshot s;
-  const JobTable::CompactedCounts& compacted = jobs_.compacted_ended();
-  s.tasks_done = compacted.tasks_done;
-  s.jobs_done = compacted.succeeded;
-  s.jobs_failed = compacted.failed;
-  s.jobs_cancelled = compacted.cancelled;
-  for (uint32_t j = jobs_.first_held(); j < jobs_.size(); ++j) {
-    const JobInfo& info = jobs_[j];
-    if (info.compacted) continue;  // counted above
-    s.tasks_done += info.done;
-    switch (info.state) {
-      case JournalJob::State::kActive: {
-        ++s.jobs_active;
-        const policy::JobProgress* p = engine_ ? engine_->progress(JobId(j)) : nullptr;
-        if (p == nullptr) break;
-        for (const policy::StageProgress& st : p->stages) {
-          s.tasks_queued += st.ready;
-          s.tasks_running += st.running;
-        }
-        break;
-      }
-      case JournalJob::State::kSucceeded: ++s.jobs_done; break;
-      case JournalJob::State::kFailed: ++s.jobs_failed; break;
-      case JournalJob::State::kCancelled: ++s.jobs_cancelled; break;
-    }
-  }
-  if (engine_ != nullptr) {
-    s.refused_decisions = engine_->stats().refused_decisions;
-    const policy::ClusterState& cluster = engine_->cluster();
-    for (uint32_t m = 0; m < cluster.size(); ++m) {
-      const MachineId id(m);
-      s.nodes.push_back({.name = cluster.machine(id).name,
-                         .up = m < outbox_.size() && outbox_.connected(m),
-                         .capacity = cluster.capacity(id),
-                         .allocated = cluster.allocated(id),
-                         .used = cluster.used(id)});
-    }
-  }
+  std::vector<uint32_t> active;
+  SchedulerMetrics::Snapshot s = JobsSnapshot(jobs_, active);
+  // Tasks, nodes and the policy's refusals: only a complete cluster has them.
+  if (run_) run_->AddToSnapshot(active, outbox_, s);
   metrics_.Update(s);
 }
-
-
-
-
-
 
 absl::StatusOr<v1::ExportChunk> SchedulerCore::Export() {
   std::lock_guard lock(mu_);
@@ -483,20 +351,16 @@ absl::Status SchedulerCore::Compact(const std::vector<uint32_t>& ids) {
   ASSIGN_OR_RETURN(const std::vector<AttemptRecord> attempts, journal_->LoadAttempts(job_ids));
   const std::vector<v1::ArchivedJob> archive = ArchivedJobs(ids, jobs_, attempts);
   RETURN_IF_ERROR(archive_.Append(archive));
-  absl::Status s = journal_->Begin();
-  if (s.ok()) s = journal_->DeleteJobs(job_ids);
-  if (s.ok()) s = journal_->Commit();
-  if (!s.ok()) {
-    journal_->Rollback();
-    return s;  // archived and still journaled: archived again later (readers keep the last)
-  }
+  // On failure the jobs are archived and still journaled: archived again
+  // later (readers keep the last record).
+  RETURN_IF_ERROR(JournalTransaction(*journal_).Then([&] { return journal_->DeleteJobs(job_ids); }).Commit());
   for (const uint32_t j : ids) {
     jobs_.Compact(j);
     relay_.Forget(j);
   }
   // The engine forgets them too: their run state, and their jobs in the
   // live workload (which keeps no stub).
-  if (engine_ != nullptr) engine_->ReleaseJobs(job_ids, NowUs());
+  run().Release(job_ids, NowUs());
   spdlog::info("retention: compacted {} ended jobs (ids {}..{}) into {}", ids.size(), ids.front(), ids.back(),
                archive_.path().string());
   return absl::OkStatus();
@@ -515,12 +379,12 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
   if (request.rack() > kMaxRack) return absl::InvalidArgumentError(fmt::format("a node's rack is at most {}", kMaxRack));
   ASSIGN_OR_RETURN(const uint32_t slot, slots_.Claim(request.name(), capacity, request.rack()));
   if (slot >= known) {
-    absl::Status s = journal_->Begin();
-    if (s.ok()) s = journal_->PutNode(JournalNode{slot, request.name(), capacity});
-    if (s.ok() && request.rack() != 0) s = journal_->SetMeta(fmt::format("rack:{}", slot), std::to_string(request.rack()));
-    if (s.ok()) s = journal_->Commit();
-    if (!s.ok()) {
-      journal_->Rollback();
+    JournalTransaction tx(*journal_);
+    tx.Then([&] { return journal_->PutNode(JournalNode{slot, request.name(), capacity}); });
+    if (request.rack() != 0) {
+      tx.Then([&] { return journal_->SetMeta(fmt::format("rack:{}", slot), std::to_string(request.rack())); });
+    }
+    if (const absl::Status s = tx.Commit(); !s.ok()) {
       return absl::InternalError(fmt::format("journal: {}", StatusMessage(s)));
     }
     outbox_.Resize(slots_.size());
@@ -531,22 +395,16 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
   if (outbox_.connected(slot)) LoseNode(slot, now, /*close=*/true);
   const uint64_t generation = outbox_.Connect(slot, link, now);
   relay_.NewSession(slot);
-  v1::SchedulerMessage registered;
-  registered.mutable_registered()->set_slot(slot);
-  registered.mutable_registered()->set_heartbeat_ms(config_.heartbeat_us / 1000);
-  registered.mutable_registered()->set_node_timeout_ms(config_.node_timeout_us / 1000);
-  registered.mutable_registered()->set_replica(config_.replica.index);
-  registered.mutable_registered()->set_replicas(config_.replica.count);
-  registered.mutable_registered()->set_overbooked(built_.policy->overbooked());
-  outbox_.SendNow(slot, std::move(registered));
+  outbox_.SendNow(slot, RegisteredMessage(slot, config_.heartbeat_us, config_.node_timeout_us, config_.replica,
+                                          built_.policy->overbooked()));
   spdlog::info("node {} registered in slot {} (rack {}) with {}", request.name(), slot, request.rack(),
                capacity.ToString());
-  if (engine_) {
-    engine_->MachineUp(MachineId(slot), now);
+  if (run_) {
+    run_->MachineUp(slot, now);
   } else if (slots_.complete()) {
     std::vector<bool> up(slots_.size());
     for (uint32_t s = 0; s < outbox_.size(); ++s) up[s] = outbox_.connected(s);
-    if (absl::Status s = StartEngine(up); !s.ok()) return s;
+    if (absl::Status s = StartRun(up); !s.ok()) return s;
     spdlog::info("cluster complete with {} nodes: policy {} started", slots_.size(), built_.info->name);
   }
   return Session{slot, generation};
@@ -557,46 +415,13 @@ void SchedulerCore::OnNodeMessage(const Session& session, const v1::NodeMessage&
   if (!outbox_.Current(session.slot, session.generation)) return;
   const TimeUs now = NowUs();
   outbox_.HeardFrom(session.slot, now);
-  if (!engine_) return;
-  if (message.has_ends()) {
-    for (const v1::TaskEnd& end : message.ends().ends()) {
-      const bool ok = end.exit_code() == 0 && !end.failed_to_start();
-      engine_->AttemptEnded(end.attempt(), ok ? Outcome::kOk : Outcome::kFailed, MeasuredUsage(end), now,
-                            end.run_us() > 0 ? end.run_us() : -1);
-      if (!ok) spdlog::info("attempt {} failed: exit {} {}", end.attempt(), end.exit_code(), EscapeForDisplay(end.error()));
-    }
-  }
-  if (message.has_phase_ends()) {
-    for (const v1::PhaseEnd& end : message.phase_ends().ends()) {
-      const policy::TaskUsage usage{MeasuredResources(end.average()), MeasuredResources(end.peak())};
-      if (end.exit_code() == 0) {
-        engine_->PhaseEnded(end.attempt(), end.phase(), usage, now);
-        continue;
-      }
-      // A failed phase fails its attempt (the node has already dropped it).
-      engine_->AttemptEnded(end.attempt(), Outcome::kFailed, usage, now);
-      spdlog::info("attempt {} failed in phase {}: exit {} {}", end.attempt(), end.phase(), end.exit_code(),
-                   EscapeForDisplay(end.error()));
-    }
-  }
+  // Before the cluster is complete no attempt runs: there is nothing to report.
+  if (!run_) return;
+  if (message.has_ends()) run_->OnTaskEnds(message.ends(), now);
+  if (message.has_phase_ends()) run_->OnPhaseEnds(message.phase_ends(), now);
   if (message.has_agent_actions()) relay_.OnActions(session.slot, slots_.name(session.slot), message.agent_actions(), now);
-  if (message.has_heartbeat()) {
-    for (const v1::TaskUsage& u : message.heartbeat().usage()) {
-      v1::ResourceVector v;
-      v.set_cpu(u.cpu_cores());
-      v.set_mem(static_cast<double>(u.rss_bytes()) / 1e9);
-      v.set_disk(u.disk_mbps());
-      v.set_net(u.net_mbps());
-      engine_->UpdateUsage(u.attempt(), MeasuredResources(v), now);
-    }
-  }
+  if (message.has_heartbeat()) run_->OnHeartbeat(message.heartbeat(), now);
 }
-
-
-
-
-
-
 
 void SchedulerCore::DeliverToNode(MachineId machine, const sim::NodeMail& mail) {
   relay_.Deliver(machine, mail, NowUs());
@@ -611,21 +436,21 @@ void SchedulerCore::NodeGone(const Session& session) {
 
 void SchedulerCore::LoseNode(uint32_t slot, TimeUs now, bool close) {
   outbox_.Disconnect(slot, close);
-  if (engine_) engine_->MachineDown(MachineId(slot), now);
+  if (run_) run_->MachineDown(slot, now);
 }
 
 void SchedulerCore::RunClock() {
   std::unique_lock lock(mu_);
   while (!stopping_) {
     const TimeUs now = NowUs();
-    if (engine_) engine_->Advance(now);
+    if (run_) run_->Advance(now);
     for (const uint32_t s : outbox_.Silent(now, config_.node_timeout_us)) {
       spdlog::warn("node {} missed its heartbeats: lost", slots_.name(s));
       LoseNode(s, now, /*close=*/true);
     }
     Flush();
     TimeUs next = now + kClockTickUs;
-    if (engine_ && engine_->NextEventTime() >= 0) next = std::min(next, engine_->NextEventTime());
+    if (const TimeUs due = NextEngineEventUs(); due >= 0) next = std::min(next, due);
     clock_wakes_at_us_ = std::max(next, now);
     clock_.SleepUntil(lock, clock_start_us_ + (clock_wakes_at_us_ - clock_offset_us_));
   }
@@ -636,10 +461,6 @@ void SchedulerCore::Stop() {
   stopping_ = true;
   clock_.Wake();
 }
-
-
-
-
 
 void SchedulerCore::StartAttempt(const sim::AttemptLaunch& launch) {
   metrics_.AttemptLaunched();
@@ -673,17 +494,15 @@ void SchedulerCore::OnSeries(const SeriesPoint& point) { export_.OnSeries(point)
 absl::Status SchedulerCore::CommitPending() {
   std::vector<JournalJob::State> states;
   states.reserve(pending_job_ends_.size());
-  absl::Status s = journal_->Begin();
-  if (s.ok()) s = journal_->RecordAttempts(pending_attempts_);
+  JournalTransaction tx(*journal_);
+  tx.Then([&] { return journal_->RecordAttempts(pending_attempts_); });
   for (const JobRecord& j : pending_job_ends_) {
     states.push_back(cancelling_.contains(j.job.value()) ? JournalJob::State::kCancelled
                      : j.succeeded                       ? JournalJob::State::kSucceeded
                                                          : JournalJob::State::kFailed);
-    if (s.ok()) s = journal_->EndJob(j.job, states.back(), j.end_us);
+    tx.Then([&] { return journal_->EndJob(j.job, states.back(), j.end_us); });
   }
-  if (s.ok()) s = journal_->Commit();
-  if (!s.ok()) {
-    journal_->Rollback();
+  if (const absl::Status s = tx.Commit(); !s.ok()) {
     if (!absl::IsAlreadyExists(s) && !absl::IsNotFound(s) && !absl::IsFailedPrecondition(s)) return s;
     // A batch the journal refuses by its rules (a second ok attempt of a
     // task) would be refused forever: it is dropped, as a bug to report, so
@@ -740,7 +559,7 @@ void SchedulerCore::Flush() {
   // The clock thread sleeps until its next deadline; wake it only when the
   // engine now has something due sooner (a wake-up per event would cost a
   // thread switch each).
-  if (engine_ && engine_->NextEventTime() >= 0 && engine_->NextEventTime() < clock_wakes_at_us_) clock_.Wake();
+  if (const TimeUs due = NextEngineEventUs(); due >= 0 && due < clock_wakes_at_us_) clock_.Wake();
 }
 
 }  // namespace weft::runtime

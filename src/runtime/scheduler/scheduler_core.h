@@ -1,9 +1,9 @@
 // File: runtime/scheduler/scheduler_core.h
 //
 // SchedulerCore: the brain of `weftd scheduler`, between the gRPC service and
-// the policy. It owns the policy (any registered one) inside a
-// sim::LiveEngine, the journal, the node slots and each connected node's
-// link, and turns
+// the policy. It owns the policy (any registered one), run by a
+// sim::LiveEngine inside a ClusterRun once the cluster is complete, the
+// journal, the node slots and each connected node's link, and turns
 //   - client requests (submit, status, cancel, export),
 //   - node events (registration, task ends, heartbeats with measured usage,
 //     a broken stream) and
@@ -23,11 +23,15 @@
 // thread is queued for the lock; otherwise the next holder does, for both.
 // Status and Export commit first, so they never see what is not journaled.
 //
-// The core is the coordinator: it owns the lock, the journal, the engine and
-// the policy, and the order in which things happen (journal, then apply,
-// then send). The parts it coordinates keep their own state, each under
-// its lock (runtime/scheduler/):
+// The core is the coordinator: it owns the lock, the journal and the policy,
+// and the order in which things happen (journal, then apply, then send). The
+// parts it coordinates keep their own state, each under its lock
+// (runtime/scheduler/):
+//   cluster_run.h      the engine, once the cluster is complete (and only then)
 //   job_table.h        every accepted job, and the per-scheduler limits
+//   done_elsewhere.h   tasks a failed-over submission brings as already done
+//   status_reply.h     the status lines of `weft status`
+//   metrics_snapshot.h the job table's part of a /metrics snapshot
 //   journal_recovery.h what Open reads back from the journal and archive
 //   node_outbox.h      node sessions and what waits to be sent to each
 //   attempt_launches.h launches (command templating), phase starts, reservations
@@ -35,6 +39,9 @@
 //   results_export.h   the export rows, and phases and series kept in memory
 //   retention.h        which ended jobs are due for compaction
 //   clock.h            the time (injected: tests run on a FakeClock)
+// Every batch of journal writes goes through a JournalTransaction
+// (runtime/journal_transaction.h), and what the nodes send is read through
+// runtime/wire.h.
 //
 // Thread-safe: every public method takes the one lock; the engine and the
 // policy only ever run under it.
@@ -60,6 +67,7 @@
 #include "runtime/scheduler/agent_relay.h"
 #include "runtime/scheduler/attempt_launches.h"
 #include "runtime/scheduler/clock.h"
+#include "runtime/scheduler/cluster_run.h"
 #include "runtime/scheduler/job_intake.h"
 #include "runtime/scheduler/job_table.h"
 #include "runtime/scheduler/journal_recovery.h"
@@ -172,7 +180,16 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
 
   explicit SchedulerCore(const SchedulerConfig& config);
   absl::Status Recover();
-  absl::Status StartEngine(const std::vector<bool>& up);
+  // StartRun starts the policy on the complete cluster (run_), with the
+  // machines `up`; the policy's refusal to start.
+  absl::Status StartRun(const std::vector<bool>& up);
+  // run: what holds every job's run. Call only where a job exists: jobs
+  // exist only on a complete cluster (Submit refuses them before, and Open
+  // reads none without it), so run_ is set.
+  ClusterRun& run() { return *run_; }
+  // NextEngineEventUs: when the engine has something due next; -1 for
+  // nothing, also before the cluster is complete.
+  TimeUs NextEngineEventUs() const { return run_ ? run_->NextEventTime() : -1; }
   // AddLiveJob hands an accepted job (in jobs_ already) to the engine; cannot fail.
   void AddLiveJob(JobId id, LiveJob built, TimeUs now, std::span<const AttemptRecord> history);
   // AcceptingJobs: Unavailable while the cluster is incomplete or the journal failing.
@@ -193,9 +210,6 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   // LoseNode: the node in `slot` is gone (its session ended, its stream
   // closed if `close`); the engine hears that its machine is down.
   void LoseNode(uint32_t slot, TimeUs now, bool close);
-  std::string JobState(JobId id) const;
-  // CompactedStatus: what `weft status` shows of a compacted job, from the results archive.
-  void CompactedStatus(uint32_t job, v1::JobStatus& s) const;
   // Retention: compacts what retention_ no longer keeps (best effort: a
   // failure keeps the jobs for the next try).
   void MaybeCompact(TimeUs now);
@@ -228,7 +242,7 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   ResultsExport export_;
   ResultsArchive archive_{config_.state_dir};
   AttemptLaunches launches_{outbox_, live_, config_.replica};
-  std::unique_ptr<sim::LiveEngine> engine_;
+  std::unique_ptr<ClusterRun> run_;  // null until the cluster is complete
 
   std::string journal_error_;  // the last commit's failure; empty while commits succeed
   std::vector<AttemptRecord> pending_attempts_;

@@ -1,0 +1,56 @@
+#include "runtime/scheduler/status_reply.h"
+
+#include "core/status.h"
+#include "spdlog/spdlog.h"
+
+namespace weft::runtime {
+
+std::string JobStateText(const JobInfo& info, const policy::JobProgress* progress) {
+  if (info.state != JournalJob::State::kActive) return JobStateName(info.state);
+  if (progress == nullptr) return "waiting";
+  for (const policy::StageProgress& s : progress->stages) {
+    if (s.running > 0 || s.done > 0) return "running";
+  }
+  return "waiting";
+}
+
+void FillJobStatus(const JobInfo& info, uint32_t global_id, const policy::JobProgress* progress, v1::JobStatus& s) {
+  s.set_id(global_id);
+  s.set_name(info.name);
+  s.set_state(info.moved_to > 0 ? "moved" : JobStateText(info, progress));
+  s.set_moved_to(info.moved_to);
+  s.set_tasks(info.tasks);
+  s.set_submitted_s(UsToSeconds(info.submitted_us));
+  s.set_end_s(UsToSeconds(info.end_us));
+  // Done counts what is journaled (one ok attempt per task), so it never
+  // runs ahead of the journal and is the same after a restart.
+  s.set_done(info.done);
+  if (info.state == JournalJob::State::kActive && progress != nullptr) {
+    uint64_t running = 0;
+    for (const policy::StageProgress& st : progress->stages) running += st.running;
+    s.set_running(running);
+  }
+}
+
+void FillCompactedStatus(const ResultsArchive& archive, uint32_t job, uint32_t global_id, v1::JobStatus& s) {
+  s.set_id(global_id);
+  s.set_name("(compacted)");
+  s.set_compacted(true);
+  // Read where it was archived (one segment of the file, found by the
+  // archive's index): it keeps the scheduler's memory free of compacted jobs.
+  const absl::StatusOr<std::optional<v1::ArchivedJob>> archived = archive.Find(job);
+  if (!archived.ok() || !archived->has_value()) {
+    spdlog::error("status of compacted job {}: not in the results archive ({})", job,
+                  archived.ok() ? "no record" : StatusMessage(archived.status()));
+    s.set_state("unknown");
+    return;
+  }
+  const v1::ArchivedJob& a = **archived;
+  s.set_state(a.row().state());
+  s.set_tasks(a.tasks());
+  s.set_done(a.done());
+  s.set_submitted_s(a.submitted_s());
+  s.set_end_s(UsToSeconds(a.row().end_us()));
+}
+
+}  // namespace weft::runtime
