@@ -46,8 +46,9 @@ void AddSimCommand(CLI::App& app, CommandRun& run) {
   auto flags = std::make_shared<SimCommandFlags>();
   CLI::App* cmd = app.add_subcommand("sim", "Simulate a workload under one policy");
   flags->common.Register(*cmd);
+  flags->common.RegisterPositional(*cmd);
   cmd->add_option("--policy,-p", flags->policy, "Policy name (see 'weft policies')")->capture_default_str();
-  cmd->add_option("--param", flags->params, "Policy parameter k=v; repeatable");
+  cmd->add_option("--param", flags->params, "Policy parameter k=v; repeatable")->allow_extra_args(false);
   cmd->add_option("--out,-o", flags->out, "Directory for tasks.csv, jobs.csv and summary.json");
   cmd->add_option("--events", flags->events, "Also write one line per event to this file");
   cmd->callback([&run, flags] { run = [flags] { return RunSim(*flags); }; });
