@@ -16,6 +16,10 @@ class TidyFormatter : public CLI::Formatter {
       const size_t at = text.find(type);
       if (at != std::string::npos) text.replace(at, type.size(), TidyTypeName(type));
     }
+    // A repeatable flag that takes one value each time: CLI11's "..." would say it takes several.
+    if (const size_t dots = text.find(" ..."); !opt->get_allow_extra_args() && dots != std::string::npos) {
+      text.erase(dots, 4);
+    }
     return text;
   }
 };

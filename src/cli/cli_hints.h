@@ -2,7 +2,8 @@
 //
 // What the command line says beyond CLI11's defaults: help text without the
 // validators' range noise ("UINT:UINT in [0 - 1099511627776]" becomes "UINT";
-// a meaningful range such as "[1 - 1024]" stays, once), and, for an unknown
+// a meaningful range such as "[1 - 1024]" stays, once; no "..." after a flag
+// that takes one value each time it is repeated), and, for an unknown
 // flag, the nearest flag the command has ("--output" -> "--out").
 #pragma once
 

@@ -325,6 +325,9 @@ TEST_F(SimCliTest, HelpHasNoRangeNoiseAndUnknownFlagsGetAHint) {
     EXPECT_FALSE(std::regex_search(help.out, std::regex(R"([A-Z]+:[A-Z]+ in \[|[0-9]{10,})"))) << help.out;
   }
   EXPECT_THAT(Run({"compare", "--help"}).out, HasSubstr("in [1 - 1024]"));  // a range worth reading stays
+  // A repeatable flag takes one value each time: its help does not say "TEXT ...".
+  EXPECT_THAT(Run({"sim", "--help"}).out, Not(HasSubstr("--fail TEXT ...")));
+  EXPECT_THAT(Run({"sweep", "--help"}).out, Not(HasSubstr("--sbatch-arg TEXT ...")));
   Result r = Run({"compare", "--output", "x"});
   ExpectBadInput(r);
   EXPECT_THAT(r.err, HasSubstr("(did you mean --out?)"));
