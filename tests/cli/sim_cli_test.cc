@@ -270,6 +270,25 @@ TEST_F(SimCliTest, PoliciesSayWhatTheyKnowAndOverCommit) {
   EXPECT_EQ(line("dagps", "over-commits: "), "over-commits: none with the defaults; cpu,disk,net with overbook above 0");
 }
 
+// docs/policies.md's table of clairvoyance and over-commitment says what
+// `weft policies NAME` says, for every policy.
+TEST_F(SimCliTest, PoliciesDocTableMatchesTheBinary) {
+  const std::string doc = Slurp(WEFT_EXAMPLES_DIR "/../docs/policies.md");
+  const std::regex row(R"(\| (yes|semi|no) \| ([^|]+) \| (`[^|]+`) \|)");
+  int listed = 0;
+  for (auto it = std::sregex_iterator(doc.begin(), doc.end(), row); it != std::sregex_iterator(); ++it) {
+    const std::string knows = (*it)[1], over = (*it)[2], names = (*it)[3];
+    const std::regex name("`([a-z0-9-]+)`");
+    for (auto n = std::sregex_iterator(names.begin(), names.end(), name); n != std::sregex_iterator(); ++n) {
+      const Result r = Run({"policies", (*n)[1]});
+      EXPECT_THAT(r.out, HasSubstr("\nclairvoyant: " + knows + " (")) << (*n)[1];
+      EXPECT_THAT(r.out, HasSubstr("\nover-commits: " + over + "\n")) << (*n)[1];
+      ++listed;
+    }
+  }
+  EXPECT_EQ(listed, CountLines(Run({"policies"}).out)) << "every policy is in the table once";
+}
+
 // What users read cites papers by title, authors and venue: no internal
 // file names or numbering, and COBRA's first author is Zhang.
 TEST_F(SimCliTest, PolicyTextsCiteNoInternalNotes) {
