@@ -22,6 +22,9 @@
   const lineStyle = (i) => ({ borderColor: color(i), backgroundColor: color(i), borderDash: dashes[tier(i)] });
   const barStyle = (i) => ({ backgroundColor: color(i) + fills[tier(i)], borderColor: color(i), borderWidth: tier(i) ? 1.5 : 0 });
   const charts = [];
+  // Charts that overlay every run grow with their legend (about five runs a legend row), so the plot
+  // keeps its height however many runs there are.
+  const overlayHeight = 280 + 18 * Math.max(0, Math.ceil(runs.length / 5) - 1);
   Chart.defaults.animation = false;  // draw at once: big reports stay responsive, screenshots are complete
   Chart.defaults.maintainAspectRatio = false;
   Chart.defaults.font.size = 11;
@@ -135,16 +138,19 @@
 
   // --- the summary table (the `weft compare` columns) and its notes ---
   const table = el("table");
+  // The policy column only when it says more than the run's name.
+  const withPolicy = runs.some((r) => r.name !== r.summary.policy);
   const head = ["run", "policy", "clairvoyant", "over-commits", "jobs", "avg_jct", "avg / " + base.name, "p95_jct",
                 "p95 / " + base.name, "median_jct", "makespan", "cpu held", "cpu used", "mem held", "delay_p95",
                 "failed", "jct/newlb p50", "wall_s"];
-  table.append(el("tr", {}, ...head.map((h) => el("th", {}, h))));
+  const shown = (cells) => cells.filter((_, k) => withPolicy || k !== 1);
+  table.append(el("tr", {}, ...shown(head).map((h) => el("th", {}, h))));
   for (const r of runs) {
     const s = r.summary;
-    table.append(el("tr", {}, ...[r.name, s.policy, knows[s.knowledge] || "?", overCommits(s.overbooked), s.jobs,
+    table.append(el("tr", {}, ...shown([r.name, s.policy, knows[s.knowledge] || "?", overCommits(s.overbooked), s.jobs,
       fmt(s.avg_jct, 2), fmt(ratio(s.avg_jct, base.avg.mean), 2), fmt(s.p95_jct, 2), fmt(ratio(s.p95_jct, base.p95.mean), 2),
       fmt(s.median_jct, 2), fmt(s.makespan, 2), pct(s.cpu_held), pct(s.cpu_used), pct(s.mem_held), fmt(s.delay_p95, 3),
-      s.jobs_failed, fmt(s.median_job_ratio, 2), fmt(s.wall_seconds, 2)].map((v) => el("td", {}, String(v)))));
+      s.jobs_failed, fmt(s.median_job_ratio, 2), fmt(s.wall_seconds, 2)]).map((v) => el("td", {}, String(v)))));
   }
   const summary = section("Summary");
   summary.append(el("div", { class: "scroll" }, table));
@@ -173,7 +179,7 @@
     const sets = runs.map((r, i) => [r, i]).filter(([r]) => r.series[key]).map(([r, i]) => Object.assign({
       label: r.name, data: xy(r.series[key].x, r.series[key].y), pointRadius: 0, borderWidth: 1.5, stepped: true }, lineStyle(i)));
     if (!sets.length) return;
-    chart(panel(parent, title), { type: "line", data: { datasets: sets }, options: { parsing: false,
+    chart(panel(parent, title, overlayHeight), { type: "line", data: { datasets: sets }, options: { parsing: false,
       scales: { x: axis(xTitle, logX ? { type: "logarithmic" } : {}), y: axis("fraction", { min: 0, max: 1 }) } } });
   }
   const jobs = section("Jobs", legendNote);
@@ -184,7 +190,7 @@
   if (!runs.some((r) => r.series.slowdown_cdf)) {
     jobGrid.append(el("div", { class: "panel note" }, "No slowdown CDF: run weft report with --workload W to compute critical paths."));
   }
-  chart(panel(jobGrid, "JCT / NewLB per job (the gap to the lower bound)"), { type: "scatter",
+  chart(panel(jobGrid, "JCT / NewLB per job (the gap to the lower bound)", overlayHeight), { type: "scatter",
     data: { datasets: runs.map((r, i) => ({ label: r.name, data: xy(r.series.lb.x, r.series.lb.y),
       backgroundColor: color(i), borderColor: color(i), pointStyle: shapes[tier(i)], pointRadius: 2 })) },
     options: { parsing: false, scales: { x: axis("job's NewLB alone on the cluster (s)", { type: "logarithmic" }),
@@ -198,11 +204,11 @@
   const placeGrid = el("div", { class: "grid" });
   section("Locality, failures and retries", "One bar per run in each group.").append(placeGrid);
   const loc = ["node", "rack", "remote", "none"];
-  chart(panel(placeGrid, "Locality of successful attempts"), bars(loc, (r) => shares(r.series.locality, loc), "share"));
+  chart(panel(placeGrid, "Locality of successful attempts", overlayHeight), bars(loc, (r) => shares(r.series.locality, loc), "share"));
   const outs = ["ok", "failed", "killed"];
-  chart(panel(placeGrid, "Attempts by outcome"), bars(outs, (r) => outs.map((k) => r.series.outcomes[k]), "attempts"));
+  chart(panel(placeGrid, "Attempts by outcome", overlayHeight), bars(outs, (r) => outs.map((k) => r.series.outcomes[k]), "attempts"));
   const most = Math.max(...runs.map((r) => r.series.attempts.length));
-  chart(panel(placeGrid, "Attempts by try (1 = first try, 2 = first retry, ...)"),
+  chart(panel(placeGrid, "Attempts by try (1 = first try, 2 = first retry, ...)", overlayHeight),
     bars([...Array(most).keys()].map((k) => String(k + 1)), (r) => r.series.attempts, "attempts"));
 
   // --- over time: every run on one time axis ---
@@ -213,7 +219,7 @@
     (untimed.length ? " No timeline.csv: " + untimed.join(", ") + "." : "")).append(timeGrid);
   if (timed.length) {
     const tmax = Math.max(...timed.map(([r]) => r.series.timeline.t[r.series.timeline.t.length - 1] || 0));
-    const overTime = (title, yTitle, ys, yExtra) => chart(panel(timeGrid, title), { type: "line",
+    const overTime = (title, yTitle, ys, yExtra) => chart(panel(timeGrid, title, overlayHeight), { type: "line",
       data: { datasets: timed.map(([r, i]) => Object.assign({ label: r.name, data: xy(r.series.timeline.t, ys(r.series.timeline)),
         pointRadius: 0, borderWidth: 1.2 }, lineStyle(i))) },
       options: { parsing: false, scales: { x: axis("time (s)", { min: 0, max: tmax }), y: axis(yTitle, Object.assign({ min: 0 }, yExtra)) } } });
