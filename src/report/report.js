@@ -302,6 +302,7 @@
     document.getElementById("weft-status").textContent = JSON.stringify({
       charts: charts.map((c) => ({ id: c.canvas.id, points: c.data.datasets.reduce((a, d) => a + d.data.length, 0),
         legend: c.data.datasets.map((d) => d.label), styles: c.data.datasets.map((d) => [d.borderColor, (d.borderDash || []).join(" ")]),
+        whiskers: c.data.datasets.reduce((a, d) => a + (d.ci || []).filter((h) => h > 0).length, 0),
         inked: inked(c.canvas) })),
       errors: window.weftErrors, drawn_ms: Math.round(performance.now()) });
   });

@@ -2,7 +2,8 @@
 """The report in a real browser: renders `weft report` of two small runs in headless Chromium and checks
 that every chart drew (non-blank canvas, data points), that no error reached the console, and that the
 legends name both runs; then the report of every policy (the demo's): at most 60 charts, each run in a
-colour and dash pattern of its own; then takes a screenshot.
+colour and dash pattern of its own; then the report of a sweep over seeds: JCTs of each configuration
+ranked, with confidence intervals; then takes a screenshot.
 
   report_browser_test.py --weft BUILD/src/weft --workload examples/tpch-small.json --work DIR \
       [--screenshot OUT.png]
@@ -133,6 +134,19 @@ def main():
         failures.append("no chart overlays every run")
     elif len({tuple(s) for s in cdf["styles"]}) != len(dirs):
         failures.append(f"{len(dirs)} runs share colours and dashes: {cdf['styles']}")
+
+    # A sweep over seeds: its runs averaged per configuration, with confidence intervals as whiskers.
+    sweep = os.path.join(a.work, "sweep")
+    run([a.weft, "sweep", a.workload, "--policies", "fifo,random,sparrow-random", "--seeds", "1..3", "--out", sweep])
+    swept = os.path.join(a.work, "sweep.html")
+    run([a.weft, "report", sweep, "-o", swept])
+    status = page_status(browser, swept)
+    ranked = status["charts"][0] if status["charts"] else {}
+    if ranked.get("legend") != ["mean JCT / fifo", "p95 JCT / fifo"] or ranked.get("points") != 2 * 3:
+        failures.append(f"the sweep's first chart is not mean and p95 JCT of 3 configurations: {ranked}")
+    elif ranked.get("whiskers", 0) < 2:  # random and sparrow-random vary with the seed
+        failures.append(f"the sweep's ranked chart draws {ranked.get('whiskers')} confidence intervals, expected >= 2")
+    failures += blank_charts(status["charts"])
 
     if a.screenshot:
         with tempfile.TemporaryDirectory() as profile:
