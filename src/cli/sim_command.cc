@@ -34,9 +34,9 @@ int RunSim(const SimCommandFlags& f) {
   const RunSummary& s = result->summary;
   std::cout << fmt::format(
       "{}: {} jobs ({} failed), {} tasks, makespan {:.3f} s, avg JCT {:.3f} s, median {:.3f} s, p95 {:.3f} s, "
-      "cpu util {:.1f}%, {:.2f} s wall{}\n",
+      "cpu held {:.1f}%, used {:.1f}%, {:.2f} s wall{}\n",
       f.policy, s.jobs, s.jobs_failed, s.tasks, s.makespan, s.avg_jct, s.median_jct, s.p95_jct,
-      100 * s.utilization[kCpu], result->wall_seconds, f.out.empty() ? "" : fmt::format(", results in {}", f.out));
+      100 * s.utilization[kCpu], 100 * s.used[kCpu], result->wall_seconds, f.out.empty() ? "" : fmt::format(", results in {}", f.out));
   return result->status.ok() ? kExitOk : ReportError(result->status);
 }
 

@@ -318,6 +318,13 @@ TEST_F(SimCliTest, WorkloadIsAnArgumentNeverSwallowed) {
   ASSERT_EQ(by_arg.exit_code, 0) << by_arg.err;
   EXPECT_EQ(by_arg.out.substr(0, by_arg.out.find(", ") + 1), by_flag.out.substr(0, by_flag.out.find(", ") + 1));
   EXPECT_THAT(by_arg.out, StartsWith("fifo: 2 jobs (0 failed), 11 tasks"));
+  // Held and used cpu, named as such (summary.json's utilization and used).
+  const auto summary = [&] {
+    EXPECT_EQ(Run({"sim", w, "--out", (dir_ / "one").string()}).exit_code, 0);
+    return nlohmann::json::parse(Slurp(dir_ / "one/summary.json"));
+  }();
+  EXPECT_THAT(by_arg.out, HasSubstr(fmt::format("cpu held {:.1f}%, used {:.1f}%", 100 * summary["utilization"]["cpu"].get<double>(),
+                                                100 * summary["used"]["cpu"].get<double>())));
   // After a repeatable flag, the file is still the workload.
   const Result after = Run({"sim", "--param", "estimate_noise=0", w, "--fail", "m0@100"});
   ASSERT_EQ(after.exit_code, 0) << after.err;
