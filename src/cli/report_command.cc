@@ -1,6 +1,6 @@
-// weft report: reads one or more result directories, or sweep directories
-// (weft sweep --out), and writes one self-contained HTML page of charts
-// comparing them (docs/report.md).
+// weft report: reads one or more result directories, compare directories
+// (weft compare --out) or sweep directories (weft sweep --out), and writes
+// one self-contained HTML page of charts comparing them (docs/report.md).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -68,6 +68,21 @@ std::vector<RunDir> SweepRuns(const std::string& dir) {
   return found;
 }
 
+// CompareRuns lists the runs of a `weft compare --out DIR` directory: its
+// subdirectories that hold a summary.json, in name order. Empty when `dir`
+// is a result directory itself or holds none.
+std::vector<std::string> CompareRuns(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(fs::path(dir) / "summary.json", ec) || !fs::is_directory(dir, ec)) return {};
+  std::vector<std::string> found;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    if (e.is_directory(ec) && fs::exists(e.path() / "summary.json", ec)) found.push_back(e.path().string());
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
 int RunReport(const ReportFlags& f) {
   const auto start = std::chrono::steady_clock::now();
   report::SeriesOptions options;
@@ -85,11 +100,17 @@ int RunReport(const ReportFlags& f) {
     options.workload = &*workload;
   }
   std::vector<RunDir> dirs;
+  std::vector<std::string> plain;  // the result directories given or found in a compare directory
   bool from_sweep = false;
   for (const std::string& dir : f.dirs) {
     std::vector<RunDir> sweep = SweepRuns(dir);
     if (sweep.empty()) {
-      dirs.push_back({dir, std::nullopt});
+      std::vector<std::string> compared = CompareRuns(dir);
+      if (compared.empty()) compared.push_back(dir);
+      for (const std::string& d : compared) {
+        dirs.push_back({d, std::nullopt});
+        plain.push_back(d);
+      }
       continue;
     }
     from_sweep = true;
@@ -113,7 +134,7 @@ int RunReport(const ReportFlags& f) {
     const std::vector<report::RunLabel> labels = report::ParamLabels(summaries, workloads);
     for (size_t i = 0; i < runs.size(); ++i) named.push_back({labels[i].name, &runs[i], labels[i].config});
   } else {
-    const std::vector<std::string> names = report::RunNames(f.dirs);
+    const std::vector<std::string> names = report::RunNames(plain);
     for (size_t i = 0; i < runs.size(); ++i) named.push_back({names[i], &runs[i], ""});
   }
   if (!f.baseline.empty() && std::none_of(named.begin(), named.end(), [&](const report::NamedRun& r) {
@@ -152,8 +173,8 @@ void AddReportCommand(CLI::App& app, CommandRun& run) {
   auto flags = std::make_shared<ReportFlags>();
   CLI::App* cmd = app.add_subcommand("report", "Write a self-contained HTML report of one or more result directories");
   cmd->add_option("dirs", flags->dirs,
-                  "Result directories (weft sim --out, weft compare --out DIR/POLICY, weft status --out) or sweep "
-                  "directories (weft sweep --out)")
+                  "Result directories (weft sim --out, weft status --out), or directories of them (weft compare "
+                  "--out), or sweep directories (weft sweep --out)")
       ->required();
   cmd->add_option("-o,--out", flags->out, "The HTML file to write")->capture_default_str();
   cmd->add_option("--title", flags->title, "The page's title")->capture_default_str();

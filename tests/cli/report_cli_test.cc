@@ -161,6 +161,22 @@ TEST_F(ReportCliTest, ReadsASweepDirectoryLabellingRunsByTheirParameters) {
   EXPECT_EQ(configs[3], configs[2]);  // the seeds of one configuration are averaged together
 }
 
+// A compare directory stands for its runs: `weft report DIR` is `weft report DIR/*/`.
+TEST_F(ReportCliTest, ReadsACompareDirectory) {
+  const std::string cmp = (dir_ / "cmp").string();
+  ASSERT_EQ(Run({"compare", WEFT_EXAMPLES_DIR "/tpch-small.json", "--policies", "fifo,fair,cp", "--out", cmp}).exit_code, 0);
+  const std::string whole = (dir_ / "whole.html").string(), each = (dir_ / "each.html").string();
+  ASSERT_EQ(Run({"report", cmp, "-o", whole}).exit_code, 0);
+  ASSERT_EQ(Run({"report", cmp + "/cp", cmp + "/fair", cmp + "/fifo", "-o", each}).exit_code, 0);
+  const nlohmann::json a = Data(Slurp(whole)), b = Data(Slurp(each));
+  ASSERT_EQ(a["runs"].size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(a["runs"][i]["name"], b["runs"][i]["name"]);
+    EXPECT_EQ(a["runs"][i]["summary"], b["runs"][i]["summary"]);
+  }
+  EXPECT_EQ(a["runs"][0]["name"], "cp");
+}
+
 TEST_F(ReportCliTest, BaselineNamesARun) {
   const std::string fifo = Sim("fifo"), fair = Sim("fair");
   const std::string out = (dir_ / "r.html").string();
