@@ -15,5 +15,5 @@ bash scripts/install-deps.sh
 bash scripts/configure.sh >/dev/null
 cmake --build build -j2 --target weft
 ./build/src/weft validate examples/default.json
-./build/src/weft compare --workload examples/default.json --policies all --out build/demo "$@"
+./build/src/weft compare examples/default.json --policies all --baseline fifo --out build/demo "$@"
 ./build/src/weft report build/demo/*/ -w examples/default.json -o build/demo/report.html --title "weft: every policy on examples/default.json"

@@ -18,10 +18,11 @@ packages=(
 # --test: what only the test suite needs besides: a one-machine Slurm cluster
 # for `weft sweep --slurm` (scripts/slurm-local.sh), and clang with its
 # libFuzzer runtime (libclang_rt.fuzzer) for the fuzz targets (scripts/fuzz.sh),
-# the openssl CLI that makes the TLS tests' certificates, and iproute2 (`ip netns`)
-# for the multi-host test (tests/runtime/multihost_test.sh).
+# the openssl CLI that makes the TLS tests' certificates, iproute2 (`ip netns`)
+# for the multi-host test (tests/runtime/multihost_test.sh), and chromium, the
+# headless browser the report's page is checked in (tests/cli/report_browser_test.py).
 if [ "${1:-}" = --test ]; then
-  packages+=(slurm-wlm munge clang libclang-rt-14-dev openssl iproute2)
+  packages+=(slurm-wlm munge clang libclang-rt-14-dev openssl iproute2 chromium)
 fi
 
 missing=()

@@ -2,6 +2,7 @@
 // aligned table row per policy (optionally also as CSV). With -j N the
 // policies run on N threads; rows and messages come out in policy order
 // after all runs end, so the output is the serial one but for wall_s.
+#include <algorithm>
 #include <fstream>
 #include <mutex>
 #include <iostream>
@@ -9,7 +10,9 @@
 #include <optional>
 
 #include "cli/commands.h"
+#include "cli/compare_table.h"
 #include "cli/parallel_runs.h"
+#include "cli/policy_traits.h"
 #include "cli/sim_flags.h"
 #include "core/status.h"
 #include "fmt/format.h"
@@ -26,6 +29,7 @@ struct CompareFlags {
   std::vector<std::string> params;  // POLICY:k=v, or k=v for every policy that has k
   std::string csv;
   std::string out;  // DIR: each policy's results in DIR/POLICY
+  std::string baseline;  // a compared policy: adds columns normalised to it
   unsigned jobs = DefaultJobs();
 };
 
@@ -49,6 +53,10 @@ int RunCompare(const CompareFlags& f) {
     for (const policy::PolicyInfo* p : policy::AllPolicies()) names.push_back(p->name);
   } else {
     names = Split(f.policies, ',');
+  }
+  if (!f.baseline.empty() && std::find(names.begin(), names.end(), f.baseline) == names.end()) {
+    std::cerr << fmt::format("error: --baseline {}: not one of the compared policies\n", f.baseline);
+    return kExitBadInput;
   }
   std::vector<std::vector<std::string>> params(names.size());
   for (size_t i = 0; i < names.size(); ++i) {
@@ -95,20 +103,21 @@ int RunCompare(const CompareFlags& f) {
     }
     results.push_back(std::move(*result));
   }
-  constexpr const char* kHeader = "{:<16} {:>10} {:>10} {:>10} {:>11} {:>8} {:>8} {:>9} {:>6} {:>8}\n";
-  std::cout << fmt::format(fmt::runtime(kHeader), "policy", "avg_jct", "median_jct", "p95_jct", "makespan", "cpu_util",
-                           "mem_util", "delay_p95", "failed", "wall_s");
+  const sim::SimulationResult* baseline = nullptr;
+  for (const auto& r : results) {
+    if (r.policy == f.baseline) baseline = &r;
+  }
+  std::cout << CompareTable(results, baseline);
   std::string csv = "policy,avg_jct,median_jct,p95_jct,makespan,cpu_util,mem_util,delay_mean,delay_p95,jobs_failed,"
-                    "wall_seconds,check_ok,makespan_lb,makespan_ratio,median_job_ratio,p95_job_ratio\n";
+                    "wall_seconds,check_ok,makespan_lb,makespan_ratio,median_job_ratio,p95_job_ratio,cpu_used,mem_used,"
+                    "clairvoyant,over_commits\n";
   for (const auto& r : results) {
     const RunSummary& s = r.summary;
-    std::cout << fmt::format("{:<16} {:>10.2f} {:>10.2f} {:>10.2f} {:>11.2f} {:>7.1f}% {:>7.1f}% {:>9.3f} {:>6} {:>8.2f}\n",
-                             r.policy, s.avg_jct, s.median_jct, s.p95_jct, s.makespan, 100 * s.utilization[kCpu],
-                             100 * s.utilization[kMem], s.delay_p95, s.jobs_failed, r.wall_seconds);
-    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", CsvField(r.policy), s.avg_jct, s.median_jct,
-                       s.p95_jct, s.makespan, s.utilization[kCpu], s.utilization[kMem], s.delay_mean, s.delay_p95,
-                       s.jobs_failed, r.wall_seconds, r.status.ok() ? "true" : "false", s.makespan_lb, s.makespan_ratio,
-                       s.median_job_ratio, s.p95_job_ratio);
+    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", CsvField(r.policy), s.avg_jct,
+                       s.median_jct, s.p95_jct, s.makespan, s.utilization[kCpu], s.utilization[kMem], s.delay_mean,
+                       s.delay_p95, s.jobs_failed, r.wall_seconds, r.status.ok() ? "true" : "false", s.makespan_lb,
+                       s.makespan_ratio, s.median_job_ratio, s.p95_job_ratio, s.used[kCpu], s.used[kMem],
+                       ClairvoyanceOf(r.summary_json), CsvField(OverCommitsOf(r.summary_json)));
   }
   if (!f.csv.empty()) {
     std::ofstream out(f.csv);
@@ -127,9 +136,13 @@ void AddCompareCommand(CLI::App& app, CommandRun& run) {
   auto flags = std::make_shared<CompareFlags>();
   CLI::App* cmd = app.add_subcommand("compare", "Simulate a workload under several policies and compare them");
   flags->common.Register(*cmd);
+  flags->common.RegisterPositional(*cmd);
   cmd->add_option("--policies", flags->policies, "Comma-separated policy names, or \"all\"")->capture_default_str();
-  cmd->add_option("--param", flags->params, "POLICY:k=v for one policy, or k=v for all; repeatable");
+  cmd->add_option("--param", flags->params, "POLICY:k=v for one policy, or k=v for all; repeatable")
+      ->allow_extra_args(false);
   cmd->add_option("--csv", flags->csv, "Also write the table as CSV to this file");
+  cmd->add_option("--baseline", flags->baseline,
+                  "A compared policy: adds the mean and p95 JCT of each policy divided by this one's");
   cmd->add_option("--out", flags->out, "Write each policy's results (as weft sim --out) to DIR/POLICY");
   cmd->add_option("-j,--jobs", flags->jobs, "Policies simulated at once (default: the cores this process may use)")
       ->check(CLI::Range(1u, 1024u))

@@ -6,6 +6,7 @@
 #include <new>
 
 #include "CLI/CLI.hpp"
+#include "cli/cli_hints.h"
 #include "cli/commands.h"
 
 #ifndef WEFT_VERSION
@@ -19,6 +20,7 @@ int Main(int argc, char** argv) {
   CLI::App app{"weft: schedule data-analytics DAG jobs, simulated or for real"};
   app.set_version_flag("--version", "weft " WEFT_VERSION);
   app.require_subcommand(1);
+  app.formatter(HelpFormatter());  // before the subcommands, which copy it
   CommandRun run;
   AddValidateCommand(app, run);
   AddPoliciesCommand(app, run);
@@ -41,7 +43,8 @@ int Main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "error: " << e.what() << " (see 'weft --help')\n";
+    const bool unknown_flag = dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr;
+    std::cerr << "error: " << e.what() << (unknown_flag ? NearestFlag(app, e.what()) : "") << " (see 'weft --help')\n";
     return kExitBadInput;
   }
   return run ? run() : kExitOk;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/trace_folders.h"
 #include "core/status.h"
 #include "fmt/format.h"
 #include "trace/trace_formats.h"
@@ -40,9 +41,12 @@ void SimFlags::Register(CLI::App& cmd) {
   cmd.add_option("--task-failures", task_failures, "Probability that an attempt fails partway")
       ->check(CLI::Range(0.0, 0.99))
       ->capture_default_str();
-  cmd.add_option("--fail", failures, "Fail a machine: MACHINE@T or MACHINE@T:RECOVER_T (seconds); repeatable");
+  // One value per flag, repeated for more: a workload argument after them is never taken for a value.
+  cmd.add_option("--fail", failures, "Fail a machine: MACHINE@T or MACHINE@T:RECOVER_T (seconds); repeatable")
+      ->allow_extra_args(false);
   cmd.add_option("--fail-scheduler", scheduler_failures,
-                 "Fail a scheduler replica: REPLICA@T (seconds); its jobs fail over to the next replica; repeatable");
+                 "Fail a scheduler replica: REPLICA@T (seconds); its jobs fail over to the next replica; repeatable")
+      ->allow_extra_args(false);
   cmd.add_flag("--no-check", no_check, "Skip the schedule checker (for very large runs)");
   cmd.add_flag("--no-progress", no_progress, "Never draw a progress bar");
   cmd.add_option("--timeline-step", timeline_step_s, "Step of timeline.csv in the --out directory, in seconds")
@@ -51,15 +55,20 @@ void SimFlags::Register(CLI::App& cmd) {
   cmd.add_flag("--compress", compress, "Write the --out directory's CSV files compressed, as NAME.csv.zst (zstd)");
 }
 
+void SimFlags::RegisterPositional(CLI::App& cmd) {
+  cmd.add_option("workload", positional, "Workload file (or -w W.json, or --trace)");
+}
+
 absl::StatusOr<Workload> SimFlags::Load() const {
   if (trace.empty()) {
     if (trace_flags.Given()) {
       return absl::InvalidArgumentError("--window, --sample, --machines, --scale-arrivals and --stages apply to --trace only");
     }
-    return ReadWorkloadFile(workload.empty() ? DefaultWorkloadPath() : workload);
+    const std::string& path = !positional.empty() ? positional : workload;
+    return ReadWorkloadFile(path.empty() ? DefaultWorkloadPath() : path);
   }
   if (!workload.empty()) return absl::InvalidArgumentError("give --workload or --trace, not both");
-  ASSIGN_OR_RETURN(const TraceSpec spec, ParseTraceSpec(trace));
+  ASSIGN_OR_RETURN(const TraceSpec spec, ParseTraceArgument(trace));
   ASSIGN_OR_RETURN(const TraceOptions options, trace_flags.Options(seed));
   ASSIGN_OR_RETURN(std::unique_ptr<TraceJobSource> source, TraceJobSource::Open(spec, options));
   Workload w;
@@ -155,7 +164,7 @@ namespace {
 // cluster the options need: --fail names machines).
 absl::Status OpenTrace(const SimFlags& flags, PreparedRun& run) {
   if (!flags.workload.empty()) return absl::InvalidArgumentError("give --workload or --trace, not both");
-  ASSIGN_OR_RETURN(run.trace, ParseTraceSpec(flags.trace));
+  ASSIGN_OR_RETURN(run.trace, ParseTraceArgument(flags.trace));
   ASSIGN_OR_RETURN(run.trace_options, flags.trace_flags.Options(flags.seed));
   ASSIGN_OR_RETURN(run.opened, TraceJobSource::Open(*run.trace, run.trace_options));
   run.workload.cluster = run.opened->workload().cluster;
@@ -166,6 +175,12 @@ absl::Status OpenTrace(const SimFlags& flags, PreparedRun& run) {
 
 std::optional<PreparedRun> Prepare(const SimFlags& flags) {
   PreparedRun run;
+  if (!flags.positional.empty() && (!flags.workload.empty() || !flags.trace.empty())) {
+    ReportError(absl::InvalidArgumentError(fmt::format("workload \"{}\" given with {}: give one workload, as an argument, "
+                                                       "with -w or with --trace",
+                                                       flags.positional, flags.trace.empty() ? "-w" : "--trace")));
+    return std::nullopt;
+  }
   if (!flags.trace.empty()) {
     if (absl::Status status = OpenTrace(flags, run); !status.ok()) {
       ReportError(status);

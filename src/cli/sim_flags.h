@@ -19,7 +19,8 @@
 namespace weft::cli {
 
 struct SimFlags {
-  std::string workload;  // empty: the bundled default
+  std::string workload;    // -w; empty: the bundled default
+  std::string positional;  // the workload given as an argument (weft sim W.json), with RegisterPositional
   std::string trace;     // FORMAT:PATH[,PATH...]: replay a trace natively instead
   TraceFlags trace_flags;
   uint64_t seed = 1;
@@ -35,6 +36,9 @@ struct SimFlags {
   bool compress = false;       // --compress: NAME.csv.zst in --out
 
   void Register(CLI::App& cmd);
+  // RegisterPositional adds the workload as an argument; giving it with -w or
+  // --trace is an error (Prepare).
+  void RegisterPositional(CLI::App& cmd);
   // Load reads the workload (or the default); with --trace, only the trace's
   // cluster, its jobs being read as the run goes (PreparedRun::Source).
   // Errors are InvalidArgument.

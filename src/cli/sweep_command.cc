@@ -261,7 +261,8 @@ void AddSweepCommand(CLI::App& app, CommandRun& run) {
   cmd->add_option("--policies", flags->policies, "Comma-separated policy names, or \"all\"")->capture_default_str();
   cmd->add_option("--param", flags->params,
                   "[POLICY:]k=v1,v2,...: values to sweep; unscoped keys apply to the policies that have them; "
-                  "repeatable");
+                  "repeatable")
+      ->allow_extra_args(false);
   cmd->add_option("--seeds", flags->seeds, "Seeds: A..B or a comma-separated list (default: --seed)");
   cmd->add_option("--out", flags->out, "Directory for runs/, runs.csv and sweep.csv")->required();
   cmd->add_option("-j,--jobs", flags->jobs, "Runs simulated at once (default: the cores this process may use)")
@@ -277,6 +278,7 @@ void AddSweepCommand(CLI::App& app, CommandRun& run) {
   cmd->add_flag("--wait", flags->wait, "With --slurm: wait for the runs to end, then write the tables here")
       ->needs(slurm);
   cmd->add_option("--sbatch-arg", flags->sbatch_args, "With --slurm: an argument for sbatch; repeatable")
+      ->allow_extra_args(false)
       ->needs(slurm);
   only->excludes(gather)->excludes(emit)->excludes(slurm);
   gather->excludes(emit)->excludes(slurm);

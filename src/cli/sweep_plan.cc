@@ -72,6 +72,12 @@ absl::StatusOr<std::vector<uint64_t>> ParseSeeds(const std::string& text, uint64
     }
     return seeds;
   }
+  // "1-5" is the range most people type first: say how weft writes it.
+  if (const size_t dash = text.find('-'); dash != std::string::npos && dash > 0 && text.find(',') == std::string::npos &&
+                                          ParseSeed(text.substr(0, dash)).ok() && ParseSeed(text.substr(dash + 1)).ok()) {
+    return absl::InvalidArgumentError(fmt::format("--seeds \"{}\": write a range as {}..{}", text, text.substr(0, dash),
+                                                  text.substr(dash + 1)));
+  }
   for (const std::string& part : Split(text, ',')) {
     auto s = ParseSeed(part);
     if (!s.ok()) return s.status();

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/sim_flags.h"
 #include "cli/trace_flags.h"
+#include "cli/trace_folders.h"
 #include "core/status.h"
 #include "fmt/format.h"
 #include "trace/trace_formats.h"
@@ -26,7 +27,7 @@ struct TraceCommandFlags {
 };
 
 absl::StatusOr<std::pair<TraceSpec, TraceOptions>> Parse(const TraceCommandFlags& f) {
-  ASSIGN_OR_RETURN(TraceSpec spec, ParseTraceSpec(f.spec));
+  ASSIGN_OR_RETURN(TraceSpec spec, ParseTraceArgument(f.spec));
   ASSIGN_OR_RETURN(TraceOptions options, f.trace.Options(f.seed));
   return std::make_pair(std::move(spec), options);
 }

@@ -37,8 +37,11 @@ json Summary(const json& s) {
           {"median_jct", number(s, "median_jct")},
           {"p95_jct", number(s, "p95_jct")},
           {"makespan", number(s, "makespan")},
-          {"cpu_util", number(s.value("utilization", json::object()), "cpu")},
-          {"mem_util", number(s.value("utilization", json::object()), "mem")},
+          {"cpu_held", number(s.value("utilization", json::object()), "cpu")},
+          {"cpu_used", number(s.value("used", json::object()), "cpu")},
+          {"mem_held", number(s.value("utilization", json::object()), "mem")},
+          {"knowledge", s.value("knowledge", std::string("?"))},
+          {"overbooked", s.value("overbooked_resources", json())},
           {"delay_p95", number(s.value("scheduling_delay", json::object()), "p95")},
           {"jobs_failed", number(s, "jobs_failed")},
           {"median_job_ratio", number(s.value("bounds", json::object()), "median_job_ratio")},
@@ -68,11 +71,14 @@ std::vector<std::string> RunNames(const std::vector<std::string>& dirs) {
   return names;
 }
 
-std::string ReportPage(const std::string& title, const std::vector<NamedRun>& runs, const SeriesOptions& options) {
-  json doc = {{"generator", "weft " WEFT_VERSION}, {"runs", json::array()}};
+std::string ReportPage(const PageOptions& page_options, const std::vector<NamedRun>& runs, const SeriesOptions& options) {
+  json doc = {{"generator", "weft " WEFT_VERSION}, {"baseline", page_options.baseline}, {"runs", json::array()}};
   for (const NamedRun& r : runs) {
-    doc["runs"].push_back(
-        {{"name", r.name}, {"dir", r.run->dir}, {"summary", Summary(r.run->summary)}, {"series", RunSeries(*r.run, options)}});
+    doc["runs"].push_back({{"name", r.name},
+                           {"config", r.config.empty() ? r.name : r.config},
+                           {"dir", r.run->dir},
+                           {"summary", Summary(r.run->summary)},
+                           {"series", RunSeries(*r.run, options)}});
   }
   std::string data = doc.dump();
   // Inside <script>, "</" could close the element early; "<\/" is the same JSON.
@@ -82,9 +88,15 @@ std::string ReportPage(const std::string& title, const std::vector<NamedRun>& ru
   // name can never be taken for a placeholder of the scripts.
   Replace(page, "/*WEFT:CHARTJS*/", kChartJs);
   Replace(page, "/*WEFT:APP*/", kReportJs);
-  Replace(page, "<!--WEFT:TITLE-->", EscapeHtml(title));
+  Replace(page, "<!--WEFT:TITLE-->", EscapeHtml(page_options.title));
   Replace(page, "/*WEFT:DATA*/", data);
   return page;
+}
+
+std::string ReportPage(const std::string& title, const std::vector<NamedRun>& runs, const SeriesOptions& options) {
+  PageOptions page;
+  page.title = title;
+  return ReportPage(page, runs, options);
 }
 
 }  // namespace weft::report

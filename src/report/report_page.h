@@ -17,9 +17,18 @@ namespace weft::report {
 struct NamedRun {
   std::string name;  // as shown in legends and tables
   const RunData* run = nullptr;
+  std::string config;  // runs that differ only by seed share it (run_labels.h); empty: the name
+};
+
+// ReportPage's choices beyond the runs.
+struct PageOptions {
+  std::string title = "weft report";
+  std::string baseline;  // a run's name or policy that JCTs are normalised to; empty: fifo's run, else the first
 };
 
 // ReportPage returns the whole HTML page.
+std::string ReportPage(const PageOptions& page, const std::vector<NamedRun>& runs, const SeriesOptions& options);
+// The same with the default choices but the title (the scheduler's live page).
 std::string ReportPage(const std::string& title, const std::vector<NamedRun>& runs, const SeriesOptions& options);
 
 // RunNames gives each directory a short, distinct name: its last path

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """The report in a real browser: renders `weft report` of two small runs in headless Chromium and checks
 that every chart drew (non-blank canvas, data points), that no error reached the console, and that the
-legends name both runs; then takes a screenshot.
+legends name both runs; then the report of every policy (the demo's): at most 60 charts, each run in a
+colour and dash pattern of its own; then the report of a sweep over seeds: JCTs of each configuration
+ranked, with confidence intervals; then takes a screenshot.
 
   report_browser_test.py --weft BUILD/src/weft --workload examples/tpch-small.json --work DIR \
       [--screenshot OUT.png]
@@ -51,6 +53,27 @@ def chromium(binary, profile, *args):
     return done.stdout
 
 
+def page_status(browser, page):
+    """What the page says it drew (<pre id="weft-status">), read back once its scripts have run."""
+    with tempfile.TemporaryDirectory() as profile:
+        dom = chromium(browser, profile, "--virtual-time-budget=10000", "--window-size=1400,1000", "--dump-dom",
+                       "file://" + os.path.abspath(page))
+    m = re.search(r'<pre id="weft-status"[^>]*>(.*?)</pre>', dom, re.S)
+    if not m or not m.group(1).strip():
+        sys.exit(f"FAILED: {page} wrote no self-check (its script did not run to the end)")
+    return json.loads(html.unescape(m.group(1)))
+
+
+def blank_charts(charts):
+    failures = []
+    for c in charts:
+        if c["inked"] < 1000:
+            failures.append(f"{c['id']} looks blank ({c['inked']} pixels drawn)")
+        if c["points"] == 0:
+            failures.append(f"{c['id']} has no data points ({c['legend']})")
+    return failures
+
+
 def run(cmd):
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
@@ -75,31 +98,55 @@ def main():
     run([a.weft, "report", fifo, fair, "-w", a.workload, "-o", page, "--title", "weft report: fifo and fair"])
 
     failures = []
-    with tempfile.TemporaryDirectory() as profile:
-        dom = chromium(browser, profile, "--virtual-time-budget=10000", "--window-size=1400,1000", "--dump-dom",
-                       "file://" + os.path.abspath(page))
-    m = re.search(r'<pre id="weft-status"[^>]*>(.*?)</pre>', dom, re.S)
-    if not m or not m.group(1).strip():
-        sys.exit("FAILED: the page wrote no self-check (its script did not run to the end)")
-    status = json.loads(html.unescape(m.group(1)))
+    status = page_status(browser, page)
     if status["errors"]:
         failures.append(f"console errors: {status['errors']}")
     charts = status["charts"]
-    # 4 overlaid job charts + 3 bar charts, and per run: utilization, tasks, Gantt, fairness, 2 workload.
-    if len(charts) != 7 + 2 * 6:
-        failures.append(f"{len(charts)} charts drew, expected {7 + 2 * 6}")
-    for c in charts:
-        if c["inked"] < 1000:
-            failures.append(f"{c['id']} looks blank ({c['inked']} pixels drawn)")
-        if c["points"] == 0:
-            failures.append(f"{c['id']} has no data points ({c['legend']})")
+    # The ranked JCT chart; 4 overlaid job charts, 3 bar charts, 4 over time; the Gantt chart and the
+    # users' shares of the run chosen in a menu; the workload's 2 charts once (both runs share it).
+    if len(charts) != 1 + 4 + 3 + 4 + 2 + 2:
+        failures.append(f"{len(charts)} charts drew, expected {1 + 4 + 3 + 4 + 2 + 2}")
+    failures += blank_charts(charts)
     overlaid = [c for c in charts if "fifo" in c["legend"] and "fair" in c["legend"]]
-    if len(overlaid) != 7:
-        failures.append(f"{len(overlaid)} charts have both runs in their legend, expected 7")
+    if len(overlaid) != 11:
+        failures.append(f"{len(overlaid)} charts have both runs in their legend, expected 11")
     legends = {label for c in charts for label in c["legend"]}
-    for label in ("cpu allocated", "cpu used", "running", "waiting", "task attempts", "alice", "bob", "jobs arriving"):
+    for label in ("mean JCT / fifo", "p95 JCT / fifo", "task attempts", "alice", "bob", "jobs arriving"):
         if label not in legends:
             failures.append(f"no legend entry \"{label}\"")
+
+    # Every policy at once, as the demo compares them: a bounded number of charts whatever the runs,
+    # and each run its own colour and dash pattern.
+    every = os.path.join(a.work, "all")
+    run([a.weft, "compare", "-w", a.workload, "--policies", "all", "--out", every])
+    dirs = sorted(os.path.join(every, d) for d in os.listdir(every))
+    big = os.path.join(a.work, "all.html")
+    run([a.weft, "report", *dirs, "-o", big])
+    status = page_status(browser, big)
+    if status["errors"]:
+        failures.append(f"console errors with {len(dirs)} runs: {status['errors']}")
+    charts = status["charts"]
+    if len(dirs) < 20 or len(charts) > 60:
+        failures.append(f"{len(dirs)} runs drew {len(charts)} charts (want at least 20 runs, at most 60 charts)")
+    failures += blank_charts(charts)
+    cdf = next((c for c in charts if len(c["legend"]) == len(dirs) and c["styles"][0][1] == ""), None)
+    if cdf is None:
+        failures.append("no chart overlays every run")
+    elif len({tuple(s) for s in cdf["styles"]}) != len(dirs):
+        failures.append(f"{len(dirs)} runs share colours and dashes: {cdf['styles']}")
+
+    # A sweep over seeds: its runs averaged per configuration, with confidence intervals as whiskers.
+    sweep = os.path.join(a.work, "sweep")
+    run([a.weft, "sweep", a.workload, "--policies", "fifo,random,sparrow-random", "--seeds", "1..3", "--out", sweep])
+    swept = os.path.join(a.work, "sweep.html")
+    run([a.weft, "report", sweep, "-o", swept])
+    status = page_status(browser, swept)
+    ranked = status["charts"][0] if status["charts"] else {}
+    if ranked.get("legend") != ["mean JCT / fifo", "p95 JCT / fifo"] or ranked.get("points") != 2 * 3:
+        failures.append(f"the sweep's first chart is not mean and p95 JCT of 3 configurations: {ranked}")
+    elif ranked.get("whiskers", 0) < 2:  # random and sparrow-random vary with the seed
+        failures.append(f"the sweep's ranked chart draws {ranked.get('whiskers')} confidence intervals, expected >= 2")
+    failures += blank_charts(status["charts"])
 
     if a.screenshot:
         with tempfile.TemporaryDirectory() as profile:

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <regex>
 
+#include "fmt/format.h"
 #include "nlohmann/json.hpp"
 #include "tests/cli/cli_test_util.h"
 
@@ -131,6 +132,72 @@ TEST_F(ReportCliTest, BadInputNamesTheFileAndWritesNothing) {
   EXPECT_FALSE(std::filesystem::exists(out + ".tmp"));
 
   ExpectBadInput(Run({"report", fifo, "--gantt-window", "5:1"}));
+}
+
+// A sweep directory is read whole, each run labelled by what sets it apart
+// (policy, swept parameter values, seed), never by its path.
+TEST_F(ReportCliTest, ReadsASweepDirectoryLabellingRunsByTheirParameters) {
+  const std::string sweep = (dir_ / "sweep").string();
+  const Result s = Run({"sweep", WEFT_EXAMPLES_DIR "/tpch-small.json", "--policies", "fifo,sparrow", "--param",
+                        "sparrow:probe_ratio=1.5,3", "--seeds", "1..2", "--out", sweep});
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  const std::string out = (dir_ / "r.html").string();
+  const Result r = Run({"report", sweep, "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("report of 6 run(s)"));
+  const nlohmann::json data = Data(Slurp(out));
+  std::vector<std::string> names, configs;
+  for (const auto& run : data["runs"]) {
+    names.push_back(run["name"]);
+    configs.push_back(run["config"]);
+    const auto summary = nlohmann::json::parse(Slurp(std::filesystem::path(run["dir"].get<std::string>()) / "summary.json"));
+    EXPECT_EQ(run["summary"]["avg_jct"], summary["avg_jct"]);
+    EXPECT_THAT(run["name"].get<std::string>(), HasSubstr(fmt::format("seed {}", summary["seed"].get<int>())));
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"fifo seed 1", "fifo seed 2", "sparrow probe_ratio=1.5 seed 1",
+                                             "sparrow probe_ratio=1.5 seed 2", "sparrow probe_ratio=3 seed 1",
+                                             "sparrow probe_ratio=3 seed 2"}));
+  EXPECT_EQ(configs[2], "sparrow probe_ratio=1.5");
+  EXPECT_EQ(configs[3], configs[2]);  // the seeds of one configuration are averaged together
+}
+
+// A compare directory stands for its runs: `weft report DIR` is `weft report DIR/*/`.
+TEST_F(ReportCliTest, ReadsACompareDirectory) {
+  const std::string cmp = (dir_ / "cmp").string();
+  ASSERT_EQ(Run({"compare", WEFT_EXAMPLES_DIR "/tpch-small.json", "--policies", "fifo,fair,cp", "--out", cmp}).exit_code, 0);
+  const std::string whole = (dir_ / "whole.html").string(), each = (dir_ / "each.html").string();
+  ASSERT_EQ(Run({"report", cmp, "-o", whole}).exit_code, 0);
+  ASSERT_EQ(Run({"report", cmp + "/cp", cmp + "/fair", cmp + "/fifo", "-o", each}).exit_code, 0);
+  const nlohmann::json a = Data(Slurp(whole)), b = Data(Slurp(each));
+  ASSERT_EQ(a["runs"].size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(a["runs"][i]["name"], b["runs"][i]["name"]);
+    EXPECT_EQ(a["runs"][i]["summary"], b["runs"][i]["summary"]);
+  }
+  EXPECT_EQ(a["runs"][0]["name"], "cp");
+}
+
+TEST_F(ReportCliTest, BaselineNamesARun) {
+  const std::string fifo = Sim("fifo"), fair = Sim("fair");
+  const std::string out = (dir_ / "r.html").string();
+  ASSERT_EQ(Run({"report", fifo, fair, "-o", out, "--baseline", "fair"}).exit_code, 0);
+  EXPECT_EQ(Data(Slurp(out))["baseline"], "fair");
+  const Result r = Run({"report", fifo, fair, "-o", out, "--baseline", "drf"});
+  ExpectBadInput(r);
+  EXPECT_THAT(r.err, HasSubstr("--baseline drf: no run has that name or policy"));
+}
+
+// The table's cpu figures are summary.json's held (utilization) and used.
+TEST_F(ReportCliTest, SummaryCarriesHeldAndUsedCpuAndWhatThePolicyKnows) {
+  const std::string ursa = Sim("ursa");
+  const std::string out = (dir_ / "r.html").string();
+  ASSERT_EQ(Run({"report", ursa, "-o", out}).exit_code, 0);
+  const auto summary = nlohmann::json::parse(Slurp(dir_ / "ursa/summary.json"));
+  const nlohmann::json s = Data(Slurp(out))["runs"][0]["summary"];
+  EXPECT_EQ(s["cpu_held"], summary["utilization"]["cpu"]);
+  EXPECT_EQ(s["cpu_used"], summary["used"]["cpu"]);
+  EXPECT_EQ(s["knowledge"], "clairvoyant");
+  EXPECT_EQ(s["overbooked"], nlohmann::json({"cpu", "disk", "net"}));
 }
 
 }  // namespace

@@ -23,6 +23,13 @@ TEST(SweepPlanTest, SeedsAsRangeListOrDefault) {
   }
 }
 
+TEST(SweepPlanTest, DashedRangeSaysHowToWriteIt) {
+  const auto dashed = ParseSeeds("1-5", 1);
+  ASSERT_FALSE(dashed.ok());
+  EXPECT_THAT(std::string(dashed.status().message()), HasSubstr("write a range as 1..5"));
+  EXPECT_FALSE(ParseSeeds("-5", 1).ok());  // not a range: a bad seed, as before
+}
+
 TEST(SweepPlanTest, CrossesPoliciesAndValuesInOrder) {
   auto plan = PlanSweep({"/a/w.json", "/b/w.json"}, "fifo,sparrow",
                         {"sparrow:probe_ratio=1,2", "estimate_noise=0,0.5"});

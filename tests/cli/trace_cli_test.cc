@@ -88,7 +88,8 @@ TEST_F(TraceCliTest, InspectPrintsTheDataQualityReport) {
 TEST_F(TraceCliTest, CompareReplaysATrace) {
   const Result r = Run({"compare", "--trace", Trace(), "--policies", "fifo,fair"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(CountLines(r.out), 3);
+  EXPECT_EQ(CountLines(r.out.substr(0, r.out.find("\n\n") + 1)), 3);  // the header and two rows, then the notes
+  EXPECT_THAT(r.out, HasSubstr("fair "));
 }
 
 TEST_F(TraceCliTest, MalformedTraceExitsTwoAndWritesNothing) {
@@ -123,6 +124,39 @@ TEST_F(TraceCliTest, BadTraceFlagsExitTwo) {
   const Result r = Run({"trace", "inspect", trace, "--window", "100:"});
   ExpectBadInput(r);
   EXPECT_THAT(r.err, HasSubstr("no job left to run"));
+}
+
+// A folder stands for the files of its format, for formats whose readers
+// take files (alibaba-2017, alibaba-2018, tpch-cloudlab, swim): the report
+// of the folder is the report of its files; other files in it are ignored.
+TEST_F(TraceCliTest, InspectAcceptsAFolderForEveryFormat) {
+  std::filesystem::create_directories(dir_ / "ali");
+  Write("ali/batch_task.csv", "6459,6524,3,4,15,Terminated,50,0.007956928\n6457,6533,3,5,1,Terminated,50,0.004\n"
+                              "7000,7100,4,1,2,Terminated,100,0.01\n");
+  Write("ali/SOURCES.md", "not a trace\n");
+  const Result folder = Run({"trace", "inspect", "alibaba-2017:" + (dir_ / "ali").string()});
+  const Result file = Run({"trace", "inspect", "alibaba-2017:" + (dir_ / "ali/batch_task.csv").string()});
+  ASSERT_EQ(folder.exit_code, 0) << folder.err;
+  ASSERT_EQ(file.exit_code, 0) << file.err;
+  EXPECT_THAT(folder.out, HasSubstr("2 jobs"));
+  EXPECT_EQ(folder.out, file.out);
+
+  std::filesystem::create_directories(dir_ / "swim/more");
+  Write("swim/a.tsv", "job0\t1\t1\t740773\t2339561\t627471\n");
+  Write("swim/more/b.tsv", "job0\t2\t2\t736346\t1700537\t432269\n");
+  Write("swim/README", "not a trace\n");
+  const Result swim = Run({"trace", "inspect", "swim:" + (dir_ / "swim").string()});
+  ASSERT_EQ(swim.exit_code, 0) << swim.err;
+  EXPECT_EQ(swim.out, Run({"trace", "inspect", "swim:" + (dir_ / "swim/a.tsv").string() + "," +
+                                                  (dir_ / "swim/more/b.tsv").string()}).out);
+
+  std::filesystem::create_directories(dir_ / "empty");
+  Write("empty/notes.txt", "nothing\n");
+  for (const std::string format : {"alibaba-2017", "alibaba-2018", "tpch-cloudlab", "swim"}) {
+    const Result none = Run({"trace", "inspect", format + ":" + (dir_ / "empty").string()});
+    ExpectBadInput(none);
+    EXPECT_THAT(none.err, HasSubstr("the folder holds no")) << format;
+  }
 }
 
 }  // namespace

@@ -26,7 +26,8 @@ class BfsPolicy final : public Policy {
 const PolicyInfo kBfsInfo{
     .name = "bfs",
     .description = "breadth first: groups by increasing depth of their stage in the job's DAG",
-    .source = "the \"BFS\" baseline of DAGPS (MSR-TR-2016-19) section 8.1; Tez's breadth-first vertex order",
+    .source = "the \"BFS\" baseline of Grandl et al., Do the Hard Stuff First: Scheduling Dependent Computations in Data-Analytics Clusters (DAGPS), MSR-TR-2016-19, section 8.1; "
+              "Tez's breadth-first vertex order",
     .params = {},
     .make = [](const Params&) -> absl::StatusOr<std::unique_ptr<Policy>> { return std::make_unique<BfsPolicy>(); },
 };

@@ -131,7 +131,7 @@ std::vector<uint64_t> CoffmanGrahamLabels(const JobView& job) {
 const PolicyInfo kCoffmanGrahamInfo{
     .name = "coffman-graham",
     .description = "Coffman-Graham labels (lexicographic, from the sinks) as a multi-resource list schedule",
-    .source = "Coffman, Graham, Optimal scheduling for two-processor systems (1972); DAGPS 8.1, 8.3 (CG, fit all)",
+    .source = "Coffman, Graham, Optimal scheduling for two-processor systems (1972); DAGPS (Grandl et al., MSR-TR-2016-19) sections 8.1, 8.3 (CG, fit all)",
     .params = {{.name = "across_jobs",
                 .type = ParamType::kChoice,
                 .default_value = "fifo",

@@ -29,7 +29,8 @@ class CpPolicy final : public Policy {
 const PolicyInfo kCpInfo{
     .name = "cp",
     .description = "critical path first: groups by decreasing remaining critical-path length of their stage",
-    .source = "CPSched, as the \"CP\" baseline of DAGPS (MSR-TR-2016-19) sections 2.2 and 8.1",
+    .source = "CPSched, as the \"CP\" baseline of Grandl et al., Do the Hard Stuff First: Scheduling Dependent Computations in Data-Analytics Clusters (DAGPS), MSR-TR-2016-19, "
+              "sections 2.2 and 8.1",
     .params = {},
     .make = [](const Params&) -> absl::StatusOr<std::unique_ptr<Policy>> { return std::make_unique<CpPolicy>(); },
 };

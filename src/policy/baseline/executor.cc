@@ -88,7 +88,8 @@ std::vector<ParamSpec> ExecutorParams(const char* executors, const char* cpu, co
 const PolicyInfo kExecutorInfo{
     .name = "executor",
     .description = "Spark-like static allocation: each job holds a fixed set of executors for its whole life",
-    .source = "Spark on YARN with static allocation (Ursa section 5.1.1 Y+S; COBRA section V-C SRS)",
+    .source = "Spark on YARN with static allocation: Jin et al., Improving Resource Utilization by Timely Fine-Grained Scheduling (Ursa), EuroSys'20, section 5.1.1 (Y+S); "
+              "Zhang et al., COBRA: Toward Provably Efficient Semi-clairvoyant Scheduling in Data Analytics Systems, INFOCOM'18, section VII-C (SRS)",
     .params = ExecutorParams("4", "4", "8", "0"),
     .make = MakeExecutorPolicy,
 };
@@ -96,7 +97,8 @@ const PolicyInfo kExecutorInfo{
 const PolicyInfo kSparkStaticInfo{
     .name = "spark-static",
     .description = "COBRA's SRS: Spark static allocation, 2 containers of 1 core and 2 GB per job, held to its end",
-    .source = "Zhao et al., COBRA (paper 000), section VII (static scheduling in Spark 2.0); the executor baseline",
+    .source = "Zhang et al., COBRA: Toward Provably Efficient Semi-clairvoyant Scheduling in Data Analytics Systems, INFOCOM'18, section VII "
+              "(static scheduling in Spark 2.0); the executor baseline",
     .params = ExecutorParams("2", "1", "2", "1"),
     .make = MakeExecutorPolicy,
 };

@@ -26,7 +26,7 @@ class FifoPolicy final : public Policy {
 const PolicyInfo kFifoInfo{
     .name = "fifo",
     .description = "jobs in priority then arrival order, each task on the first machine that fits",
-    .source = "Hadoop FIFO scheduler; the baseline of every paper in ../shared/papers",
+    .source = "Hadoop FIFO scheduler; the baseline of every paper weft implements",
     .params = {},
     .make = [](const Params&) -> absl::StatusOr<std::unique_ptr<Policy>> { return std::make_unique<FifoPolicy>(); },
 };

@@ -79,7 +79,8 @@ class RandomPolicy final : public Policy {
 const PolicyInfo kRandomInfo{
     .name = "random",
     .description = "each ready task on a uniformly random machine that fits; a freed machine takes random groups",
-    .source = "DAGPS (MSR-TR-2016-19) section 8.1, the \"Random order\" baseline",
+    .source = "the \"Random order\" baseline of Grandl et al., Do the Hard Stuff First: Scheduling Dependent Computations in Data-Analytics Clusters (DAGPS), MSR-TR-2016-19, "
+              "section 8.1",
     .params = {},
     .make = [](const Params&) -> absl::StatusOr<std::unique_ptr<Policy>> { return std::make_unique<RandomPolicy>(); },
 };

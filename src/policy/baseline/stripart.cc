@@ -126,7 +126,7 @@ std::vector<uint32_t> StripPartLevels(const JobView& job, std::span<const TimeUs
 const PolicyInfo kStripPartInfo{
     .name = "stripart",
     .description = "StripPart: DAG cut into levels at critical-path midpoints, levels packed one after another",
-    .source = "Augustine, Banerjee, Irani, Strip packing with precedence constraints (SPAA'06); DAGPS 8.1, 8.3",
+    .source = "Augustine, Banerjee, Irani, Strip packing with precedence constraints (SPAA'06); DAGPS (Grandl et al., MSR-TR-2016-19) sections 8.1, 8.3",
     .params = {{.name = "pack",
                 .type = ParamType::kChoice,
                 .default_value = "longest",

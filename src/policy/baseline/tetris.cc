@@ -129,7 +129,7 @@ class TetrisPolicy final : public Policy {
 const PolicyInfo kTetrisInfo{
     .name = "tetris",
     .description = "multi-resource packing: best alignment of demand with free resources, plus shortest remaining work",
-    .source = "Grandl et al., Multi-Resource Packing for Cluster Schedulers (SIGCOMM'14) section 3; DAGPS 8, COBRA baseline",
+    .source = "Grandl et al., Multi-Resource Packing for Cluster Schedulers (SIGCOMM'14) section 3; a baseline of DAGPS (Grandl et al., MSR-TR-2016-19) section 8 and of COBRA (Zhang et al., INFOCOM'18)",
     .params = {{.name = "srpt_weight",
                 .type = ParamType::kDouble,
                 .default_value = "1",

@@ -133,7 +133,7 @@ const PolicyInfo kCobraInfo{
     .name = "cobra",
     .description = "COBRA: fair job scheduler over reusable containers; Af desires from measured utilization, "
                    "Pdelay per-task locality waits",
-    .source = "Zhao et al., COBRA (paper 000): Af Algorithm 1 and Pdelay Algorithm 2 (section IV), fair job "
+    .source = "Zhang et al., COBRA: Toward Provably Efficient Semi-clairvoyant Scheduling in Data Analytics Systems, INFOCOM'18: Af Algorithm 1 and Pdelay Algorithm 2 (section IV), fair job "
               "scheduler (sections III, V)",
     .params = With(ContainerParams(),
                    {
@@ -174,7 +174,7 @@ const PolicyInfo kCobraDefaultInfo{
     .name = "cobra-default",
     .description = "COBRA's Default: one task per fixed-capacity container, returned when it ends; fair "
                    "division; plain delay scheduling",
-    .source = "Zhao et al., COBRA (paper 000), sections II-B (Fig. 2) and VII-B (Default)",
+    .source = "Zhang et al., COBRA: Toward Provably Efficient Semi-clairvoyant Scheduling in Data Analytics Systems, INFOCOM'18, sections II-B (Fig. 2) and VII-B (Default)",
     .params = With(ContainerParams(), kDelayWaits),
     .make = MakeCobraDefault,
 };
@@ -183,7 +183,7 @@ const PolicyInfo kSparkDynamicInfo{
     .name = "spark-dynamic",
     .description = "Spark dynamic allocation (DRS): executors grow exponentially while tasks wait and go back "
                    "when idle",
-    .source = "Zhao et al., COBRA (paper 000), section VII (dynamic scheduling in Spark 2.0); Spark's "
+    .source = "Zhang et al., COBRA: Toward Provably Efficient Semi-clairvoyant Scheduling in Data Analytics Systems, INFOCOM'18, section VII (dynamic scheduling in Spark 2.0); Spark's "
               "spark.dynamicAllocation.*",
     .params = With(With(ContainerParams(), kDelayWaits),
                    {

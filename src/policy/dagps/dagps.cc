@@ -242,7 +242,7 @@ class DagpsPolicy final : public Policy {
 const PolicyInfo kDagpsInfo{
     .name = "dagps",
     .description = "DAGPS/Graphene: per-job plan placing troublesome tasks first, enforced online by packing, srpt and bounded unfairness",
-    .source = "Grandl et al., Do the Hard Stuff First (MSR-TR-2016-19) sections 4-5, 8.5",
+    .source = "Grandl et al., Do the Hard Stuff First: Scheduling Dependent Computations in Data-Analytics Clusters (DAGPS), MSR-TR-2016-19, sections 4-5, 8.5",
     .params = {{.name = "eta", .type = ParamType::kDouble, .default_value = "0.2",
                 .help = "m in eta = m x mean(priScore x pScore) / mean(srpt) (section 8.5)", .min = 0, .max = 1e6},
                {.name = "remote_penalty", .type = ParamType::kDouble, .default_value = "0.8",

@@ -64,7 +64,7 @@ absl::StatusOr<std::unique_ptr<Policy>> Make(Variant v, const Params& p) {
 const PolicyInfo kSparrowRandomInfo{
     .name = "sparrow-random",
     .description = "each task queued on a uniformly random node (Sparrow Fig. 3 baseline)",
-    .source = "Ousterhout et al., Sparrow, SOSP 2013, §3.1 / Fig. 3",
+    .source = "Wendell, Scalable Scheduling for Sub-Second Parallel Jobs (Sparrow), UC Berkeley UCB/EECS-2013-79, §3.1 / Fig. 3",
     .params = Specs(Variant::kRandom),
     .make = [](const Params& p) { return Make(Variant::kRandom, p); },
 };
@@ -72,7 +72,7 @@ const PolicyInfo kSparrowRandomInfo{
 const PolicyInfo kSparrowPerTaskInfo{
     .name = "sparrow-per-task",
     .description = "per-task sampling: probe d nodes per task, queue it on the shortest",
-    .source = "Ousterhout et al., Sparrow, SOSP 2013, §3.2",
+    .source = "Wendell, Scalable Scheduling for Sub-Second Parallel Jobs (Sparrow), UC Berkeley UCB/EECS-2013-79, §3.2",
     .params = Specs(Variant::kPerTask),
     .make = [](const Params& p) { return Make(Variant::kPerTask, p); },
 };
@@ -80,7 +80,7 @@ const PolicyInfo kSparrowPerTaskInfo{
 const PolicyInfo kSparrowBatchInfo{
     .name = "sparrow-batch",
     .description = "batch sampling: probe d*m nodes for m tasks, queue them on the least loaded",
-    .source = "Ousterhout et al., Sparrow, SOSP 2013, §3.3",
+    .source = "Wendell, Scalable Scheduling for Sub-Second Parallel Jobs (Sparrow), UC Berkeley UCB/EECS-2013-79, §3.3",
     .params = Specs(Variant::kBatch),
     .make = [](const Params& p) { return Make(Variant::kBatch, p); },
 };
@@ -88,7 +88,7 @@ const PolicyInfo kSparrowBatchInfo{
 const PolicyInfo kSparrowInfo{
     .name = "sparrow",
     .description = "batch sampling with late binding (virtual reservations), constraints, priority/fair queues",
-    .source = "Ousterhout et al., Sparrow, SOSP 2013, §3.5, §4",
+    .source = "Wendell, Scalable Scheduling for Sub-Second Parallel Jobs (Sparrow), UC Berkeley UCB/EECS-2013-79, §3.5, §4",
     .params = Specs(Variant::kLateBinding),
     .make = [](const Params& p) { return Make(Variant::kLateBinding, p); },
 };

@@ -91,7 +91,7 @@ NodeConfig NodeConfigOf(const Params& p) {
 const PolicyInfo kUrsaYarnInfo{
     .name = "ursa-yarn",
     .description = "Ursa on YARN (Y+U): Ursa's monotask queues inside per-job containers from a FIFO YARN allocator",
-    .source = "Ursa (002_872a20c16a9dbee0.txt) section 5.1.2, Table 4",
+    .source = "Jin et al., Improving Resource Utilization by Timely Fine-Grained Scheduling (Ursa), EuroSys'20, section 5.1.2, Table 4",
     .params = {{.name = "executors", .type = ParamType::kInt, .default_value = "4",
                 .help = "containers each job asks for and holds until it ends", .min = 1, .max = 1'000'000},
                {.name = "executor_cpu", .type = ParamType::kDouble, .default_value = "4",
@@ -109,7 +109,7 @@ const PolicyInfo kUrsaYarnInfo{
 const PolicyInfo kUrsaInfo{
     .name = "ursa",
     .description = "Ursa: monotasks in per-resource node queues, memory admission, stage-aware Algorithm 1 placement",
-    .source = "Ursa (002_872a20c16a9dbee0.txt) sections 4.1-4.2",
+    .source = "Jin et al., Improving Resource Utilization by Timely Fine-Grained Scheduling (Ursa), EuroSys'20, sections 4.1-4.2",
     .params = {{.name = "order", .type = ParamType::kChoice, .default_value = "ejf",
                 .help = "job order: earliest job first or smallest remaining job first", .choices = {"ejf", "srjf"}},
                {.name = "placement", .type = ParamType::kChoice, .default_value = "ursa",
