@@ -24,6 +24,7 @@ ScheduleChecker::ScheduleChecker(const Workload& workload, ResourceMask overbook
     : workload_(workload),
       overbooked_(overbooked),
       machine_held_(workload.cluster.size()),
+      busy_periods_(workload.cluster.size()),
       job_phase_(workload.jobs.size(), JobPhase::kNotSeen),
       jobs_known_(workload.jobs.size()),
       concurrent_(concurrent && std::thread::hardware_concurrency() > 1) {}
@@ -264,6 +265,8 @@ void ScheduleChecker::CheckStart(const AttemptStart& start) {
     const Resources& capacity = workload_.cluster.machine(start.machine).capacity;
     Resources& held = machine_held_[start.machine.value()];
     held += start.demand;
+    BusyPeriod& busy = busy_periods_[start.machine.value()];
+    if (busy.running++ == 0) busy = BusyPeriod{.running = 1, .from_us = t};
     const Stage& st = workload_.jobs[start.task.job.value()].stages[start.task.stage];
     if (st.HasProfiledPhases() && start.demand != PhaseReservation(st, 0)) {
       Report(fmt::format("{} started {} reserving {} but its first profiled phase reserves {}", task(), at(),
@@ -349,7 +352,10 @@ void ScheduleChecker::CheckEnd(const AttemptRecord& record) {
     const Running run = it->second;
     running_.erase(it);
     after_job_end = run.after_job_end;
-    if (ValidMachine(run.machine)) machine_held_[run.machine.value()] -= run.demand;
+    if (ValidMachine(run.machine)) {
+      machine_held_[run.machine.value()] -= run.demand;
+      if (record.machine == run.machine) CheckDelivered(record);
+    }
     if (record.machine != run.machine) {
       Report(fmt::format("{} ended {} but started on {}", task(), at(), MachineName(run.machine)));
     }
@@ -388,6 +394,27 @@ void ScheduleChecker::CheckEnd(const AttemptRecord& record) {
       ++state->stage_done[record.task.stage];
     }
     SaturatingIncrement(ts.ok_ends);
+  }
+}
+
+void ScheduleChecker::CheckDelivered(const AttemptRecord& record) {
+  BusyPeriod& busy = busy_periods_[record.machine.value()];
+  const auto duration = static_cast<double>(record.end_us - record.start_us);
+  for (Resource r : {kCpu, kDisk, kNet}) busy.used[r] += static_cast<double>(record.usage.micro(r)) * duration;
+  busy.rounding += duration;
+  if (busy.running == 0 || --busy.running > 0) return;
+  // The period ends: a necessary condition of conservation at every instant,
+  // and exact for work that a model makes from nothing (two 10 s tasks of a
+  // whole core each, both done in 10 s on one core).
+  const Resources& capacity = workload_.cluster.machine(record.machine).capacity;
+  const auto span = static_cast<double>(record.end_us - busy.from_us);
+  for (Resource r : {kCpu, kDisk, kNet}) {
+    const double limit = static_cast<double>(capacity.micro(r)) * span;
+    if (busy.used[r] <= limit * (1 + 1e-9) + busy.rounding) continue;
+    Report(fmt::format("{} delivered {:.3f} {} of {} from {} to {} s, more than its capacity allows ({:.3f})",
+                       MachineName(record.machine), busy.used[r] / kMicroUnits / 1e6,
+                       r == kCpu ? "core-seconds" : "MB", kResourceNames[r], FormatSeconds(busy.from_us),
+                       FormatSeconds(record.end_us), limit / kMicroUnits / 1e6));
   }
 }
 

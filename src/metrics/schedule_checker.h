@@ -16,6 +16,11 @@
 //     always fits its machine; an attempt with profiled phases reserves its
 //     first phase's demand at its start and each later phase's from the
 //     reservation change the run reports for it;
+//   - conservation: in each busy period of a machine (from an attempt's start
+//     on an idle machine until it is idle again), the cpu, disk and network
+//     its attempts used (usage x duration, tasks.csv) are no more than the
+//     machine's capacity times the period's length, whatever the policy
+//     overbooks: no model delivers more work than a machine has;
 //   - no task ends ok twice; a job that ends as succeeded had every task end
 //     ok exactly once; every job has ended when the run ends;
 //   - every end of a started attempt matches a running attempt (same task,
@@ -35,6 +40,7 @@
 // been checked. A run shorter than one batch never starts the thread.
 #pragma once
 
+#include <array>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -165,6 +171,9 @@ class ScheduleChecker : public RunObserver {
   // machines sooner after its start than its remote read (the locality cost,
   // model/locality.h): with the cost on, such a task waits that long first.
   void CheckRemoteRead(const AttemptRecord& record);
+  // CheckDelivered counts what an ended attempt used towards its machine's
+  // busy period, and checks the period when it ends.
+  void CheckDelivered(const AttemptRecord& record);
   // Describe renders `job "q1" stage "agg" task 3`.
   std::string Describe(const TaskRef& task) const;
   std::string MachineName(MachineId machine) const;
@@ -175,6 +184,14 @@ class ScheduleChecker : public RunObserver {
   const Workload& workload_;
   const ResourceMask overbooked_;
   std::vector<Resources> machine_held_;             // sum of running demands, per machine
+  // What a machine's attempts used in its current busy period.
+  struct BusyPeriod {
+    uint32_t running = 0;  // attempts started and not ended
+    TimeUs from_us = 0;
+    std::array<double, kNumResources> used{};  // micro-units x microseconds
+    double rounding = 0;  // the records' usage is rounded to a micro-unit: what that can add
+  };
+  std::vector<BusyPeriod> busy_periods_;            // per machine
   std::vector<JobPhase> job_phase_;                 // per job known so far
   // Jobs in the workload when the batch being checked was handed over (the
   // workload grows on the feeding thread as jobs arrive from a JobSource).

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <span>
 
 namespace weft::sim {
 
@@ -26,7 +28,13 @@ ModeledExecution::ModeledExecution(const Workload& workload, const policy::Clust
       task_failure_prob_(task_failure_prob),
       on_machine_(workload.cluster.size()),
       wanted_(workload.cluster.size()),
-      was_over_(workload.cluster.size(), false) {}
+      was_over_(workload.cluster.size(), false) {
+  for (size_t m = 0; m < workload.cluster.size(); ++m) {
+    for (Resource r : kSharedResources) {
+      sharing_.AddConstraint(static_cast<double>(cluster_.capacity(MachineId(static_cast<uint32_t>(m))).micro(r)));
+    }
+  }
+}
 
 double ModeledExecution::NominalSegmentUs(const Work& w, const Stage& st, uint32_t index) const {
   if (!w.phased) return static_cast<double>(st.TaskDuration(index));
@@ -142,6 +150,7 @@ void ModeledExecution::RunSegment(uint32_t slot, const ExecutionAttempt& attempt
   wanted_[w.machine.value()] += w.want;
   const bool contended = Contended();
   if (!contended) {
+    // At rate 1 until its machine is oversubscribed (Recompute then moves it).
     w.planned_end_us = now + static_cast<TimeUs>(std::ceil(w.remaining_us));
     queue_.Push(Event{.time = w.planned_end_us, .type = EventType::kSegmentEnd, .a = slot, .b = w.generation,
                       .c = ++w.version});
@@ -149,17 +158,22 @@ void ModeledExecution::RunSegment(uint32_t slot, const ExecutionAttempt& attempt
     w.planned_end_us = -1;  // Recompute sets it
   }
   const MachineId m = w.machine;
-  if (!contended && !w.phased && !was_over_[m.value()] && !Oversubscribed(m)) {
+  // A whole task that starts its segment as it begins uses the same from its
+  // start: its account needs no integration until its machine's rates move.
+  // One that waited first (a remote read, a shuffle) used less meanwhile,
+  // which its account must integrate.
+  const bool from_begin = !w.phased && now == w.begin_us;
+  if (from_begin && !contended && !was_over_[m.value()] && !Oversubscribed(m)) {
     // The common case, kept cheap: a whole task in the fixed model on a
     // machine with room uses its usage vector until it ends.
     host_.UsageChanged(slot, w.use, w.usage);
     w.use = w.usage;
+  } else if (!contended && !w.phased && !was_over_[m.value()] && !Oversubscribed(m)) {
+    SetUse(slot, w, w.usage, w.hold);
   } else {
     Recompute(m, slot);
   }
-  // A whole task's use is constant from here unless its machine's shares
-  // move: its account then needs no integration.
-  if (!work_[slot].phased) work_[slot].changed = false;
+  if (from_begin) work_[slot].changed = false;
   // A profiled phase may use more memory than the last: charged under
   // contention only, as at Begin.
   if (w.profiled && Contended() && w.active) EnforceMemory(m);
@@ -180,6 +194,7 @@ void ModeledExecution::OnSegmentEvent(const Event& e) {
   w.running = false;
   w.remaining_us = 0;
   wanted_[w.machine.value()] -= w.want;
+  LeaveSharing(w);
   w.want = Resources();
   if (w.phased) ReportPhase(slot, w, /*completed=*/true);
   Recompute(w.machine, slot);
@@ -196,6 +211,7 @@ AttemptAccount ModeledExecution::End(uint32_t slot, const ExecutionAttempt& /*at
   const bool was_running = w.running;
   if (was_running) {
     wanted_[w.machine.value()] -= w.want;
+    LeaveSharing(w);
     // A whole task ends with its segment; a phase cut short is reported.
     if (w.phased) ReportPhase(slot, w, /*completed=*/false);
   }
@@ -259,15 +275,13 @@ bool ModeledExecution::Oversubscribed(MachineId m) const {
 
 void ModeledExecution::Recompute(MachineId m, uint32_t changed) {
   const TimeUs now = queue_.now();
-  const Resources& cap = cluster_.capacity(m);
-  const bool contended = Contended();
   const auto& list = on_machine_[m.value()];
-  // In the fixed model, while nothing on m is oversubscribed every share is 1
-  // and only the attempt that changed needs its use updated; otherwise (and
-  // always under contention) every running segment's rate and use moves.
+  // While nothing on m is oversubscribed, every rate is 1 and, in the fixed
+  // model, only the attempt that changed needs its use updated; otherwise
+  // (and always under contention) every running segment's rate and use move.
   const bool over = Oversubscribed(m);
-  const bool all = contended || over || was_over_[m.value()];
-  if (contended) {
+  const bool all = Contended() || over || was_over_[m.value()];
+  if (all) {
     // Progress so far at the old rates, before the rates move.
     for (uint32_t slot : list) {
       Work& w = work_[slot];
@@ -275,33 +289,63 @@ void ModeledExecution::Recompute(MachineId m, uint32_t changed) {
       w.remaining_us = std::max(0.0, w.remaining_us - static_cast<double>(now - w.last_update_us) * w.rate);
       w.last_update_us = now;
     }
-  }
-  // Each resource's share: wanted_ is the sum of the running segments' want.
-  std::array<double, kNumResources> share{};
-  share.fill(1.0);
-  if (all) {
-    for (Resource r : kSharedResources) {
-      const int64_t wanted = wanted_[m.value()].micro(r);
-      share[r] = wanted > cap.micro(r) ? static_cast<double>(cap.micro(r)) / static_cast<double>(wanted) : 1.0;
+    if (over) {
+      ShareOut(m);
+    } else {
+      for (uint32_t slot : list) work_[slot].rate = 1;
     }
-  }
-  if (all) {
-    for (uint32_t slot : list) Update(slot, now, share, contended);
+    for (uint32_t slot : list) Update(slot, now, /*reschedule=*/true);
   } else if (changed != UINT32_MAX && work_[changed].active) {
-    Update(changed, now, share, contended);
+    Update(changed, now, /*reschedule=*/false);  // at rate 1, its end is where RunSegment put it
   }
   was_over_[m.value()] = over;
 }
 
-void ModeledExecution::Update(uint32_t slot, TimeUs now, const std::array<double, kNumResources>& share,
-                              bool contended) {
-  Work& w = work_[slot];
-  if (contended && w.running) {
-    double rate = 1.0;
-    for (Resource r : kSharedResources) {
-      if (w.want.micro(r) > 0) rate = std::min(rate, share[r]);
+void ModeledExecution::ShareOut(MachineId m) {
+  const Resources& cap = cluster_.capacity(m);
+  const auto& list = on_machine_[m.value()];
+  const uint32_t first_constraint = m.value() * static_cast<uint32_t>(std::size(kSharedResources));
+  for (uint32_t slot : list) {
+    Work& w = work_[slot];
+    if (!w.running || w.activity != kNoActivity) continue;
+    // Coefficients: what one unit of progress rate takes of each resource.
+    // The weight makes progressive filling raise every segment's dominant
+    // share (want / capacity in its most wanted resource) equally; on one
+    // resource that is max-min fairness in the resource itself.
+    std::array<MaxMinSharing::Use, std::size(kSharedResources)> uses;
+    size_t n = 0;
+    double dominant = 0;
+    for (size_t k = 0; k < std::size(kSharedResources); ++k) {
+      const Resource r = kSharedResources[k];
+      const int64_t want = w.want.micro(r);
+      if (want <= 0) continue;
+      uses[n++] = MaxMinSharing::Use{first_constraint + static_cast<uint32_t>(k), static_cast<double>(want)};
+      dominant = cap.micro(r) > 0 ? std::max(dominant, static_cast<double>(want) / static_cast<double>(cap.micro(r)))
+                                  : std::numeric_limits<double>::infinity();
     }
-    w.rate = std::max(rate, 1e-9);
+    if (n == 0) continue;  // wants no shared resource: never slowed
+    const double weight = std::isfinite(dominant) ? 1.0 / dominant : 1.0;
+    w.activity = sharing_.AddActivity(weight, 1.0, std::span(uses.data(), n));
+  }
+  sharing_.Solve();
+  for (uint32_t slot : list) {
+    Work& w = work_[slot];
+    if (!w.running) continue;
+    // A segment on a resource of capacity 0 would never end: the floor keeps
+    // its end finite (a policy does not place work there).
+    w.rate = w.activity == kNoActivity ? 1.0 : std::max(sharing_.rate(w.activity), 1e-9);
+  }
+}
+
+void ModeledExecution::LeaveSharing(Work& w) {
+  if (w.activity == kNoActivity) return;
+  sharing_.RemoveActivity(w.activity);
+  w.activity = kNoActivity;
+}
+
+void ModeledExecution::Update(uint32_t slot, TimeUs now, bool reschedule) {
+  Work& w = work_[slot];
+  if (reschedule && w.running) {
     const TimeUs end = now + static_cast<TimeUs>(std::ceil(w.remaining_us / w.rate - 1e-9));
     if (end != w.planned_end_us) {
       w.planned_end_us = end;
@@ -313,10 +357,12 @@ void ModeledExecution::Update(uint32_t slot, TimeUs now, const std::array<double
   Resources hold = w.phased && !w.profiled ? Resources() : w.demand;
   hold.set_micro(kMem, w.demand.micro(kMem));
   if (w.running) {
+    // A segment uses what its rate takes of each resource it wants; a phase
+    // holds it too (a whole task holds its reservation).
     for (Resource r : kSharedResources) {
       if (w.want.micro(r) == 0) continue;
-      use.set_micro(r, Scaled(w.want.micro(r), contended ? w.rate : share[r]));
-      if (w.phased && !w.profiled) hold.set_micro(r, Scaled(w.want.micro(r), share[r]));
+      use.set_micro(r, Scaled(w.want.micro(r), w.rate));
+      if (w.phased && !w.profiled) hold.set_micro(r, Scaled(w.want.micro(r), w.rate));
     }
   }
   SetUse(slot, w, use, hold);

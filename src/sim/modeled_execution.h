@@ -5,21 +5,26 @@
 // phase (monotask) at a time. A segment has a nominal length (its time alone
 // on an idle machine) and wants some of the machine's cpu, disk and network:
 // a whole task its usage vector, a cpu phase one core, a disk or net phase
-// the machine's full bandwidth. Whenever the set of running segments on a
-// machine changes, each resource's share is min(1, capacity / wanted):
-//   - FixedExecution: segments always progress at rate 1 (a task runs for its
-//     duration); an oversubscribed resource is shared out in the accounting
-//     (a segment uses and holds want x share), never delivered twice;
-//   - ContentionExecution: a segment progresses at the share of its most
-//     oversubscribed resource and uses want x rate of every resource.
+// the machine's full bandwidth. While the running segments on a machine want
+// no more of any resource than it has, each progresses at rate 1. When they
+// want more, their rates are the max-min fair allocation of the machine's
+// cpu, disk and network (sim/maxmin_sharing.h): each segment is an activity
+// capped at rate 1 that uses want_r of resource r per unit of rate, weighted
+// so that progressive filling raises every segment's dominant share equally
+// (docs/model.md, "Sharing"). No resource then delivers more than its
+// capacity, and what a capped segment cannot use goes to the others. A
+// segment uses want x rate of each resource and, for a phase, holds it.
+//   - FixedExecution: sharing only. A task that its machine can serve runs
+//     for its duration; memory is not charged.
+//   - ContentionExecution: the same sharing, and memory used beyond a
+//     machine's capacity kills the newest attempts (outcome failed,
+//     retried), as an out-of-memory killer would.
 // A profiled phase (RAS Table 2) is a segment like a whole task: it lasts its
 // duration alone, wants its usage's cpu, disk and network and holds its
 // demand, memory included; between segments the attempt keeps holding its
 // last phase's demand (the engine moves the reservation; a phase that grows
 // may wait for room: sim/profiled_phases.cc).
-// Under contention, memory used beyond a machine's capacity kills the newest
-// attempts (outcome failed, retried), as an out-of-memory killer would. In
-// both, failures are injected partway with the run's task_failure_prob.
+// In both, failures are injected partway with the run's task_failure_prob.
 // What an attempt used and held is integrated over time, so its account is
 // exact for piecewise-constant rates.
 // Not thread-safe; owned by one engine.
@@ -34,6 +39,7 @@
 #include "model/workload.h"
 #include "policy/cluster_state.h"
 #include "sim/execution.h"
+#include "sim/maxmin_sharing.h"
 
 namespace weft::sim {
 
@@ -48,11 +54,13 @@ class ModeledExecution : public Execution {
   AttemptAccount End(uint32_t slot, const ExecutionAttempt& attempt) override;
 
  protected:
-  // Contended: segments slow down when a resource they want is oversubscribed.
+  // Contended: memory beyond capacity is charged (the out-of-memory killer),
+  // and every running segment's progress is tracked at every change.
   virtual bool Contended() const = 0;
 
  private:
   using Area = std::array<double, kNumResources>;  // micro-units x microseconds
+  static constexpr uint32_t kNoActivity = UINT32_MAX;
 
   // One attempt on its machine.
   struct Work {
@@ -66,6 +74,7 @@ class ModeledExecution : public Execution {
     uint16_t phase = 0;
     uint32_t generation = 0;
     uint32_t version = 0;   // bumped when the segment's end event moves
+    uint32_t activity = kNoActivity;  // its activity in sharing_, while its machine is or was oversubscribed
     MachineId machine;
     uint64_t launch_order = 0;
     uint64_t begin_order = 0;
@@ -90,12 +99,17 @@ class ModeledExecution : public Execution {
 
   double NominalSegmentUs(const Work& w, const Stage& st, uint32_t index) const;
   void Integrate(Work& w, TimeUs now);
-  // Recompute: shares, rates, uses and end events on machine m after the set
-  // of running segments there changed (`changed` is the slot that changed).
+  // Recompute: rates, uses and end events on machine m after the set of
+  // running segments there changed (`changed` is the slot that changed).
   void Recompute(MachineId m, uint32_t changed);
-  // Update: the attempt's rate (under contention), end event, use and
-  // holding, given its machine's shares.
-  void Update(uint32_t slot, TimeUs now, const std::array<double, kNumResources>& share, bool contended);
+  // ShareOut: every running segment's rate on oversubscribed machine m, from
+  // the max-min solution.
+  void ShareOut(MachineId m);
+  // LeaveSharing: the segment no longer competes (it ended or stopped).
+  void LeaveSharing(Work& w);
+  // Update: the attempt's use and holding and, with `reschedule`, its end
+  // event at its current rate.
+  void Update(uint32_t slot, TimeUs now, bool reschedule);
   void SetUse(uint32_t slot, Work& w, const Resources& use, const Resources& hold);
   bool Oversubscribed(MachineId m) const;
   void EnforceMemory(MachineId m);
@@ -110,6 +124,10 @@ class ModeledExecution : public Execution {
   std::vector<Work> work_;                          // by attempt slot
   std::vector<std::vector<uint32_t>> on_machine_;   // begun attempts, in launch order
   std::vector<Resources> wanted_;                   // per machine: sum of running segments' want
+  // The machines' cpu, disk and network as constraints (kSharedResources
+  // order, three per machine), and the running segments of machines that are
+  // or were oversubscribed as activities.
+  MaxMinSharing sharing_;
   std::vector<uint8_t> was_over_;                   // per machine: oversubscribed at the last Recompute
   uint64_t begin_counter_ = 0;
 };

@@ -237,6 +237,44 @@ TEST_F(ScheduleCheckerTest, OverbookingAllowsSumsButNotATooBigSingleDemand) {
                                 "demand cpu=3 that exceeds the machine's capacity")));
 }
 
+// Two scans of 2 cpu overbooked on m1 (2 cpu) that both end after 1 s
+// having used 2 cpu each: 4 core-seconds in 1 s on 2 cores, work from
+// nothing, whatever the policy may overbook. The same two sharing the cores
+// (1 cpu each, ending at 2 s) conserve it.
+TEST_F(ScheduleCheckerTest, WorkBeyondAMachinesCapacityIsCaughtEvenWhenOverbooking) {
+  AllowOverbooking();
+  const auto end = [&](uint32_t index, double at, double cpu_used) {
+    checker_->OnAttemptEnd(AttemptRecord{.task = TaskRef{JobId(kQ1), kScan, index},
+                                         .machine = MachineId(1),
+                                         .start_us = 0,
+                                         .end_us = Sec(at),
+                                         .demand = StageDemand(kQ1, kScan),
+                                         .usage = Units(cpu_used)});
+  };
+  Start(kQ1, kScan, 0, 1, 0);
+  Start(kQ1, kScan, 1, 1, 0);
+  end(0, 1, 2);
+  EXPECT_TRUE(checker_->ok()) << "the busy period is still open";
+  end(1, 1, 2);
+  EXPECT_THAT(violations(), ElementsAre(HasSubstr("m1 delivered 4.000 core-seconds of cpu from 0.000000 to "
+                                                  "1.000000 s, more than its capacity allows (2.000)")));
+}
+
+TEST_F(ScheduleCheckerTest, SharedCoresThatStretchConserveWork) {
+  AllowOverbooking();
+  Start(kQ1, kScan, 0, 1, 0);
+  Start(kQ1, kScan, 1, 1, 0);
+  for (uint32_t i = 0; i < 2; ++i) {
+    checker_->OnAttemptEnd(AttemptRecord{.task = TaskRef{JobId(kQ1), kScan, i},
+                                         .machine = MachineId(1),
+                                         .start_us = 0,
+                                         .end_us = Sec(2),
+                                         .demand = StageDemand(kQ1, kScan),
+                                         .usage = Units(1)});
+  }
+  EXPECT_TRUE(checker_->ok()) << violations()[0];
+}
+
 TEST_F(ScheduleCheckerTest, TaskEndingOkTwiceIsCaught) {
   Start(kQ1, kScan, 0, 0, 0);
   Start(kQ1, kScan, 0, 1, 0, /*attempt=*/1);

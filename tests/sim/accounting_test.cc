@@ -47,9 +47,10 @@ constexpr char kTwoCpuPhases[] = R"({"weft": 1,
   "jobs": [{"name": "j", "stages": [{"name": "a", "tasks": 2, "demand": {"mem": 1},
     "phases": [{"resource": "cpu", "work": 10}]}]}]})";
 
-TEST(AccountingTest, CpuPhasesOnOneCoreFillItExactlyInTheFixedModel) {
-  // Fixed model: both phases run 10 s at full speed, but the core is shared
-  // out: each holds and uses 0.5 core. cpu SE = 2 x 0.5 x 10 / (1 x 10) = 1.
+TEST(AccountingTest, CpuPhasesOnOneCoreShareItInTheFixedModel) {
+  // Fixed model: 20 core-seconds of phases on one core take 20 s. Each phase
+  // runs at rate 0.5, holding and using 0.5 core: cpu SE = 2 x 0.5 x 20 /
+  // (1 x 20) = 1. (The fixed model once ran both in 10 s: work from nothing.)
   const Workload w = Parse(kTwoCpuPhases);
   Script s;
   Greedy g;
@@ -57,17 +58,17 @@ TEST(AccountingTest, CpuPhasesOnOneCoreFillItExactlyInTheFixedModel) {
   const Metered m = RunMetered(w, s);
   ASSERT_TRUE(m.out.status.ok()) << m.out.status;
   EXPECT_TRUE(m.out.checker_ok) << Violations(m.out);
-  EXPECT_EQ(m.out.rec.Job(0).end_us, Sec(10));
+  EXPECT_EQ(m.out.rec.Job(0).end_us, Sec(20));
   EXPECT_DOUBLE_EQ(m.summary.utilization[kCpu], 1.0);
   EXPECT_DOUBLE_EQ(m.summary.ue[kCpu], 1.0);
   EXPECT_DOUBLE_EQ(m.summary.used[kCpu], 1.0);
-  // Memory is held for the whole attempt: 2 x 1 GB x 10 s / (4 GB x 10 s).
+  // Memory is held for the whole attempt: 2 x 1 GB x 20 s / (4 GB x 20 s).
   EXPECT_DOUBLE_EQ(m.summary.utilization[kMem], 0.5);
   ASSERT_EQ(m.out.rec.phases.size(), 2u);
   for (const PhaseRecord& p : m.out.rec.phases) {
     EXPECT_EQ(p.resource, kCpu);
     EXPECT_EQ(p.start_us, 0);
-    EXPECT_EQ(p.end_us, Sec(10));
+    EXPECT_EQ(p.end_us, Sec(20));
     EXPECT_DOUBLE_EQ(p.held, 0.5);
     EXPECT_TRUE(p.completed);
   }
@@ -103,9 +104,8 @@ constexpr char kTwoOnOneCore[] = R"({"weft": 1,
            {"name": "tail", "arrival": 100, "stages": [{"name": "t", "tasks": 1, "duration": 1, "demand": {"cpu": 1}}]}]})";
 
 TEST(AccountingTest, OverbookedCoreIsNeverUsedTwiceInTheFixedModel) {
-  // Both run 4 s (the fixed model does not stretch time), but one core can
-  // deliver only 1: each used 0.5. Reservations may exceed capacity (SE 2),
-  // use may not.
+  // One core delivers only 1: both run at rate 0.5, each using 0.5 core, and
+  // end at 8 s. Reservations may exceed capacity (SE 2), use may not.
   const Workload w = Parse(kTwoOnOneCore);
   Script s;
   s.overbooking = true;
@@ -115,7 +115,7 @@ TEST(AccountingTest, OverbookedCoreIsNeverUsedTwiceInTheFixedModel) {
   const Metered m = RunMetered(w, s);
   ASSERT_TRUE(m.out.status.ok()) << m.out.status;
   EXPECT_TRUE(m.out.checker_ok) << Violations(m.out);
-  EXPECT_EQ(m.out.rec.Job(0).end_us, Sec(4));
+  EXPECT_EQ(m.out.rec.Job(0).end_us, Sec(8));
   for (uint32_t i = 0; i < 2; ++i) {
     const AttemptRecord& a = m.out.rec.Attempt(0, 0, i);
     EXPECT_EQ(a.usage.micro(kCpu), 500'000);

@@ -90,16 +90,19 @@ TEST(ContentionModelTest, TaskJoiningHalfwaySlowsTheFirstProportionally) {
   EXPECT_EQ(r.rec.Attempt(0, 1, 0).end_us, Sec(20));
 }
 
-TEST(ContentionModelTest, UnequalUsersShareInProportion) {
+TEST(ContentionModelTest, UnequalUsersShareMaxMinNotInProportion) {
   // A uses 1 core for 10 s of work, B half a core for 4 s: 1.5 cores wanted
-  // of 1, so both run at 2/3 speed. B ends at 4 / (2/3) = 6; A has done 4 s
-  // of work by then and ends alone at 6 + 6 = 12.
+  // of 1. Max-min gives each half the core: all B wants, so B runs at full
+  // speed and ends at 4; A runs at 1/2, has done 2 s of work by then and
+  // ends alone at 4 + 8 = 12. (Proportional sharing would slow both to 2/3
+  // and end B at 6.)
   const Workload w = OneCore(R"({"name": "a", "tasks": 1, "duration": 10, "demand": {"cpu": 1}},
     {"name": "b", "tasks": 1, "duration": 4, "demand": {"cpu": 1}, "usage": {"cpu": 0.5}})");
   Overbooker s;
   const RunOutcome r = RunEngine(w, s.script, Contention());
   ASSERT_TRUE(r.status.ok()) << r.status;
-  EXPECT_EQ(r.rec.Attempt(0, 1, 0).end_us, Sec(6));
+  EXPECT_TRUE(r.checker_ok) << Violations(r);
+  EXPECT_EQ(r.rec.Attempt(0, 1, 0).end_us, Sec(4));
   EXPECT_EQ(r.rec.Attempt(0, 0, 0).end_us, Sec(12));
 }
 
@@ -153,12 +156,16 @@ TEST(ContentionModelTest, LongSharedTasksEndOnTheExactMicrosecond) {
   EXPECT_EQ(r.rec.Attempt(0, 0, 6).end_us, 7'000'000'001);
 }
 
-TEST(ContentionModelTest, FixedModelIgnoresTheSameContention) {
+TEST(ContentionModelTest, FixedModelSharesTheSameCoreToo) {
+  // Two 10 s tasks overbooked on one core: 20 core-seconds take 20 s in the
+  // fixed model as well; only memory sets the two models apart.
   const Workload w = OneCore(R"({"name": "a", "tasks": 2, "duration": 10, "demand": {"cpu": 1}})");
   Overbooker s;
   const RunOutcome r = RunEngine(w, s.script);
   ASSERT_TRUE(r.status.ok()) << r.status;
-  EXPECT_EQ(r.rec.Attempt(0, 0, 1).end_us, Sec(10));
+  EXPECT_TRUE(r.checker_ok) << Violations(r);
+  EXPECT_EQ(r.rec.Attempt(0, 0, 0).end_us, Sec(20));
+  EXPECT_EQ(r.rec.Attempt(0, 0, 1).end_us, Sec(20));
 }
 
 // m: 4 cpu, net 100 MB/s, disk 50 MB/s; a policy that never overbooks.

@@ -32,8 +32,10 @@ TEST(FixedModelTest, TaskRunsForExactlyItsDuration) {
   EXPECT_EQ(r.rec.Job(0).end_us, Sec(2.25));
 }
 
-TEST(FixedModelTest, OverbookedTasksDoNotSlowEachOtherDown) {
-  // Three 1-cpu tasks on a 1-cpu machine: the fixed model ignores contention.
+TEST(FixedModelTest, OverbookedTasksShareTheCoreAndStretch) {
+  // Three 1-cpu tasks of 4 s overbooked on a 1-cpu machine: 12 core-seconds
+  // on one core. Max-min gives each a third of the core, so all three end at
+  // 12 s (the fixed model once ended them at 4 s: work from nothing).
   const Workload w = Parse(R"({"weft": 1,
     "cluster": {"machines": [{"name": "m", "capacity": {"cpu": 1, "mem": 8}}]},
     "jobs": [{"name": "j", "stages": [{"name": "a", "tasks": 3, "duration": 4, "demand": {"cpu": 1}}]}]})");
@@ -45,7 +47,7 @@ TEST(FixedModelTest, OverbookedTasksDoNotSlowEachOtherDown) {
   const RunOutcome r = RunEngine(w, s);
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_TRUE(r.checker_ok) << Violations(r);
-  for (uint32_t i = 0; i < 3; ++i) EXPECT_EQ(r.rec.Attempt(0, 0, i).end_us, Sec(4));
+  for (uint32_t i = 0; i < 3; ++i) EXPECT_EQ(r.rec.Attempt(0, 0, i).end_us, Sec(12));
 }
 
 // m: 2 cpu, net 200 MB/s, disk 100 MB/s. Phases: cpu 0.5 core-s (0.5 s),

@@ -1,7 +1,7 @@
 // Tests for fair-slots (policy/baseline/fair_slots): slots fixed whatever
 // tasks use (so it overbooks a machine), fair sharing of slots between
 // users' pools, and separate reduce slots. Hand-computed schedules on one
-// machine under the fixed model.
+// machine under the fixed model, where tasks overbooked on a core share it.
 #include <string>
 
 #include "fair_share_test_util.h"
@@ -30,22 +30,26 @@ std::string TwoUsers(int tasks, double b_arrival) {
 }
 
 TEST(FairSlotsPolicyTest, FillsEverySlotWhateverTheTasksUse) {
-  // Three 1-core tasks at once on one core: slots ignore resources.
+  // Three 1-core tasks at once on one core: slots ignore resources, so the
+  // three share the core (a third each) and each wave takes 3 s.
   const auto run = RunPolicy(TwoUsers(6, 100), "fair-slots", {"map_slots=3"});
   ASSERT_TRUE(run.status.ok()) << StatusMessage(run.status);
   EXPECT_EQ(run.Running("a", Sec(0.5)), 3);
-  EXPECT_EQ(run.Running("a", Sec(1.5)), 3);
-  EXPECT_EQ(run.Task("ja", 5).end_us, Sec(2));
+  EXPECT_EQ(run.Running("a", Sec(2.5)), 3);
+  EXPECT_EQ(run.Running("a", Sec(3.5)), 3);
+  EXPECT_EQ(run.Task("ja", 5).end_us, Sec(6));
 }
 
 TEST(FairSlotsPolicyTest, UsersShareSlotsEvenlyAsTasksEnd) {
-  // ja holds both slots from 0; jb arrives at 0.5 and gets the first freed
-  // slot at 1: from then on one slot each.
+  // ja holds both slots from 0 (its two tasks share the core and end at 2);
+  // jb arrives at 0.5 and gets the first freed slot at 2: from then on one
+  // slot each.
   const auto run = RunPolicy(TwoUsers(6, 0.5), "fair-slots", {"map_slots=2"});
   ASSERT_TRUE(run.status.ok()) << StatusMessage(run.status);
   EXPECT_EQ(run.Running("a", Sec(0.75)), 2);
-  EXPECT_EQ(run.FirstStart("jb"), Sec(1));
-  for (double t : {1.5, 2.5, 3.5}) {
+  EXPECT_EQ(run.Running("a", Sec(1.5)), 2);
+  EXPECT_EQ(run.FirstStart("jb"), Sec(2));
+  for (double t : {2.5, 3.5, 4.5}) {
     EXPECT_EQ(run.Running("a", Sec(t)), 1) << "t=" << t;
     EXPECT_EQ(run.Running("b", Sec(t)), 1) << "t=" << t;
   }
