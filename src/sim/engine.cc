@@ -216,15 +216,16 @@ void EngineCore::Dispatch(const Event& e) {
       ArriveJob(JobId(e.a));
       break;
     case EventType::kLaunchArrives:
-      if (e.c == kShuffleEndTag) {
-        EndShuffle(e);
-      } else if (e.c == kRetryGrowthTag) {
-        RetryParked(e);
-      } else if (e.c == kRemoteReadEndTag) {
-        EndRemoteRead(e);
-      } else if (attempts_.Find(e.a, e.b) != nullptr) {
-        StartAttempt(e.a);
-      }
+      if (attempts_.Find(e.a, e.b) != nullptr) StartAttempt(e.a);
+      break;
+    case EventType::kRemoteReadEnd:
+      EndRemoteRead(e);
+      break;
+    case EventType::kShuffleEnd:
+      EndShuffle(e);
+      break;
+    case EventType::kRetryParked:
+      RetryParked(e);
       break;
     case EventType::kSegmentEnd:
       execution_->OnSegmentEvent(e);

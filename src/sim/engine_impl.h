@@ -46,17 +46,6 @@ namespace weft::sim {
 
 class EngineCore;
 
-// A kLaunchArrives event whose `c` is kShuffleEndTag ends the shuffle phase
-// of attempt (a, generation b) instead (sim/shuffle.cc); other launch events
-// have c = 0.
-inline constexpr uint32_t kShuffleEndTag = 1;
-// A kLaunchArrives event whose `c` is kRemoteReadEndTag ends the remote read
-// of attempt (a, generation b) (sim/locality.cc).
-inline constexpr uint32_t kRemoteReadEndTag = 2;
-// A kLaunchArrives event whose `c` is kRetryGrowthTag retries, on machine a,
-// the profiled phases parked until their demand fits (sim/profiled_phases.cc).
-inline constexpr uint32_t kRetryGrowthTag = 3;
-
 // SimContext: a role's window on the engine (policy/context.h).
 class SimContext final : public policy::Context {
  public:

@@ -71,7 +71,7 @@ void EngineCore::WakeParked(MachineId m) {
   // Through the queue: the room may have been freed from inside another
   // attempt's end, which must finish first.
   retry_queued_[m.value()] = true;
-  queue_.Push(Event{.time = queue_.now(), .type = EventType::kLaunchArrives, .a = m.value(), .c = kRetryGrowthTag});
+  queue_.Push(Event{.time = queue_.now(), .type = EventType::kRetryParked, .a = m.value()});
 }
 
 void EngineCore::RetryParked(const Event& e) {

@@ -65,7 +65,7 @@ void EngineCore::ScheduleShuffleEnd(uint32_t slot) {
   // Always through the queue, even when due now: the shuffle's end must not
   // run the task's work from inside another task's end.
   const TimeUs end = std::max(queue_.now(), static_cast<TimeUs>(std::ceil(a.copy_done_us - 1e-6)));
-  queue_.Push(Event{.time = end, .type = EventType::kLaunchArrives, .a = slot, .b = a.generation, .c = kShuffleEndTag});
+  queue_.Push(Event{.time = end, .type = EventType::kShuffleEnd, .a = slot, .b = a.generation});
 }
 
 void EngineCore::EndShuffle(const Event& e) {
