@@ -196,8 +196,15 @@ class EngineCore final : public ExecutionHost, public MailRecipients, public Job
   absl::Status Refuse(absl::Status refusal);  // counts it
   void ReportContainerEnd(const policy::ContainerInfo& info);
 
-  // attempts.cc: attempts on machines; the ExecutionHost side.
+  // attempts.cc: attempts on machines, through their lifecycle
+  // (sim/attempt_state.h). InputRead: its input is local or read; its
+  // shuffle (if any) next. BeginWork: its first segment, to the node agent
+  // or run, alongside the edge's shuffle or not. NextSegment: its current
+  // segment is over; the next, or its end.
   void StartAttempt(uint32_t slot);
+  void InputRead(uint32_t slot);
+  void BeginWork(uint32_t slot, bool alongside_shuffle);
+  void NextSegment(uint32_t slot);
   Locality LocalityOf(const Attempt& a) const;
   bool AgentControlsPhases(MachineId m) const;
 
@@ -216,7 +223,7 @@ class EngineCore final : public ExecutionHost, public MailRecipients, public Job
   // its reservation has moved to that segment's demand; a phase whose demand
   // grows beyond what is free (outside the policy's overbooked resources)
   // is parked until something on its machine releases room.
-  void RunCurrentSegment(uint32_t slot);
+  void RunCurrentSegment(uint32_t slot, bool alongside_shuffle);
   bool MoveReservation(uint32_t slot);
   void RetryParked(const Event& e);
   void WakeParked(MachineId m);

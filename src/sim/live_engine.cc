@@ -214,7 +214,7 @@ bool LiveEngine::AttemptEnded(uint64_t id, Outcome outcome, const policy::TaskUs
   const Attempt* a = core_->attempts().Find(id);
   if (a == nullptr) return false;
   const uint32_t slot = AttemptTable::SlotOf(id);
-  execution_->Reporting(slot, usage, a->started && ran_us >= 0 ? now - ran_us : -1);
+  execution_->Reporting(slot, usage, a->arrived() && ran_us >= 0 ? now - ran_us : -1);
   core_->EndAttempt(slot, outcome);
   execution_->Reported();
   Advance(now);
@@ -224,7 +224,7 @@ bool LiveEngine::AttemptEnded(uint64_t id, Outcome outcome, const policy::TaskUs
 void LiveEngine::UpdateUsage(uint64_t id, const Resources& usage, TimeUs now) {
   Advance(now);
   const Attempt* a = core_->attempts().Find(id);
-  if (a == nullptr || !a->started) return;
+  if (a == nullptr || !a->arrived()) return;
   execution_->Measured(AttemptTable::SlotOf(id), usage);
 }
 
@@ -254,7 +254,7 @@ absl::Status LiveEngine::NodeStartPhase(MachineId m, const TaskRef& task, TimeUs
 bool LiveEngine::PhaseEnded(uint64_t id, uint32_t phase, const policy::TaskUsage& usage, TimeUs now) {
   Advance(now);
   const Attempt* a = core_->attempts().Find(id);
-  if (a == nullptr || a->phase != phase || !a->segment_running) return false;
+  if (a == nullptr || a->phase != phase || !AttemptLifecycle::Running(a->state())) return false;
   execution_->PhaseReported(AttemptTable::SlotOf(id), core_->ExecutionView(*a), usage);
   Advance(now);
   return true;

@@ -19,6 +19,7 @@ bool EngineCore::StartRemoteRead(uint32_t slot) {
   const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
   const TimeUs read_us = RemoteReadUs(w_.cluster, st, a.task.index, a.machine, where == Locality::kRack);
   if (read_us <= 0) return false;
+  attempts_[slot].MoveTo(AttemptState::kReadingInput);
   queue_.Push(Event{.time = queue_.now() + read_us, .type = EventType::kRemoteReadEnd, .a = slot,
                     .b = a.generation});
   return true;
@@ -26,7 +27,7 @@ bool EngineCore::StartRemoteRead(uint32_t slot) {
 
 void EngineCore::EndRemoteRead(const Event& e) {
   if (attempts_.Find(e.a, e.b) == nullptr) return;  // the attempt ended meanwhile
-  BeginSegments(e.a);
+  InputRead(e.a);
 }
 
 }  // namespace weft::sim
