@@ -105,8 +105,6 @@ void EngineCore::NextSegment(uint32_t slot) {
   RunCurrentSegment(slot, /*alongside_shuffle=*/false);
 }
 
-void EngineCore::AttemptDone(uint32_t slot, Outcome outcome) { EndAttempt(slot, outcome); }
-
 void EngineCore::UsageChanged(uint32_t slot, const Resources& before, const Resources& after) {
   const Attempt& a = attempts_[slot];
   cluster_.RemoveUsed(a.machine, before);

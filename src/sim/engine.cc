@@ -60,10 +60,10 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
   retry_queued_.resize(w_.cluster.size());
   Rng failure_rng = root_rng_.Fork(kFailureStream);
   if (opt_.model == ExecutionModel::kContention) {
-    execution_ = std::make_unique<ContentionExecution>(w_, cluster_, queue_, *this, std::move(failure_rng),
+    execution_ = std::make_unique<ContentionExecution>(w_, cluster_, queue_, host_, std::move(failure_rng),
                                                        opt_.task_failure_prob);
   } else {
-    execution_ = std::make_unique<FixedExecution>(w_, cluster_, queue_, *this, std::move(failure_rng),
+    execution_ = std::make_unique<FixedExecution>(w_, cluster_, queue_, host_, std::move(failure_rng),
                                                   opt_.task_failure_prob);
   }
 }
@@ -231,7 +231,7 @@ void EngineCore::Dispatch(const Event& e) {
       execution_->OnSegmentEvent(e);
       break;
     case EventType::kDeliver:
-      mailbox_.Deliver(e.a, *this);
+      mailbox_.Deliver(e.a, recipients_);
       break;
     case EventType::kMachineDown:
       MachineDown(MachineId(e.a));
