@@ -60,14 +60,12 @@ void EngineCore::InputRead(uint32_t slot) {
     // A first profiled phase named "shuffle" runs alongside the edge's
     // shuffle (sim/profiled_phases.cc); otherwise the work waits for it.
     if (!ShufflePhaseFirst(a)) return;
-    return BeginWork(slot, /*alongside_shuffle=*/true);
+    return BeginWork(slot, a, st, /*alongside_shuffle=*/true);
   }
-  BeginWork(slot, /*alongside_shuffle=*/false);
+  BeginWork(slot, a, st, /*alongside_shuffle=*/false);
 }
 
-void EngineCore::BeginWork(uint32_t slot, bool alongside_shuffle) {
-  Attempt& a = attempts_[slot];
-  const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
+void EngineCore::BeginWork(uint32_t slot, Attempt& a, const Stage& st, bool alongside_shuffle) {
   if (!st.phases.empty() && AgentControlsPhases(a.machine)) {
     a.MoveTo(AttemptLifecycle::PhaseReadyState(alongside_shuffle));
     Mail mail{.kind = MailKind::kPhaseReady, .to = Address::Node(a.machine), .phase = 0};
@@ -87,11 +85,10 @@ void EngineCore::SegmentDone(uint32_t slot) {
     a.MoveTo(AttemptState::kPhaseWaitsShuffle);
     return;
   }
-  NextSegment(slot);
+  NextSegment(slot, a);
 }
 
-void EngineCore::NextSegment(uint32_t slot) {
-  Attempt& a = attempts_[slot];
+void EngineCore::NextSegment(uint32_t slot, Attempt& a) {
   const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
   if (a.phase + 1u >= std::max<size_t>(st.phases.size(), 1)) return EndAttempt(slot, Outcome::kOk);
   ++a.phase;

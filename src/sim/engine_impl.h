@@ -280,8 +280,8 @@ class EngineCore final {
   // segment is over; the next, or its end.
   void StartAttempt(uint32_t slot);
   void InputRead(uint32_t slot);
-  void BeginWork(uint32_t slot, bool alongside_shuffle);
-  void NextSegment(uint32_t slot);
+  void BeginWork(uint32_t slot, Attempt& a, const Stage& st, bool alongside_shuffle);
+  void NextSegment(uint32_t slot, Attempt& a);
   Locality LocalityOf(const Attempt& a) const;
   bool AgentControlsPhases(MachineId m) const;
 

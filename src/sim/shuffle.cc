@@ -73,7 +73,7 @@ void EngineCore::EndShuffle(const Event& e) {
   if (a == nullptr || !AttemptLifecycle::Shuffling(a->state())) return;  // the attempt ended meanwhile
   switch (a->state()) {
     case AttemptState::kShuffling:  // the work waited for the shuffle
-      return BeginWork(e.a, /*alongside_shuffle=*/false);
+      return BeginWork(e.a, *a, w_.jobs[a->task.job.value()].stages[a->task.stage], /*alongside_shuffle=*/false);
     // A "shuffle" phase ran alongside (sim/profiled_phases.cc): it carries on
     // outside the shuffle, or, if its work is done, it ends now.
     case AttemptState::kShufflingPhaseReady:
@@ -84,7 +84,7 @@ void EngineCore::EndShuffle(const Event& e) {
       return a->MoveTo(AttemptState::kRunning);
     case AttemptState::kPhaseWaitsShuffle:
       EmitDeferredPhase(e.a, /*completed=*/true);
-      return NextSegment(e.a);
+      return NextSegment(e.a, *a);
     default:
       return;
   }
