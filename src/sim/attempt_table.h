@@ -23,6 +23,7 @@
 #include "core/ids.h"
 #include "core/time.h"
 #include "model/resources.h"
+#include "sim/attempt_state.h"
 #include "sim/execution.h"
 
 namespace weft::sim {
@@ -33,26 +34,36 @@ namespace weft::sim {
 // phase, launch order, demand, usage, container) is its base, so the engine
 // hands the execution the record itself rather than a copy built per call.
 // `generation` is bumped when the slot is freed, to drop stale events.
+// Where it is in its life is its state (sim/attempt_state.h), which only
+// MoveTo changes, through the lifecycle's table.
 struct Attempt : ExecutionAttempt {
   uint32_t machine_index = 0;  // its place in AttemptTable's list of its machine's attempts
-  bool started = false;     // arrived on the machine
-  bool segment_running = false;  // the current segment (whole task or phase) was started
-  bool free = true;
-  bool shuffling = false;   // in its shuffle phase (shuffle edges): its own work waits
-  bool shuffled = false;    // its shuffle phase is over (or it had none)
-  bool input_read = false;  // its remote read (locality cost) is over, or it had none
-  double copy_done_us = 0;  // when the parents' output available so far is copied
+  double copy_done_us = 0;  // when the parents' output available so far is copied (while shuffling)
   TimeUs ready_us = 0;
-  TimeUs start_us = 0;
+  TimeUs start_us = 0;      // when it reached its machine (kArrived)
   // Profiled phases (sim/profiled_phases.cc): what the attempt reserves now
-  // (its current phase's demand; `demand` otherwise), whether its next phase
-  // waits for room, and the shuffle phase whose end waits for the edge's.
+  // (its current phase's demand; `demand` otherwise).
   Resources reserved;
-  bool parked = false;
-  bool phase_waits_shuffle = false;  // a "shuffle" phase did its work; the edge's shuffle goes on
-  bool phase_deferred = false;       // that phase's record waits for the shuffle's end
-  TimeUs deferred_start_us = 0;
-  double deferred_held = 0;
+  // A first "shuffle" phase that completed while the edge's shuffle goes on:
+  // its record waits for the shuffle's end (or the attempt's), holding when
+  // the phase started and what it held.
+  struct DeferredPhase {
+    bool pending = false;
+    TimeUs start_us = 0;
+    double held = 0;
+  } deferred_phase;
+
+  AttemptState state() const { return state_; }
+  // MoveTo: the lifecycle's move to `to`; an illegal one aborts (an engine bug).
+  void MoveTo(AttemptState to) {
+    if (!AttemptLifecycle::CanMove(state_, to)) [[unlikely]] AttemptLifecycle::IllegalMove(state_, to);
+    state_ = to;
+  }
+  // arrived: it has reached its machine (any state past kLaunching).
+  bool arrived() const { return state_ != AttemptState::kLaunching && state_ != AttemptState::kFree; }
+
+ private:
+  AttemptState state_ = AttemptState::kFree;
 };
 
 static_assert(std::is_trivially_destructible_v<Attempt>, "AttemptTable::New reuses a slot without destroying it");
@@ -84,7 +95,7 @@ class AttemptTable {
     const uint32_t generation = a.generation;
     std::construct_at(&a);  // a fresh record in place: `a = Attempt()` builds one and copies it
     a.generation = generation;
-    a.free = false;
+    a.MoveTo(AttemptState::kLaunching);
     a.machine = m;
     a.launch_order = launches_++;
     auto& list = on_machine_[m.value()];
@@ -103,8 +114,7 @@ class AttemptTable {
     list[a.machine_index] = last;
     attempts_[last].machine_index = a.machine_index;
     list.pop_back();
-    a.free = true;
-    a.segment_running = false;
+    a.MoveTo(AttemptState::kFree);
     ++a.generation;
     free_.push_back(slot);
   }
@@ -118,14 +128,14 @@ class AttemptTable {
   Attempt* Find(uint32_t slot, uint32_t generation) {
     if (slot >= attempts_.size()) return nullptr;
     Attempt& a = attempts_[slot];
-    return a.free || a.generation != generation ? nullptr : &a;
+    return a.state() == AttemptState::kFree || a.generation != generation ? nullptr : &a;
   }
   Attempt* Find(uint64_t id) { return Find(SlotOf(id), GenerationOf(id)); }
   const Attempt* Find(uint64_t id) const {
     const uint32_t slot = SlotOf(id);
     if (slot >= attempts_.size()) return nullptr;
     const Attempt& a = attempts_[slot];
-    return a.free || a.generation != GenerationOf(id) ? nullptr : &a;
+    return a.state() == AttemptState::kFree || a.generation != GenerationOf(id) ? nullptr : &a;
   }
 
   // OnMachine: the slots of the attempts launched on machine `m` and not

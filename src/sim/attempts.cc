@@ -35,7 +35,7 @@ bool EngineCore::AgentControlsPhases(MachineId m) const {
 void EngineCore::StartAttempt(uint32_t slot) {
   events_since_progress_ = 0;
   Attempt& a = attempts_[slot];
-  a.started = true;
+  a.MoveTo(AttemptState::kArrived);
   a.start_us = queue_.now();
   jobs_.Started(a.task, a.start_us);
   ++start_counter_;
@@ -44,50 +44,63 @@ void EngineCore::StartAttempt(uint32_t slot) {
   execution_->Begin(slot, ExecutionView(a));
 }
 
+// The steps from arrival to the work, each at most once per attempt: the
+// remote read (sim/locality.cc), the shuffle (sim/shuffle.cc), the first
+// segment. Each step that waits moves the attempt to its waiting state, and
+// its end (EndRemoteRead, EndShuffle) takes the next step.
 void EngineCore::BeginSegments(uint32_t slot) {
+  if (StartRemoteRead(slot)) return;
+  InputRead(slot);
+}
+
+void EngineCore::InputRead(uint32_t slot) {
   Attempt& a = attempts_[slot];
   const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
-  if (!a.input_read) {
-    a.input_read = true;  // at most one remote read per attempt, before anything else
-    if (StartRemoteRead(slot)) return;
-  }
-  if (!a.shuffled) {
-    a.shuffled = true;  // at most one shuffle phase per attempt
+  if (HasShuffleParent(st) && StartShuffle(slot)) {
     // A first profiled phase named "shuffle" runs alongside the edge's
     // shuffle (sim/profiled_phases.cc); otherwise the work waits for it.
-    if (HasShuffleParent(st) && StartShuffle(slot) && !ShufflePhaseFirst(a)) return;
+    if (!ShufflePhaseFirst(a)) return;
+    return BeginWork(slot, a, st, /*alongside_shuffle=*/true);
   }
+  BeginWork(slot, a, st, /*alongside_shuffle=*/false);
+}
+
+void EngineCore::BeginWork(uint32_t slot, Attempt& a, const Stage& st, bool alongside_shuffle) {
   if (!st.phases.empty() && AgentControlsPhases(a.machine)) {
+    a.MoveTo(AttemptLifecycle::PhaseReadyState(alongside_shuffle));
     Mail mail{.kind = MailKind::kPhaseReady, .to = Address::Node(a.machine), .phase = 0};
     mail.end.task = a.task;
     mailbox_.Post(std::move(mail), 0);
     return;
   }
-  RunCurrentSegment(slot);
+  RunCurrentSegment(slot, alongside_shuffle);
 }
 
 void EngineCore::SegmentDone(uint32_t slot) {
   Attempt& a = attempts_[slot];
-  a.segment_running = false;
-  if (a.shuffling) {
+  if (!AttemptLifecycle::Running(a.state())) AttemptLifecycle::IllegalEvent(a.state(), "segment done");
+  if (a.state() == AttemptState::kShufflingRunning) {
     // A "shuffle" phase that did its work before the edge's shuffle ended:
     // it ends with the shuffle (EndShuffle).
-    a.phase_waits_shuffle = true;
+    a.MoveTo(AttemptState::kPhaseWaitsShuffle);
     return;
   }
+  NextSegment(slot, a);
+}
+
+void EngineCore::NextSegment(uint32_t slot, Attempt& a) {
   const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
   if (a.phase + 1u >= std::max<size_t>(st.phases.size(), 1)) return EndAttempt(slot, Outcome::kOk);
   ++a.phase;
   if (AgentControlsPhases(a.machine)) {
+    a.MoveTo(AttemptState::kPhaseReady);
     Mail mail{.kind = MailKind::kPhaseReady, .to = Address::Node(a.machine), .phase = a.phase};
     mail.end.task = a.task;
     mailbox_.Post(std::move(mail), 0);
     return;
   }
-  RunCurrentSegment(slot);
+  RunCurrentSegment(slot, /*alongside_shuffle=*/false);
 }
-
-void EngineCore::AttemptDone(uint32_t slot, Outcome outcome) { EndAttempt(slot, outcome); }
 
 void EngineCore::UsageChanged(uint32_t slot, const Resources& before, const Resources& after) {
   const Attempt& a = attempts_[slot];
@@ -99,11 +112,9 @@ void EngineCore::UsageChanged(uint32_t slot, const Resources& before, const Reso
 void EngineCore::PhaseEnded(uint32_t slot, uint32_t phase, TimeUs start_us, double held, bool completed) {
   Attempt& a = attempts_[slot];
   const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
-  if (completed && a.shuffling) {
+  if (completed && AttemptLifecycle::Shuffling(a.state())) {
     // The "shuffle" phase's record waits for the edge's shuffle to end.
-    a.phase_deferred = true;
-    a.deferred_start_us = start_us;
-    a.deferred_held = held;
+    a.deferred_phase = {.pending = true, .start_us = start_us, .held = held};
     return;
   }
   const PhaseRecord record{a.task,   a.attempt_no, phase,     st.phases[phase].resource, a.machine,
@@ -136,12 +147,12 @@ void EngineCore::EndAttempt(uint32_t slot, Outcome outcome) {
   attempts_.Free(slot);
 
   ++stats_.attempts;
-  TimeUs start = a.started ? a.start_us : now;
-  if (a.started && account.start_us >= 0) start = std::clamp(account.start_us, start, now);
+  TimeUs start = a.arrived() ? a.start_us : now;
+  if (a.arrived() && account.start_us >= 0) start = std::clamp(account.start_us, start, now);
   const JobTracker::EndVerdict verdict = jobs_.AttemptEnded(t, outcome, now - start, opt_.max_attempts);
   const AttemptRecord record{t,       a.attempt_no,          m,
                              a.ready_us, start,              now,
-                             outcome, a.demand,              a.started ? account.usage.average : a.usage,
+                             outcome, a.demand,              a.arrived() ? account.usage.average : a.usage,
                              LocalityOf(a), a.container.valid(), account.held};
   for (RunObserver* o : observers_) o->OnAttemptEnd(record);
 

@@ -65,7 +65,11 @@ absl::StatusOr<uint32_t> DecisionChecker::StartPhase(const Address& by, const Ta
   const uint32_t slot = jobs_.SlotOf(t);
   const Attempt& a = attempts_[slot];
   if (a.machine.value() != by.index) return Refuse("the task runs on another machine");
-  if (a.segment_running || a.parked) return Refuse("the task's current phase is already running");
+  const AttemptState state = a.state();
+  if (AttemptLifecycle::Running(state) || AttemptLifecycle::Parked(state)) {
+    return Refuse("the task's current phase is already running");
+  }
+  if (!AttemptLifecycle::PhaseReady(state)) return Refuse("the task's current phase is not ready");
   return slot;
 }
 

@@ -60,10 +60,10 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
   retry_queued_.resize(w_.cluster.size());
   Rng failure_rng = root_rng_.Fork(kFailureStream);
   if (opt_.model == ExecutionModel::kContention) {
-    execution_ = std::make_unique<ContentionExecution>(w_, cluster_, queue_, *this, std::move(failure_rng),
+    execution_ = std::make_unique<ContentionExecution>(w_, cluster_, queue_, host_, std::move(failure_rng),
                                                        opt_.task_failure_prob);
   } else {
-    execution_ = std::make_unique<FixedExecution>(w_, cluster_, queue_, *this, std::move(failure_rng),
+    execution_ = std::make_unique<FixedExecution>(w_, cluster_, queue_, host_, std::move(failure_rng),
                                                   opt_.task_failure_prob);
   }
 }
@@ -216,21 +216,22 @@ void EngineCore::Dispatch(const Event& e) {
       ArriveJob(JobId(e.a));
       break;
     case EventType::kLaunchArrives:
-      if (e.c == kShuffleEndTag) {
-        EndShuffle(e);
-      } else if (e.c == kRetryGrowthTag) {
-        RetryParked(e);
-      } else if (e.c == kRemoteReadEndTag) {
-        EndRemoteRead(e);
-      } else if (attempts_.Find(e.a, e.b) != nullptr) {
-        StartAttempt(e.a);
-      }
+      if (attempts_.Find(e.a, e.b) != nullptr) StartAttempt(e.a);
+      break;
+    case EventType::kRemoteReadEnd:
+      EndRemoteRead(e);
+      break;
+    case EventType::kShuffleEnd:
+      EndShuffle(e);
+      break;
+    case EventType::kRetryParked:
+      RetryParked(e);
       break;
     case EventType::kSegmentEnd:
       execution_->OnSegmentEvent(e);
       break;
     case EventType::kDeliver:
-      mailbox_.Deliver(e.a, *this);
+      mailbox_.Deliver(e.a, recipients_);
       break;
     case EventType::kMachineDown:
       MachineDown(MachineId(e.a));

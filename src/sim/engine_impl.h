@@ -46,17 +46,6 @@ namespace weft::sim {
 
 class EngineCore;
 
-// A kLaunchArrives event whose `c` is kShuffleEndTag ends the shuffle phase
-// of attempt (a, generation b) instead (sim/shuffle.cc); other launch events
-// have c = 0.
-inline constexpr uint32_t kShuffleEndTag = 1;
-// A kLaunchArrives event whose `c` is kRemoteReadEndTag ends the remote read
-// of attempt (a, generation b) (sim/locality.cc).
-inline constexpr uint32_t kRemoteReadEndTag = 2;
-// A kLaunchArrives event whose `c` is kRetryGrowthTag retries, on machine a,
-// the profiled phases parked until their demand fits (sim/profiled_phases.cc).
-inline constexpr uint32_t kRetryGrowthTag = 3;
-
 // SimContext: a role's window on the engine (policy/context.h).
 class SimContext final : public policy::Context {
  public:
@@ -88,7 +77,11 @@ class SimContext final : public policy::Context {
   Rng rng_;
 };
 
-class EngineCore final : public ExecutionHost, public MailRecipients, public JobEvents {
+// Its public API is what its hosts (Engine, LiveEngine) and the roles'
+// contexts call; the callbacks of its parts (the execution's ExecutionHost,
+// the mailbox's MailRecipients, the job tracker's JobEvents) are private
+// adapters that forward to its private methods.
+class EngineCore final {
  public:
   // `source`: where jobs come from (nullptr: the workload's, in arrival order).
   EngineCore(const Workload& workload, policy::Policy& policy, SimOptions options, JobSource* source = nullptr);
@@ -130,7 +123,6 @@ class EngineCore final : public ExecutionHost, public MailRecipients, public Job
   const RunStats& stats() const { return stats_; }
   const policy::ClusterState& cluster() const { return cluster_; }
   uint32_t num_schedulers() const { return static_cast<uint32_t>(schedulers_.size()); }
-  const AttemptTable& attempts() const { return attempts_; }
   const ContainerTable& containers() const { return containers_; }
   const JobTracker& jobs() const { return jobs_; }
   // held_manager_pages: pages of job managers (and their contexts) held.
@@ -153,13 +145,92 @@ class EngineCore final : public ExecutionHost, public MailRecipients, public Job
 
   // attempts.cc
   void EndAttempt(uint32_t slot, policy::Outcome outcome);
+
+  // The attempts, for a driver that runs them outside (LiveEngine), named by
+  // AttemptTable::Id. AttemptLive: the attempt is launched or running (not
+  // ended, not stale). AttemptArrived: it has reached its machine.
+  // AttemptRunsPhase: its current phase is `phase` and runs (started, not
+  // ended). AttemptView: what its execution is told of it (it must be live).
+  // live_attempts: how many are launched or running.
+  bool AttemptLive(uint64_t id) const { return attempts_.Find(id) != nullptr; }
+  bool AttemptArrived(uint64_t id) const {
+    const Attempt* a = attempts_.Find(id);
+    return a != nullptr && a->arrived();
+  }
+  bool AttemptRunsPhase(uint64_t id, uint32_t phase) const {
+    const Attempt* a = attempts_.Find(id);
+    return a != nullptr && a->phase == phase && AttemptLifecycle::Running(a->state());
+  }
+  const ExecutionAttempt& AttemptView(uint64_t id) const { return *attempts_.Find(id); }
+  uint64_t live_attempts() const { return attempts_.live(); }
+  // execution_host: the host an execution built outside the engine (the
+  // runtime's LiveExecution) reports to; then handed to SetExecution.
+  ExecutionHost& execution_host() { return host_; }
+
+  // The jobs, for a driver: a job's progress (nullptr before it arrived or
+  // once released), whether it is active, how many jobs' run state is held.
+  const policy::JobProgress* JobProgressOf(JobId id) const {
+    const JobRun* run = jobs_.run(id);
+    return run == nullptr ? nullptr : run->progress.get();
+  }
+  bool JobActive(JobId id) const { return jobs_.active(id); }
+  uint64_t held_jobs() const { return jobs_.LiveRuns(); }
+  // held_job_pages: pages of per-job state (the tracker's, the managers').
+  size_t held_job_pages() const { return jobs_.held_pages() + held_manager_pages(); }
+
+ private:
+  // The private adapters: each implements one of the parts' callback
+  // interfaces by forwarding to the engine.
+  class Host final : public ExecutionHost {
+   public:
+    explicit Host(EngineCore& e) : e_(e) {}
+    void BeginSegments(uint32_t slot) override { e_.BeginSegments(slot); }
+    void SegmentDone(uint32_t slot) override { e_.SegmentDone(slot); }
+    void AttemptDone(uint32_t slot, Outcome outcome) override { e_.EndAttempt(slot, outcome); }
+    void UsageChanged(uint32_t slot, const Resources& before, const Resources& after) override {
+      e_.UsageChanged(slot, before, after);
+    }
+    void PhaseEnded(uint32_t slot, uint32_t phase, TimeUs start_us, double held, bool completed) override {
+      e_.PhaseEnded(slot, phase, start_us, held, completed);
+    }
+    Resources ContainerSize(ContainerId c) const override { return e_.containers_.SizeOf(c); }
+
+   private:
+    EngineCore& e_;
+  };
+  // Recipients: final, so that the mailbox's Deliver (a template) calls
+  // FindRole inline: the mailbox's hot path.
+  class Recipients final : public MailRecipients {
+   public:
+    explicit Recipients(EngineCore& e) : e_(e) {}
+    policy::Role* FindRole(const policy::Address& to) override { return e_.FindRole(to); }
+    bool NodesElsewhere() const override { return e_.remote_.attached(); }
+    bool NodeUpElsewhere(uint32_t m) const override { return e_.remote_.alive(m); }
+    void ToNode(MachineId m, const NodeMail& mail) override { e_.remote_.Deliver(m, mail); }
+
+   private:
+    EngineCore& e_;
+  };
+  class TrackerEvents final : public JobEvents {
+   public:
+    explicit TrackerEvents(EngineCore& e) : e_(e) {}
+    void TasksReady(JobId job, uint32_t stage, uint32_t begin, uint32_t end) override {
+      e_.TasksReady(job, stage, begin, end);
+    }
+    void ShuffleOutputReady(JobId job, const Edge& child) override { e_.ShuffleOutputReady(job, child); }
+    void ShuffleParentsDone(JobId job, uint32_t stage) override { e_.ShuffleParentsDone(job, stage); }
+    void JobCompleted(JobId job) override { e_.FinishJob(job, true); }
+
+   private:
+    EngineCore& e_;
+  };
+
   // ExecutionView: what the execution is told of attempt `a` (its base: no
   // copy; it changes as the attempt does).
   static const ExecutionAttempt& ExecutionView(const Attempt& a) { return a; }
 
-  // MailRecipients: the mailbox delivers to the roles here (inline: the
-  // mailbox's hot path).
-  policy::Role* FindRole(const policy::Address& to) override {
+  // The mailbox delivers to the roles here (inline: its hot path).
+  policy::Role* FindRole(const policy::Address& to) {
     switch (to.kind) {
       case policy::RoleKind::kScheduler:
         return to.index < schedulers_.size() ? schedulers_[to.index].get() : nullptr;
@@ -170,25 +241,20 @@ class EngineCore final : public ExecutionHost, public MailRecipients, public Job
     }
     return nullptr;
   }
-  bool NodesElsewhere() const override { return remote_.attached(); }
-  bool NodeUpElsewhere(uint32_t m) const override { return remote_.alive(m); }
-  void ToNode(MachineId m, const NodeMail& mail) override { remote_.Deliver(m, mail); }
 
-  // ExecutionHost (attempts.cc).
-  void BeginSegments(uint32_t slot) override;
-  void SegmentDone(uint32_t slot) override;
-  void AttemptDone(uint32_t slot, Outcome outcome) override;
-  void UsageChanged(uint32_t slot, const Resources& before, const Resources& after) override;
-  void PhaseEnded(uint32_t slot, uint32_t phase, TimeUs start_us, double held, bool completed) override;
-  Resources ContainerSize(ContainerId c) const override { return containers_.SizeOf(c); }
+  // What the execution reports (attempts.cc; ExecutionHost).
+  // BeginSegments: the attempt is on its machine (kArrived); its remote
+  // read, shuffle and work follow (InputRead, BeginWork).
+  void BeginSegments(uint32_t slot);
+  void SegmentDone(uint32_t slot);
+  void UsageChanged(uint32_t slot, const Resources& before, const Resources& after);
+  void PhaseEnded(uint32_t slot, uint32_t phase, TimeUs start_us, double held, bool completed);
 
-  // JobEvents (engine.cc, shuffle.cc): what the job tracker's changes mean.
-  void TasksReady(JobId job, uint32_t stage, uint32_t begin, uint32_t end) override;
-  void ShuffleOutputReady(JobId job, const Edge& child) override;
-  void ShuffleParentsDone(JobId job, uint32_t stage) override;
-  void JobCompleted(JobId job) override { FinishJob(job, true); }
+  // What the job tracker's changes mean (engine.cc, shuffle.cc; JobEvents).
+  void TasksReady(JobId job, uint32_t stage, uint32_t begin, uint32_t end);
+  void ShuffleOutputReady(JobId job, const Edge& child);
+  void ShuffleParentsDone(JobId job, uint32_t stage);
 
- private:
   // engine.cc
   // CreateRoles builds the scheduler replicas and the node agents of the
   // machines that are up; machines not in `up` start down.
@@ -207,8 +273,15 @@ class EngineCore final : public ExecutionHost, public MailRecipients, public Job
   absl::Status Refuse(absl::Status refusal);  // counts it
   void ReportContainerEnd(const policy::ContainerInfo& info);
 
-  // attempts.cc: attempts on machines; the ExecutionHost side.
+  // attempts.cc: attempts on machines, through their lifecycle
+  // (sim/attempt_state.h). InputRead: its input is local or read; its
+  // shuffle (if any) next. BeginWork: its first segment, to the node agent
+  // or run, alongside the edge's shuffle or not. NextSegment: its current
+  // segment is over; the next, or its end.
   void StartAttempt(uint32_t slot);
+  void InputRead(uint32_t slot);
+  void BeginWork(uint32_t slot, Attempt& a, const Stage& st, bool alongside_shuffle);
+  void NextSegment(uint32_t slot, Attempt& a);
   Locality LocalityOf(const Attempt& a) const;
   bool AgentControlsPhases(MachineId m) const;
 
@@ -227,7 +300,7 @@ class EngineCore final : public ExecutionHost, public MailRecipients, public Job
   // its reservation has moved to that segment's demand; a phase whose demand
   // grows beyond what is free (outside the policy's overbooked resources)
   // is parked until something on its machine releases room.
-  void RunCurrentSegment(uint32_t slot);
+  void RunCurrentSegment(uint32_t slot, bool alongside_shuffle);
   bool MoveReservation(uint32_t slot);
   void RetryParked(const Event& e);
   void WakeParked(MachineId m);
@@ -257,7 +330,12 @@ class EngineCore final : public ExecutionHost, public MailRecipients, public Job
   Engine::ProgressFn progress_;
   uint64_t progress_every_ = 0;
 
-  JobTracker jobs_{w_, *this};
+  // The adapters, before the parts that hold them.
+  Host host_{*this};
+  Recipients recipients_{*this};
+  TrackerEvents tracker_events_{*this};
+
+  JobTracker jobs_{w_, tracker_events_};
   // The job managers (policies with job managers), by job, while it is active.
   // By job id, paged (core/paged_store.h): a finished job's manager is freed,
   // so a long-lived live engine keeps no slot per job it ever ran (issue 20).

@@ -27,14 +27,20 @@
 
 namespace weft::sim {
 
+// One kind per event; in each, a field means one thing (unused ones are 0).
+// An attempt is named by its slot and generation (sim/attempt_table.h), so an
+// event about an attempt that has ended since finds nothing.
 enum class EventType : uint8_t {
-  kJobArrival,     // a: job
-  kLaunchArrives,  // a: attempt slot, b: attempt generation
-  kSegmentEnd,     // a: attempt slot, b: attempt generation, c: segment version
-  kDeliver,        // a: mailbox slot (message, timer or notification)
-  kMachineDown,    // a: machine
-  kMachineUp,      // a: machine
-  kSchedulerDown,  // a: scheduler replica
+  kJobArrival,      // a: job
+  kLaunchArrives,   // a: attempt slot, b: attempt generation: it reaches its machine
+  kRemoteReadEnd,   // a: attempt slot, b: attempt generation: its remote input read is over
+  kShuffleEnd,      // a: attempt slot, b: attempt generation: its shuffle phase is over
+  kRetryParked,     // a: machine: retry the phases parked there until their demand fits
+  kSegmentEnd,      // a: attempt slot, b: attempt generation, c: segment version (the execution's)
+  kDeliver,         // a: mailbox slot (message, timer or notification)
+  kMachineDown,     // a: machine
+  kMachineUp,       // a: machine
+  kSchedulerDown,   // a: scheduler replica
 };
 
 struct Event {

@@ -185,7 +185,7 @@ LiveEngine::LiveEngine(Workload& workload, policy::Policy& policy, SimOptions op
                        bool remote_agents)
     : added_(std::make_unique<AddedJobs>(workload)),
       core_(std::make_unique<EngineCore>(workload, policy, std::move(options), added_.get())) {
-  auto execution = std::make_unique<LiveExecution>(executor, *core_, workload, core_->clock());
+  auto execution = std::make_unique<LiveExecution>(executor, core_->execution_host(), workload, core_->clock());
   execution_ = execution.get();
   core_->SetExecution(std::move(execution));
   if (remote_agents && policy.has_node_agents()) core_->AttachRemoteAgents(executor);
@@ -211,10 +211,9 @@ void LiveEngine::JobAdded(JobId id, TimeUs now, TimeUs arrival, std::span<const 
 bool LiveEngine::AttemptEnded(uint64_t id, Outcome outcome, const policy::TaskUsage& usage, TimeUs now,
                               TimeUs ran_us) {
   Advance(now);
-  const Attempt* a = core_->attempts().Find(id);
-  if (a == nullptr) return false;
+  if (!core_->AttemptLive(id)) return false;
   const uint32_t slot = AttemptTable::SlotOf(id);
-  execution_->Reporting(slot, usage, a->started && ran_us >= 0 ? now - ran_us : -1);
+  execution_->Reporting(slot, usage, core_->AttemptArrived(id) && ran_us >= 0 ? now - ran_us : -1);
   core_->EndAttempt(slot, outcome);
   execution_->Reported();
   Advance(now);
@@ -223,8 +222,7 @@ bool LiveEngine::AttemptEnded(uint64_t id, Outcome outcome, const policy::TaskUs
 
 void LiveEngine::UpdateUsage(uint64_t id, const Resources& usage, TimeUs now) {
   Advance(now);
-  const Attempt* a = core_->attempts().Find(id);
-  if (a == nullptr || !a->started) return;
+  if (!core_->AttemptArrived(id)) return;
   execution_->Measured(AttemptTable::SlotOf(id), usage);
 }
 
@@ -253,9 +251,8 @@ absl::Status LiveEngine::NodeStartPhase(MachineId m, const TaskRef& task, TimeUs
 
 bool LiveEngine::PhaseEnded(uint64_t id, uint32_t phase, const policy::TaskUsage& usage, TimeUs now) {
   Advance(now);
-  const Attempt* a = core_->attempts().Find(id);
-  if (a == nullptr || a->phase != phase || !a->segment_running) return false;
-  execution_->PhaseReported(AttemptTable::SlotOf(id), core_->ExecutionView(*a), usage);
+  if (!core_->AttemptRunsPhase(id, phase)) return false;
+  execution_->PhaseReported(AttemptTable::SlotOf(id), core_->AttemptView(id), usage);
   Advance(now);
   return true;
 }
@@ -295,28 +292,23 @@ void LiveEngine::ReleaseJobs(std::span<const JobId> ids, TimeUs now) {
   // scheduler's ended jobs) are freed too, but not one still to arrive.
   Workload& w = added_->workload_mut();
   for (const JobId id : ids) {
-    if (id.value() < w.jobs.size() && core_->jobs().run(id) == nullptr && w.jobs[id.value()].arrival_us <= now) {
+    if (id.value() < w.jobs.size() && core_->JobProgressOf(id) == nullptr && w.jobs[id.value()].arrival_us <= now) {
       w.jobs.Free(id.value());
     }
   }
 }
 
-uint64_t LiveEngine::held_jobs() const { return core_->jobs().LiveRuns(); }
-size_t LiveEngine::held_job_pages() const { return core_->jobs().held_pages() + core_->held_manager_pages(); }
+uint64_t LiveEngine::held_jobs() const { return core_->held_jobs(); }
+size_t LiveEngine::held_job_pages() const { return core_->held_job_pages(); }
 
-const policy::JobProgress* LiveEngine::progress(JobId id) const {
-  const JobRun* run = core_->jobs().run(id);
-  return run == nullptr ? nullptr : run->progress.get();
-}
+const policy::JobProgress* LiveEngine::progress(JobId id) const { return core_->JobProgressOf(id); }
 
-bool LiveEngine::job_active(JobId id) const {
-  return core_->jobs().active(id);
-}
+bool LiveEngine::job_active(JobId id) const { return core_->JobActive(id); }
 
 const RunStats& LiveEngine::stats() const { return core_->stats(); }
 
 const policy::ClusterState& LiveEngine::cluster() const { return core_->cluster(); }
 
-uint64_t LiveEngine::running_attempts() const { return core_->attempts().live(); }
+uint64_t LiveEngine::running_attempts() const { return core_->live_attempts(); }
 
 }  // namespace weft::sim

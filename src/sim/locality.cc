@@ -19,14 +19,15 @@ bool EngineCore::StartRemoteRead(uint32_t slot) {
   const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
   const TimeUs read_us = RemoteReadUs(w_.cluster, st, a.task.index, a.machine, where == Locality::kRack);
   if (read_us <= 0) return false;
-  queue_.Push(Event{.time = queue_.now() + read_us, .type = EventType::kLaunchArrives, .a = slot,
-                    .b = a.generation, .c = kRemoteReadEndTag});
+  attempts_[slot].MoveTo(AttemptState::kReadingInput);
+  queue_.Push(Event{.time = queue_.now() + read_us, .type = EventType::kRemoteReadEnd, .a = slot,
+                    .b = a.generation});
   return true;
 }
 
 void EngineCore::EndRemoteRead(const Event& e) {
   if (attempts_.Find(e.a, e.b) == nullptr) return;  // the attempt ended meanwhile
-  BeginSegments(e.a);
+  InputRead(e.a);
 }
 
 }  // namespace weft::sim

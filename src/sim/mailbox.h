@@ -200,8 +200,8 @@ class Mailbox {
   std::vector<uint32_t> incarnation_;
 };
 
-// Deliver is a template so that the engine's role lookup (EngineCore is
-// final) is inlined: an indirect call per delivery cost Sparrow's simulation
+// Deliver is a template so that the engine's role lookup (its Recipients
+// adapter is final) is inlined: an indirect call per delivery cost Sparrow's simulation
 // about 2% more instructions.
 template <typename Recipients>
 void Mailbox::Deliver(uint32_t slot, Recipients& recipients) {

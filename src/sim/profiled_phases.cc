@@ -29,15 +29,15 @@ bool EngineCore::ShufflePhaseFirst(const Attempt& a) const {
   return weft::ShufflePhaseFirst(w_.jobs[a.task.job.value()].stages[a.task.stage]);
 }
 
-void EngineCore::RunCurrentSegment(uint32_t slot) {
+void EngineCore::RunCurrentSegment(uint32_t slot, bool alongside_shuffle) {
   Attempt& a = attempts_[slot];
   const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
   if (st.HasProfiledPhases() && !MoveReservation(slot)) {
-    a.parked = true;
+    a.MoveTo(AttemptLifecycle::ParkedState(alongside_shuffle));
     parked_[a.machine.value()].emplace_back(slot, a.generation);
     return;
   }
-  a.segment_running = true;
+  a.MoveTo(AttemptLifecycle::RunningState(alongside_shuffle));
   execution_->RunSegment(slot, ExecutionView(a));
 }
 
@@ -71,7 +71,7 @@ void EngineCore::WakeParked(MachineId m) {
   // Through the queue: the room may have been freed from inside another
   // attempt's end, which must finish first.
   retry_queued_[m.value()] = true;
-  queue_.Push(Event{.time = queue_.now(), .type = EventType::kLaunchArrives, .a = m.value(), .c = kRetryGrowthTag});
+  queue_.Push(Event{.time = queue_.now(), .type = EventType::kRetryParked, .a = m.value()});
 }
 
 void EngineCore::RetryParked(const Event& e) {
@@ -82,18 +82,18 @@ void EngineCore::RetryParked(const Event& e) {
   for (size_t i = 0; i < waiting.size(); ++i) {
     const auto [slot, generation] = waiting[i];
     Attempt* a = attempts_.Find(slot, generation);
-    if (a == nullptr || !a->parked) continue;  // ended meanwhile
-    a->parked = false;
-    RunCurrentSegment(slot);  // parks it again, at the back, when it still does not fit
+    if (a == nullptr || !AttemptLifecycle::Parked(a->state())) continue;  // ended meanwhile
+    // Parks it again, at the back, when it still does not fit.
+    RunCurrentSegment(slot, /*alongside_shuffle=*/a->state() == AttemptState::kShufflingParked);
   }
 }
 
 void EngineCore::EmitDeferredPhase(uint32_t slot, bool completed) {
   Attempt& a = attempts_[slot];
-  if (!a.phase_deferred) return;
-  a.phase_deferred = false;
-  const PhaseRecord record{a.task, a.attempt_no, 0, kCpu, a.machine, a.deferred_start_us, queue_.now(),
-                           a.deferred_held, completed, a.container.valid()};
+  if (!a.deferred_phase.pending) return;
+  a.deferred_phase.pending = false;
+  const PhaseRecord record{a.task, a.attempt_no, 0, kCpu, a.machine, a.deferred_phase.start_us, queue_.now(),
+                           a.deferred_phase.held, completed, a.container.valid()};
   for (RunObserver* o : observers_) o->OnPhaseEnd(record);
 }
 

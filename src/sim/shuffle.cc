@@ -31,7 +31,7 @@ bool EngineCore::StartShuffle(uint32_t slot) {
   }
   const bool waiting = p.stages[a.task.stage].barrier_parents_left > 0;
   if (!waiting && available_mb <= 0) return false;  // as after a barrier: nothing to wait for
-  a.shuffling = true;
+  a.MoveTo(AttemptState::kShuffling);
   const TimeUs now = queue_.now();
   a.copy_done_us = static_cast<double>(now) + CopyUs(available_mb, cluster_.capacity(a.machine).units(kNet));
   if (!waiting) {
@@ -47,7 +47,7 @@ void EngineCore::ShuffleOutputReady(JobId job, const Edge& child) {
   const auto now = static_cast<double>(queue_.now());
   for (const auto& [slot, generation] : jobs_.Shuffling(job, child.stage)) {
     Attempt* a = attempts_.Find(slot, generation);
-    if (a == nullptr || !a->shuffling) continue;  // ended meanwhile
+    if (a == nullptr || !AttemptLifecycle::Shuffling(a->state())) continue;  // ended meanwhile
     a->copy_done_us = std::max(a->copy_done_us, now) + CopyUs(child.shuffle_mb, cluster_.capacity(a->machine).units(kNet));
   }
 }
@@ -55,7 +55,7 @@ void EngineCore::ShuffleOutputReady(JobId job, const Edge& child) {
 void EngineCore::ShuffleParentsDone(JobId job, uint32_t stage) {
   for (const auto& [slot, generation] : jobs_.TakeShuffling(job, stage)) {
     const Attempt* a = attempts_.Find(slot, generation);
-    if (a == nullptr || !a->shuffling) continue;  // ended meanwhile
+    if (a == nullptr || !AttemptLifecycle::Shuffling(a->state())) continue;  // ended meanwhile
     ScheduleShuffleEnd(slot);
   }
 }
@@ -65,21 +65,29 @@ void EngineCore::ScheduleShuffleEnd(uint32_t slot) {
   // Always through the queue, even when due now: the shuffle's end must not
   // run the task's work from inside another task's end.
   const TimeUs end = std::max(queue_.now(), static_cast<TimeUs>(std::ceil(a.copy_done_us - 1e-6)));
-  queue_.Push(Event{.time = end, .type = EventType::kLaunchArrives, .a = slot, .b = a.generation, .c = kShuffleEndTag});
+  queue_.Push(Event{.time = end, .type = EventType::kShuffleEnd, .a = slot, .b = a.generation});
 }
 
 void EngineCore::EndShuffle(const Event& e) {
-  Attempt* found = attempts_.Find(e.a, e.b);
-  if (found == nullptr || !found->shuffling) return;  // the attempt ended meanwhile
-  Attempt& a = *found;
-  a.shuffling = false;
-  if (!ShufflePhaseFirst(a)) return BeginSegments(e.a);
-  // The "shuffle" phase ran alongside; it ends now if its work is done, else
-  // when its work is (sim/profiled_phases.cc).
-  if (!a.phase_waits_shuffle) return;
-  a.phase_waits_shuffle = false;
-  EmitDeferredPhase(e.a, /*completed=*/true);
-  SegmentDone(e.a);
+  Attempt* a = attempts_.Find(e.a, e.b);
+  if (a == nullptr || !AttemptLifecycle::Shuffling(a->state())) return;  // the attempt ended meanwhile
+  switch (a->state()) {
+    case AttemptState::kShuffling:  // the work waited for the shuffle
+      return BeginWork(e.a, *a, w_.jobs[a->task.job.value()].stages[a->task.stage], /*alongside_shuffle=*/false);
+    // A "shuffle" phase ran alongside (sim/profiled_phases.cc): it carries on
+    // outside the shuffle, or, if its work is done, it ends now.
+    case AttemptState::kShufflingPhaseReady:
+      return a->MoveTo(AttemptState::kPhaseReady);
+    case AttemptState::kShufflingParked:
+      return a->MoveTo(AttemptState::kParked);
+    case AttemptState::kShufflingRunning:
+      return a->MoveTo(AttemptState::kRunning);
+    case AttemptState::kPhaseWaitsShuffle:
+      EmitDeferredPhase(e.a, /*completed=*/true);
+      return NextSegment(e.a, *a);
+    default:
+      return;
+  }
 }
 
 }  // namespace weft::sim

@@ -140,7 +140,7 @@ void EngineCore::ReportContainerEnd(const policy::ContainerInfo& info) {
 absl::Status EngineCore::DoStartPhase(const Address& by, const TaskRef& t) {
   const absl::StatusOr<uint32_t> slot = checker_.StartPhase(by, t);
   if (!slot.ok()) return Refuse(slot.status());
-  RunCurrentSegment(*slot);
+  RunCurrentSegment(*slot, /*alongside_shuffle=*/attempts_[*slot].state() == AttemptState::kShufflingPhaseReady);
   return absl::OkStatus();
 }
 

@@ -287,5 +287,35 @@ TEST(DecisionCheckerTest, ChecksWhoDecides) {
   EXPECT_EQ(f.checker.StartPhase(Address::Scheduler(0), Map(0)).status().message(), "only node agents start phases");
 }
 
+TEST(DecisionCheckerTest, StartsOnlyAPhaseThatWasAnnounced) {
+  // A node agent may start the task's current phase only once it is ready
+  // (announced by OnPhaseReady): not while the attempt reads, shuffles, waits
+  // for room or runs.
+  CheckerFixture f;
+  const uint32_t slot = f.attempts.New(MachineId(0));
+  Attempt& a = f.attempts[slot];
+  a.task = Map(0);
+  f.jobs.Launched(Map(0), slot);
+  f.jobs.Started(Map(0), 0);
+  const Address node = Address::Node(MachineId(0));
+  const auto refusal = [&] { return std::string(f.checker.StartPhase(node, Map(0)).status().message()); };
+  a.MoveTo(AttemptState::kArrived);
+  EXPECT_EQ(refusal(), "the task's current phase is not ready");
+  a.MoveTo(AttemptState::kShuffling);
+  EXPECT_EQ(refusal(), "the task's current phase is not ready");
+  a.MoveTo(AttemptState::kShufflingPhaseReady);
+  EXPECT_EQ(refusal(), "");
+  a.MoveTo(AttemptState::kShufflingRunning);
+  EXPECT_EQ(refusal(), "the task's current phase is already running");
+  a.MoveTo(AttemptState::kPhaseWaitsShuffle);
+  EXPECT_EQ(refusal(), "the task's current phase is not ready");
+  a.MoveTo(AttemptState::kPhaseReady);
+  EXPECT_EQ(refusal(), "");
+  EXPECT_EQ(std::string(f.checker.StartPhase(Address::Node(MachineId(1)), Map(0)).status().message()),
+            "the task runs on another machine");
+  a.MoveTo(AttemptState::kParked);
+  EXPECT_EQ(refusal(), "the task's current phase is already running");
+}
+
 }  // namespace
 }  // namespace weft::sim::scripted
