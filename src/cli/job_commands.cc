@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <string.h>
 #include <sstream>
 #include <thread>
 
@@ -44,8 +45,35 @@ int Submit(const SchedulerFlags& flags, const std::string& path) {
   return kExitOk;
 }
 
-// PrintStatus: one header line per scheduler replica, then the jobs of all, by id.
-void PrintStatus(const std::vector<v1::StatusReply>& replies) {
+// SignalName: "SIGKILL" for 9 (glibc's abbreviation), "?" for an unknown signal.
+std::string SignalName(int signal) {
+  const char* abbrev = sigabbrev_np(signal);
+  return abbrev == nullptr ? "?" : fmt::format("SIG{}", abbrev);
+}
+
+// FailureLines: why job `j`'s last failed attempt failed: where, its exit
+// code or signal, the node's reason and the last lines of its stderr.
+std::string FailureLines(const v1::JobStatus& j) {
+  const v1::TaskFailure& f = j.last_failure();
+  std::string how = f.signal() > 0 ? fmt::format("killed by signal {} ({})", f.signal(), SignalName(f.signal()))
+                                   : fmt::format("exit code {}", f.exit_code());
+  std::string text = fmt::format("job {} {}: stage {} task {} attempt {} on node {}: {}", j.id(),
+                                 j.state() == "failed" ? "failed" : "last failed attempt", f.stage(), f.task(),
+                                 f.attempt(), EscapeForDisplay(f.node()), how);
+  if (!f.error().empty()) text += fmt::format(" ({})", EscapeForDisplay(f.error()));
+  text += "\n";
+  if (!f.stderr_tail().empty()) {
+    text += "  its stderr ends with:\n";
+    std::istringstream lines(f.stderr_tail());
+    for (std::string line; std::getline(lines, line);) text += fmt::format("    {}\n", EscapeForDisplay(line));
+  }
+  return text;
+}
+
+// PrintStatus: one header line per scheduler replica, then the jobs of all,
+// by id; with `why`, then why those with a failed attempt failed (for one
+// job: a listing stays one line per job).
+void PrintStatus(const std::vector<v1::StatusReply>& replies, bool why = false) {
   std::vector<v1::JobStatus> jobs;
   for (const v1::StatusReply& r : replies) {
     std::string line = fmt::format("policy {} | nodes {}/{} up | {}", r.policy(), r.nodes_up(), r.nodes_expected(),
@@ -68,6 +96,9 @@ void PrintStatus(const std::vector<v1::StatusReply>& replies) {
                              EscapeForDisplay(j.state()),
                              fmt::format("{}/{}", j.done(), j.tasks()), j.running());
   }
+  for (const v1::JobStatus& j : jobs) {
+    if (why && j.has_last_failure()) std::cout << FailureLines(j);
+  }
 }
 
 int Status(const SchedulerFlags& flags, std::optional<uint32_t> job, const std::string& out) {
@@ -76,7 +107,7 @@ int Status(const SchedulerFlags& flags, std::optional<uint32_t> job, const std::
   if (job) {
     absl::StatusOr<v1::StatusReply> reply = client->JobStatus(*job);
     if (!reply.ok()) return ReportClientError(reply.status());
-    PrintStatus({*reply});
+    PrintStatus({*reply}, /*why=*/true);
   } else {
     absl::StatusOr<std::vector<v1::StatusReply>> replies = client->StatusAll();
     if (!replies.ok()) return ReportClientError(replies.status());

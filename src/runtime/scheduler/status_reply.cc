@@ -14,7 +14,26 @@ std::string JobStateText(const JobInfo& info, const policy::JobProgress* progres
   return "waiting";
 }
 
-void FillJobStatus(const JobInfo& info, uint32_t global_id, const policy::JobProgress* progress, v1::JobStatus& s) {
+void LastFailures::Note(const AttemptRecord& record, const std::string& node, const v1::TaskEnd& end) {
+  v1::TaskFailure& f = by_job_[record.task.job.value()];
+  f.set_stage(record.task.stage);
+  f.set_task(record.task.index);
+  f.set_attempt(record.attempt);
+  f.set_node(node);
+  f.set_exit_code(end.exit_code());
+  f.set_signal(end.signal());
+  f.set_error(end.error());
+  f.set_stderr_tail(end.stderr_tail());
+}
+
+const v1::TaskFailure* LastFailures::Find(uint32_t job) const {
+  const auto it = by_job_.find(job);
+  return it == by_job_.end() ? nullptr : &it->second;
+}
+
+void FillJobStatus(const JobInfo& info, uint32_t global_id, const policy::JobProgress* progress,
+                   const v1::TaskFailure* last_failure, v1::JobStatus& s) {
+  if (last_failure != nullptr) *s.mutable_last_failure() = *last_failure;
   s.set_id(global_id);
   s.set_name(info.name);
   s.set_state(info.moved_to > 0 ? "moved" : JobStateText(info, progress));
