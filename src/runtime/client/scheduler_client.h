@@ -23,6 +23,10 @@
 
 namespace weft::runtime {
 
+// kMaxSubmissionBytes: the largest request a scheduler receives (weftd's
+// gRPC max receive size); a client reads no more of a workload than this.
+inline constexpr size_t kMaxSubmissionBytes = size_t{64} << 20;
+
 class SchedulerClient {
  public:
   // `addresses`: comma-separated HOST:PORT list; `token`: empty for none;
