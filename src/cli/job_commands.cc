@@ -4,6 +4,7 @@
 //   weft status --scheduler ADDR [JOB] [--out DIR]
 //   weft wait   --scheduler ADDR JOB [--timeout S]   exit 0 succeeded, 1 failed or cancelled, 3 timed out
 //   weft cancel --scheduler ADDR JOB
+//   weft nodes  --scheduler ADDR         one line per node: state, capacity, reserved, used
 // ADDR is `a,b,...`: one scheduler's addresses, or its replicas' (SchedulerClient);
 // without --scheduler, $WEFT_SCHEDULER or the one local cluster (runtime_flags.h).
 #include <algorithm>
@@ -184,6 +185,26 @@ int Status(const SchedulerFlags& flags, std::optional<uint32_t> job, const std::
   return kExitOk;
 }
 
+// Nodes: one line per node: up or down, then cpu and memory as capacity,
+// what the policy reserved and what the node measured its tasks use.
+int Nodes(const SchedulerFlags& flags) {
+  auto client = flags.Client();
+  if (!client) return kExitBadInput;
+  absl::StatusOr<v1::StatusReply> reply = client->Nodes();
+  if (!reply.ok()) return ReportClientError(reply.status());
+  std::cout << fmt::format("{:<24} {:<5} {:>8} {:>12} {:>8} {:>8} {:>12} {:>8}\n", "node", "state", "cpu", "cpu_reserved",
+                           "cpu_used", "mem_gb", "mem_reserved", "mem_used");
+  for (const v1::NodeStatus& n : reply->nodes()) {
+    std::cout << fmt::format("{:<24} {:<5} {:>8.2f} {:>12.2f} {:>8.2f} {:>8.2f} {:>12.2f} {:>8.2f}\n",
+                             EscapeForDisplay(n.name()), n.up() ? "up" : "down", n.capacity().cpu(), n.reserved().cpu(),
+                             n.used().cpu(), n.capacity().mem(), n.reserved().mem(), n.used().mem());
+  }
+  if (reply->nodes_size() < static_cast<int>(reply->nodes_expected())) {
+    std::cout << fmt::format("({} of {} expected nodes have registered)\n", reply->nodes_size(), reply->nodes_expected());
+  }
+  return kExitOk;
+}
+
 // Failover: where `weft wait` moves a job whose scheduler daemon is down
 // (runtime/client/failover.h).
 struct FailoverFlags {
@@ -337,6 +358,12 @@ void AddJobCommands(CLI::App& app, CommandRun& run) {
     cmd->callback([&run, flags, job, timeout, failover] {
       run = [flags, job, timeout, failover] { return Wait(*flags, *job, *timeout, *failover); };
     });
+  }
+  {
+    auto flags = std::make_shared<SchedulerFlags>();
+    CLI::App* cmd = app.add_subcommand("nodes", "List a running scheduler's nodes: up or down, capacity, reserved, used");
+    flags->Add(cmd);
+    cmd->callback([&run, flags] { run = [flags] { return Nodes(*flags); }; });
   }
   {
     auto flags = std::make_shared<SchedulerFlags>();

@@ -1,9 +1,13 @@
 // The operator's command line against real daemons (issue 32, §4): where
 // `weft` finds the scheduler without --scheduler, `weft submit --wrap`, and
 // a submission read only up to the size a scheduler accepts.
+#include <signal.h>
 #include <stdlib.h>
 
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "fmt/format.h"
 #include "gmock/gmock.h"
@@ -88,6 +92,45 @@ TEST_F(OperatorCliTest, SubmitWrapRunsOneStageWithoutAWorkloadFile) {
   // The scheduler checks what --wrap makes as any submission.
   const Result bad = Run({"submit", "--scheduler", address, "--wrap", "true", "--name", "a\tb"});
   EXPECT_EQ(bad.exit_code, 2) << bad.out;
+}
+
+// NodeLines: `weft nodes`'s output, each line split on blanks, by node name.
+std::map<std::string, std::vector<std::string>> NodeLines(const std::string& out) {
+  std::map<std::string, std::vector<std::string>> lines;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::vector<std::string> w;
+    for (std::string word; words >> word;) w.push_back(word);
+    if (!w.empty() && w[0] != "node") lines[w[0]] = w;
+  }
+  return lines;
+}
+
+TEST_F(OperatorCliTest, NodesListsStateCapacityAndReservations) {
+  const std::string address = Up(2);  // 1 core and 2 GB each
+  ASSERT_EQ(Run({"submit", "--scheduler", address, "--wrap", "sleep 30", "--cpu", "1", "--mem", "0.5"}).exit_code, 0);
+  // name state cpu cpu_reserved cpu_used mem_gb mem_reserved mem_used
+  std::map<std::string, std::vector<std::string>> nodes;
+  ASSERT_TRUE(Until([&] {
+    const Result r = Run({"nodes", "--scheduler", address});
+    nodes = NodeLines(r.out);
+    return r.exit_code == 0 && nodes.size() == 2 &&
+           (nodes["node-0"].at(3) == "1.00" || nodes["node-1"].at(3) == "1.00");
+  })) << Run({"nodes", "--scheduler", address}).out;
+  for (const std::string name : {"node-0", "node-1"}) {
+    ASSERT_EQ(nodes[name].size(), 8u);
+    EXPECT_EQ(nodes[name][1], "up");
+    EXPECT_EQ(nodes[name][2], "1.00");
+    EXPECT_EQ(nodes[name][5], "2.00");
+  }
+  const std::string busy = nodes["node-0"][3] == "1.00" ? "node-0" : "node-1";
+  const std::string idle = busy == "node-0" ? "node-1" : "node-0";
+  EXPECT_EQ(nodes[busy][6], "0.50");
+  EXPECT_EQ(nodes[idle][3], "0.00");
+  ASSERT_EQ(kill(PidOf(idle), SIGKILL), 0);
+  EXPECT_TRUE(Until([&] { return NodeLines(Run({"nodes", "--scheduler", address}).out)[idle].at(1) == "down"; }));
+  EXPECT_EQ(Run({"cancel", "--scheduler", address, "0"}).exit_code, 0);
 }
 
 // Issue 34, finding 6: `weft submit /dev/zero` read without bound.

@@ -258,6 +258,11 @@ v1::StatusReply SchedulerCore::Status(const v1::StatusRequest& request) {
   reply.set_replica(config_.replica.index);
   reply.set_replicas(config_.replica.count);
   reply.set_journal_error(journal_error_);
+  if (request.nodes()) {
+    SchedulerMetrics::Snapshot engine;
+    if (run_) run_->AddToSnapshot({}, outbox_, engine);
+    FillNodeStatuses(slots_, outbox_, engine.nodes, reply);
+  }
   const std::optional<uint32_t> wanted = config_.replica.Local(request.job());
   // A listing shows what is held (compacted jobs, all below first_held, are
   // left out); one job is looked up by id.

@@ -1,6 +1,7 @@
 #include "runtime/scheduler/status_reply.h"
 
 #include "core/status.h"
+#include "runtime/wire.h"
 #include "spdlog/spdlog.h"
 
 namespace weft::runtime {
@@ -48,6 +49,20 @@ void FillJobStatus(const JobInfo& info, uint32_t global_id, const policy::JobPro
     uint64_t running = 0;
     for (const policy::StageProgress& st : progress->stages) running += st.running;
     s.set_running(running);
+  }
+}
+
+void FillNodeStatuses(const NodeSlots& slots, const NodeOutbox& outbox,
+                      const std::vector<SchedulerMetrics::NodeSnapshot>& engine, v1::StatusReply& reply) {
+  for (uint32_t slot = 0; slot < slots.size(); ++slot) {
+    v1::NodeStatus* n = reply.add_nodes();
+    n->set_name(slots.name(slot));
+    n->set_up(slot < outbox.size() && outbox.connected(slot));
+    *n->mutable_capacity() = ToProto(slots.capacity(slot));
+    if (slot < engine.size()) {
+      *n->mutable_reserved() = ToProto(engine[slot].allocated);
+      *n->mutable_used() = ToProto(engine[slot].used);
+    }
   }
 }
 

@@ -9,12 +9,16 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "metrics/records.h"
 
 #include "policy/job_view.h"
 #include "runtime/scheduler/job_table.h"
+#include "runtime/scheduler/node_outbox.h"
+#include "runtime/scheduler/node_slots.h"
+#include "runtime/scheduler/scheduler_metrics.h"
 #include "runtime/scheduler/results_archive.h"
 #include "weft/v1/weft.pb.h"
 
@@ -45,6 +49,12 @@ class LastFailures {
 // last failure (null: none).
 void FillJobStatus(const JobInfo& info, uint32_t global_id, const policy::JobProgress* progress,
                    const v1::TaskFailure* last_failure, v1::JobStatus& s);
+
+// FillNodeStatuses: the nodes' lines of `weft nodes`: each registered slot's
+// name, up and capacity, with what the engine's snapshot (`engine`, empty
+// before the cluster is complete) says it reserved and measured there.
+void FillNodeStatuses(const NodeSlots& slots, const NodeOutbox& outbox,
+                      const std::vector<SchedulerMetrics::NodeSnapshot>& engine, v1::StatusReply& reply);
 
 // FillCompactedStatus: what is left of a compacted job (local id `job`), read
 // from where `archive` keeps it; "unknown" (and an error logged) when it is
