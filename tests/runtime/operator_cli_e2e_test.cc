@@ -133,6 +133,25 @@ TEST_F(OperatorCliTest, NodesListsStateCapacityAndReservations) {
   EXPECT_EQ(Run({"cancel", "--scheduler", address, "0"}).exit_code, 0);
 }
 
+// A cancelled job is `cancelled` in the exported jobs.csv, a failed one `failed`.
+TEST_F(OperatorCliTest, ACancelledJobIsCancelledInTheExport) {
+  const std::string address = Up(1);
+  ASSERT_EQ(Run({"submit", "--scheduler", address, "--wrap", "exit 3", "--name", "broken"}).exit_code, 0);
+  EXPECT_EQ(Wait(address, "0").exit_code, 1);
+  ASSERT_EQ(Run({"submit", "--scheduler", address, "--wrap", "sleep 30", "--name", "stopped"}).exit_code, 0);
+  ASSERT_TRUE(Until([&] { return Run({"status", "--scheduler", address, "1"}).out.find("running") != std::string::npos; }));
+  ASSERT_EQ(Run({"cancel", "--scheduler", address, "1"}).exit_code, 0);
+  EXPECT_EQ(Wait(address, "1").exit_code, 1);
+  const fs::path out = dir_ / "export";
+  ASSERT_EQ(Run({"status", "--scheduler", address, "--out", out.string()}).exit_code, 0);
+  std::map<std::string, std::string> outcome;  // job name -> outcome column
+  for (const std::vector<std::string>& row : CsvRows(Slurp(out / "jobs.csv"))) {
+    if (row.size() > 6) outcome[row[0]] = row[6];
+  }
+  EXPECT_EQ(outcome["broken"], "failed");
+  EXPECT_EQ(outcome["stopped"], "cancelled");
+}
+
 // Issue 34, finding 6: `weft submit /dev/zero` read without bound.
 TEST_F(OperatorCliTest, SubmitStopsReadingAtTheSizeASchedulerAccepts) {
   const Result r = Run({"submit", "--scheduler", "127.0.0.1:1", "/dev/zero"});
