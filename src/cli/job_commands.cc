@@ -1,14 +1,18 @@
 // The commands that use a running scheduler (FORMATS.md §4):
 //   weft submit --scheduler ADDR WORKLOAD   prints one job id per line
+//   weft submit --scheduler ADDR --wrap CMD [--cpu C --mem G --tasks N --name NAME]
 //   weft status --scheduler ADDR [JOB] [--out DIR]
 //   weft wait   --scheduler ADDR JOB [--timeout S]   exit 0 succeeded, 1 failed or cancelled, 3 timed out
 //   weft cancel --scheduler ADDR JOB
-// ADDR is `a,b,...`: one scheduler's addresses, or its replicas' (SchedulerClient).
+//   weft nodes  --scheduler ADDR         one line per node: state, capacity, reserved, used
+// ADDR is `a,b,...`: one scheduler's addresses, or its replicas' (SchedulerClient);
+// without --scheduler, $WEFT_SCHEDULER or the one local cluster (runtime_flags.h).
 #include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <string.h>
 #include <sstream>
 #include <thread>
 
@@ -26,26 +30,110 @@ namespace {
 
 constexpr int kExitTimedOut = 3;
 
-int Submit(const SchedulerFlags& flags, const std::string& path) {
-  // Checked here first so a bad file never reaches the scheduler; the
-  // scheduler checks again (it trusts no client). A jobs-only file (no
-  // cluster section) can only be checked against the live nodes: there.
+// ReadSubmission: the file's text, read up to the most a scheduler accepts
+// (so `weft submit /dev/zero` ends); nullopt after a one-line error.
+std::optional<std::string> ReadSubmission(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  const nlohmann::json doc = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-  const bool jobs_only = doc.is_object() && !doc.contains("cluster");
-  if (!jobs_only && !ReadWorkloadOrReport(path)) return kExitBadInput;
+  if (!in) {
+    std::cerr << fmt::format("error: {}: cannot read\n", path);
+    return std::nullopt;
+  }
+  std::string text;
+  constexpr size_t kChunk = size_t{1} << 20;
+  while (in && text.size() <= runtime::kMaxSubmissionBytes) {
+    const size_t had = text.size();
+    text.resize(had + kChunk);
+    in.read(text.data() + had, static_cast<std::streamsize>(kChunk));
+    text.resize(had + static_cast<size_t>(in.gcount()));
+  }
+  if (text.size() > runtime::kMaxSubmissionBytes) {
+    std::cerr << fmt::format("error: {}: larger than {} MiB, the most a scheduler accepts in one submission\n", path,
+                             runtime::kMaxSubmissionBytes >> 20);
+    return std::nullopt;
+  }
+  if (in.bad()) {
+    std::cerr << fmt::format("error: {}: cannot read\n", path);
+    return std::nullopt;
+  }
+  return text;
+}
+
+// SendSubmission sends a workload's text and prints the job ids.
+int SendSubmission(const SchedulerFlags& flags, const std::string& text) {
   auto client = flags.Client();
   if (!client) return kExitBadInput;
-  absl::StatusOr<std::vector<uint32_t>> ids = client->Submit(text.str());
+  absl::StatusOr<std::vector<uint32_t>> ids = client->Submit(text);
   if (!ids.ok()) return ReportClientError(ids.status());
   for (uint32_t id : *ids) std::cout << id << "\n";
   return kExitOk;
 }
 
-// PrintStatus: one header line per scheduler replica, then the jobs of all, by id.
-void PrintStatus(const std::vector<v1::StatusReply>& replies) {
+int Submit(const SchedulerFlags& flags, const std::string& path) {
+  // Checked here first so a bad file never reaches the scheduler; the
+  // scheduler checks again (it trusts no client). A jobs-only file (no
+  // cluster section) can only be checked against the live nodes: there.
+  const std::optional<std::string> text = ReadSubmission(path);
+  if (!text) return kExitBadInput;
+  const nlohmann::json doc = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  const bool jobs_only = doc.is_object() && !doc.contains("cluster");
+  if (!jobs_only && !ReadWorkloadOrReport(path)) return kExitBadInput;
+  return SendSubmission(flags, *text);
+}
+
+// WrapFlags: `weft submit --wrap CMD`: one job of one stage running CMD, as
+// `sbatch --wrap` does, without a workload file.
+struct WrapFlags {
+  std::string command;
+  double cpu = 1;
+  double mem = 1;
+  uint32_t tasks = 1;
+  double duration = 1;
+  std::string name = "wrap";
+  std::string user;
+};
+
+// WrapWorkload: the jobs-only workload (FORMATS §1) `--wrap` submits; the
+// scheduler validates it as any submission.
+std::string WrapWorkload(const WrapFlags& w) {
+  nlohmann::json stage = {{"name", "wrap"},
+                          {"tasks", w.tasks},
+                          {"duration", w.duration},
+                          {"demand", {{"cpu", w.cpu}, {"mem", w.mem}}},
+                          {"command", w.command}};
+  nlohmann::json job = {{"name", w.name}, {"stages", nlohmann::json::array({stage})}};
+  if (!w.user.empty()) job["user"] = w.user;
+  return nlohmann::json{{"weft", 1}, {"jobs", nlohmann::json::array({job})}}.dump();
+}
+
+// SignalName: "SIGKILL" for 9 (glibc's abbreviation), "?" for an unknown signal.
+std::string SignalName(int signal) {
+  const char* abbrev = sigabbrev_np(signal);
+  return abbrev == nullptr ? "?" : fmt::format("SIG{}", abbrev);
+}
+
+// FailureLines: why job `j`'s last failed attempt failed: where, its exit
+// code or signal, the node's reason and the last lines of its stderr.
+std::string FailureLines(const v1::JobStatus& j) {
+  const v1::TaskFailure& f = j.last_failure();
+  std::string how = f.signal() > 0 ? fmt::format("killed by signal {} ({})", f.signal(), SignalName(f.signal()))
+                                   : fmt::format("exit code {}", f.exit_code());
+  std::string text = fmt::format("job {} {}: stage {} task {} attempt {} on node {}: {}", j.id(),
+                                 j.state() == "failed" ? "failed" : "last failed attempt", f.stage(), f.task(),
+                                 f.attempt(), EscapeForDisplay(f.node()), how);
+  if (!f.error().empty()) text += fmt::format(" ({})", EscapeForDisplay(f.error()));
+  text += "\n";
+  if (!f.stderr_tail().empty()) {
+    text += "  its stderr ends with:\n";
+    std::istringstream lines(f.stderr_tail());
+    for (std::string line; std::getline(lines, line);) text += fmt::format("    {}\n", EscapeForDisplay(line));
+  }
+  return text;
+}
+
+// PrintStatus: one header line per scheduler replica, then the jobs of all,
+// by id; with `why`, then why those with a failed attempt failed (for one
+// job: a listing stays one line per job).
+void PrintStatus(const std::vector<v1::StatusReply>& replies, bool why = false) {
   std::vector<v1::JobStatus> jobs;
   for (const v1::StatusReply& r : replies) {
     std::string line = fmt::format("policy {} | nodes {}/{} up | {}", r.policy(), r.nodes_up(), r.nodes_expected(),
@@ -68,6 +156,9 @@ void PrintStatus(const std::vector<v1::StatusReply>& replies) {
                              EscapeForDisplay(j.state()),
                              fmt::format("{}/{}", j.done(), j.tasks()), j.running());
   }
+  for (const v1::JobStatus& j : jobs) {
+    if (why && j.has_last_failure()) std::cout << FailureLines(j);
+  }
 }
 
 int Status(const SchedulerFlags& flags, std::optional<uint32_t> job, const std::string& out) {
@@ -76,7 +167,7 @@ int Status(const SchedulerFlags& flags, std::optional<uint32_t> job, const std::
   if (job) {
     absl::StatusOr<v1::StatusReply> reply = client->JobStatus(*job);
     if (!reply.ok()) return ReportClientError(reply.status());
-    PrintStatus({*reply});
+    PrintStatus({*reply}, /*why=*/true);
   } else {
     absl::StatusOr<std::vector<v1::StatusReply>> replies = client->StatusAll();
     if (!replies.ok()) return ReportClientError(replies.status());
@@ -90,6 +181,26 @@ int Status(const SchedulerFlags& flags, std::optional<uint32_t> job, const std::
       return kExitFailure;
     }
     std::cout << "results written to " << out << "\n";
+  }
+  return kExitOk;
+}
+
+// Nodes: one line per node: up or down, then cpu and memory as capacity,
+// what the policy reserved and what the node measured its tasks use.
+int Nodes(const SchedulerFlags& flags) {
+  auto client = flags.Client();
+  if (!client) return kExitBadInput;
+  absl::StatusOr<v1::StatusReply> reply = client->Nodes();
+  if (!reply.ok()) return ReportClientError(reply.status());
+  std::cout << fmt::format("{:<24} {:<5} {:>8} {:>12} {:>8} {:>8} {:>12} {:>8}\n", "node", "state", "cpu", "cpu_reserved",
+                           "cpu_used", "mem_gb", "mem_reserved", "mem_used");
+  for (const v1::NodeStatus& n : reply->nodes()) {
+    std::cout << fmt::format("{:<24} {:<5} {:>8.2f} {:>12.2f} {:>8.2f} {:>8.2f} {:>12.2f} {:>8.2f}\n",
+                             EscapeForDisplay(n.name()), n.up() ? "up" : "down", n.capacity().cpu(), n.reserved().cpu(),
+                             n.used().cpu(), n.capacity().mem(), n.reserved().mem(), n.used().mem());
+  }
+  if (reply->nodes_size() < static_cast<int>(reply->nodes_expected())) {
+    std::cout << fmt::format("({} of {} expected nodes have registered)\n", reply->nodes_size(), reply->nodes_expected());
   }
   return kExitOk;
 }
@@ -191,10 +302,32 @@ void AddJobCommands(CLI::App& app, CommandRun& run) {
   {
     auto flags = std::make_shared<SchedulerFlags>();
     auto path = std::make_shared<std::string>();
+    auto wrap = std::make_shared<WrapFlags>();
     CLI::App* cmd = app.add_subcommand("submit", "Submit a workload's jobs to a running scheduler; prints their ids");
     flags->Add(cmd);
-    cmd->add_option("workload", *path, "Workload file (weft JSON; its cluster section is ignored)")->required();
-    cmd->callback([&run, flags, path] { run = [flags, path] { return Submit(*flags, *path); }; });
+    CLI::Option* workload =
+        cmd->add_option("workload", *path, "Workload file (weft JSON; its cluster section is ignored)");
+    CLI::Option* command =
+        cmd->add_option("--wrap", wrap->command, "Submit one job of one stage running CMD (no workload file)");
+    workload->excludes(command);
+    // The job --wrap makes; meaningless without it.
+    const std::vector<CLI::Option*> shape = {
+        cmd->add_option("--cpu", wrap->cpu, "--wrap: cores each task reserves")->capture_default_str()->check(CLI::Range(0.0, 1e5)),
+        cmd->add_option("--mem", wrap->mem, "--wrap: GB each task reserves")->capture_default_str()->check(CLI::Range(0.0, 1e7)),
+        cmd->add_option("--tasks", wrap->tasks, "--wrap: how many tasks run CMD")->capture_default_str()->check(CLI::Range(1u, 1000000u)),
+        cmd->add_option("--duration", wrap->duration, "--wrap: seconds a task is expected to take (the policy's estimate)")
+            ->capture_default_str()
+            ->check(CLI::Range(1e-6, 1e9)),
+        cmd->add_option("--name", wrap->name, "--wrap: the job's name")->capture_default_str(),
+        cmd->add_option("--user", wrap->user, "--wrap: the job's user"),
+    };
+    for (CLI::Option* o : shape) o->needs(command);
+    cmd->callback([&run, flags, path, wrap, command] {
+      if (command->count() == 0 && path->empty()) throw CLI::RequiredError("a workload file or --wrap CMD");
+      run = [flags, path, wrap, command] {
+        return command->count() > 0 ? SendSubmission(*flags, WrapWorkload(*wrap)) : Submit(*flags, *path);
+      };
+    });
   }
   {
     auto flags = std::make_shared<SchedulerFlags>();
@@ -225,6 +358,12 @@ void AddJobCommands(CLI::App& app, CommandRun& run) {
     cmd->callback([&run, flags, job, timeout, failover] {
       run = [flags, job, timeout, failover] { return Wait(*flags, *job, *timeout, *failover); };
     });
+  }
+  {
+    auto flags = std::make_shared<SchedulerFlags>();
+    CLI::App* cmd = app.add_subcommand("nodes", "List a running scheduler's nodes: up or down, capacity, reserved, used");
+    flags->Add(cmd);
+    cmd->callback([&run, flags] { run = [flags] { return Nodes(*flags); }; });
   }
   {
     auto flags = std::make_shared<SchedulerFlags>();

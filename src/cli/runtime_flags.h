@@ -1,7 +1,8 @@
 // File: cli/runtime_flags.h
 //
 // What the commands that talk to a running scheduler share: the
-// --scheduler and --token-file flags (the token file may also come from
+// --scheduler flag (else $WEFT_SCHEDULER, else the one local cluster's
+// address) and --token-file (the token file may also come from
 // $WEFT_TOKEN_FILE, else from the index `weft cluster up` keeps of its
 // addresses: runtime/local_tokens.h), the TLS flags --tls-ca, --tls-cert and
 // --tls-key (else $WEFT_TLS_CA, $WEFT_TLS_CERT, $WEFT_TLS_KEY: runtime/tls.h),
@@ -15,6 +16,7 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "runtime/client/scheduler_client.h"
 #include "runtime/tls.h"
 
@@ -26,7 +28,12 @@ struct SchedulerFlags {
   runtime::TlsFiles tls;
 
   void Add(CLI::App* cmd);
-  // Client builds the client; nullptr after printing the error (bad token or TLS file).
+  // Address: --scheduler, else $WEFT_SCHEDULER, else the addresses of the
+  // one local cluster `weft cluster up` recorded (runtime/local_tokens.h);
+  // InvalidArgument (one line) when none is given and there is not exactly one.
+  absl::StatusOr<std::string> Address() const;
+  // Client builds the client; nullptr after printing the error (no address,
+  // bad token or TLS file).
   std::unique_ptr<runtime::SchedulerClient> Client() const;
 };
 

@@ -117,13 +117,17 @@ void ResultsWriter::OnAttemptEnd(const AttemptRecord& r) {
   tasks_->Flush();
 }
 
-void ResultsWriter::OnJobEnd(const JobRecord& r) {
+void ResultsWriter::OnJobEnd(const JobRecord& r) { WriteJob(r, r.succeeded ? "ok" : "failed"); }
+
+void ResultsWriter::OnJobCancelled(const JobRecord& r) { WriteJob(r, "cancelled"); }
+
+void ResultsWriter::WriteJob(const JobRecord& r, std::string_view outcome) {
   const Job& job = workload_.jobs[r.job.value()];
   const TimeUs newlb = ComputeJobBounds(job, bound_capacity_).newlb_us;
   const TimeUs jct = r.end_us - r.arrival_us;
   fmt::format_to(std::back_inserter(jobs_->buffer()), "{},{},{},{},{},{},{},{},{:.6f}\n", CsvField(job.name),
                  CsvField(workload_.users[job.user.value()]), FormatSeconds(r.arrival_us), FormatSeconds(r.start_us),
-                 FormatSeconds(r.end_us), FormatSeconds(jct), r.succeeded ? "ok" : "failed", FormatSeconds(newlb),
+                 FormatSeconds(r.end_us), FormatSeconds(jct), outcome, FormatSeconds(newlb),
                  newlb > 0 ? static_cast<double>(jct) / static_cast<double>(newlb) : 0.0);
   jobs_->Flush();
 }

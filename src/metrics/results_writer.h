@@ -14,6 +14,7 @@
 
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -34,6 +35,10 @@ class ResultsWriter final : public RunObserver {
 
   void OnAttemptEnd(const AttemptRecord& record) override;
   void OnJobEnd(const JobRecord& record) override;
+  // OnJobCancelled: a job that ended because it was cancelled (the runtime's
+  // export; a simulation never cancels): its jobs.csv outcome is
+  // `cancelled`, not `failed`.
+  void OnJobCancelled(const JobRecord& record);
 
   // Finish flushes, closes and renames the files into place.
   absl::Status Finish();
@@ -41,6 +46,7 @@ class ResultsWriter final : public RunObserver {
  private:
   ResultsWriter(std::string dir, const Workload& workload)
       : dir_(std::move(dir)), workload_(workload), bound_capacity_(BoundCapacity::Of(workload.cluster)) {}
+  void WriteJob(const JobRecord& r, std::string_view outcome);
 
   std::string dir_;
   const Workload& workload_;

@@ -83,6 +83,22 @@ TEST_F(RuntimeTest, FailingCommandIsRetriedThenTheJobFails) {
   for (const std::string& row : rows) EXPECT_THAT(row, HasSubstr(",failed,"));
 }
 
+// `weft status JOB` of a failed job says why (issue 32 §4): which task,
+// attempt and node, the exit code, and the end of the task's stderr.
+TEST_F(RuntimeTest, StatusOfAFailedJobSaysWhy) {
+  const std::string address = Up(1);
+  SubmitIds(address, Workload(R"({"name": "boomjob", "stages": [{"name": "s", "tasks": 1, "duration": 0.1, "demand": {"cpu": 0.5, "mem": 0.1},
+      "command": "sh -c 'echo boom >&2; exit 7'"}]})"));
+  EXPECT_EQ(Wait(address, "0").exit_code, 1);
+  const Result r = Run({"status", "--scheduler", address, "0"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("job 0 failed: stage 0 task 0 attempt 3 on node node-0: exit code 7\n"));
+  EXPECT_THAT(r.out, HasSubstr("  its stderr ends with:\n    boom\n"));
+  // A listing stays one line per job.
+  const Result all = Run({"status", "--scheduler", address});
+  EXPECT_THAT(all.out, testing::Not(HasSubstr("stderr")));
+}
+
 TEST_F(RuntimeTest, JobSurvivesANodeKilledMidTask) {
   const std::string address = Up(3);
   const fs::path work = WorkDir();

@@ -122,6 +122,29 @@ TEST(TaskRunnerTest, FailingCommandReportsItsCode) {
   fs::remove_all(dir);
 }
 
+// What `weft status` shows of a failed task comes from here (issue 32 §4).
+TEST(TaskRunnerTest, AFailedCommandReportsItsSignalAndStderrTail) {
+  const fs::path dir = FreshDir("why");
+  TaskRunner runner(dir);
+  const TaskExit seven = RunToEnd(runner, Command(1, "echo early >&2; seq 1 20 >&2; echo boom >&2; exit 7"));
+  EXPECT_EQ(seven.exit_code, 7);
+  EXPECT_EQ(seven.signal, 0);
+  EXPECT_EQ(seven.stderr_tail, "17\n18\n19\n20\nboom");  // the last five lines only
+  const TaskExit signalled = RunToEnd(runner, Command(2, "echo dying >&2; kill -TERM $$"));
+  EXPECT_EQ(signalled.exit_code, 128 + SIGTERM);
+  EXPECT_EQ(signalled.signal, SIGTERM);
+  EXPECT_EQ(signalled.stderr_tail, "dying");
+  // Success needs no reason: its stderr is not read.
+  EXPECT_EQ(RunToEnd(runner, Command(3, "echo fine >&2")).stderr_tail, "");
+  // Killed by the runner (a cancel): the reason is the kill, not its output.
+  ASSERT_TRUE(runner.Start(Command(4, "echo before >&2; sleep 30")).ok());
+  runner.Kill(4);
+  const std::vector<TaskExit> killed = WaitForExits(runner, 1);
+  ASSERT_EQ(killed.size(), 1u);
+  EXPECT_EQ(killed[0].stderr_tail, "");
+  fs::remove_all(dir);
+}
+
 TEST(TaskRunnerTest, OutputIsCapturedToTheTaskFiles) {
   const fs::path dir = FreshDir("output");
   TaskRunner runner(dir);

@@ -205,7 +205,11 @@ absl::Status WriteExportedResults(const std::vector<std::vector<v1::ExportChunk>
       if (row.state() == "running" || row.job() >= jobs.size()) continue;  // not ended: no row yet
       const JobRecord j{JobId(jobs[row.job()]), row.arrival_us() + shift, row.start_us() + shift,
                         row.end_us() + shift, row.state() == "succeeded"};
-      writer->OnJobEnd(j);
+      if (row.state() == "cancelled") {
+        writer->OnJobCancelled(j);  // `cancelled` in jobs.csv; failed (not succeeded) for the metrics
+      } else {
+        writer->OnJobEnd(j);
+      }
       timeline->OnJobEnd(j);
       metrics.OnJobEnd(j);
       end = std::max(end, j.end_us);

@@ -109,6 +109,18 @@ absl::StatusOr<v1::StatusReply> SchedulerClient::JobStatus(uint32_t job) {
   return reply;
 }
 
+absl::StatusOr<v1::StatusReply> SchedulerClient::Nodes() {
+  v1::StatusRequest request;
+  request.set_no_jobs(true);
+  request.set_nodes(true);
+  v1::StatusReply reply;
+  absl::Status s = WithFailover([&](v1::Scheduler::Stub& stub, grpc::ClientContext& context) {
+    return stub.Status(&context, request, &reply);
+  });
+  if (!s.ok()) return s;
+  return reply;
+}
+
 absl::Status SchedulerClient::Cancel(uint32_t job) {
   v1::CancelRequest request;
   request.set_job(job);

@@ -23,6 +23,10 @@
 
 namespace weft::runtime {
 
+// kMaxSubmissionBytes: the largest request a scheduler receives (weftd's
+// gRPC max receive size); a client reads no more of a workload than this.
+inline constexpr size_t kMaxSubmissionBytes = size_t{64} << 20;
+
 class SchedulerClient {
  public:
   // `addresses`: comma-separated HOST:PORT list; `token`: empty for none;
@@ -36,6 +40,9 @@ class SchedulerClient {
   // Unavailable when no address owns it and some could not be reached.
   absl::StatusOr<v1::StatusReply> JobStatus(uint32_t job);
   absl::Status Cancel(uint32_t job);
+  // Nodes: the first reachable replica's reply with its nodes (replicas
+  // share them) and no jobs.
+  absl::StatusOr<v1::StatusReply> Nodes();
   // StatusAll: every reachable replica's reply (all its jobs), by replica.
   absl::StatusOr<std::vector<v1::StatusReply>> StatusAll();
   // ExportAll: every reachable replica's export (its chunks), by replica.

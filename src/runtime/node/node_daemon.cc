@@ -51,6 +51,8 @@ void AddEnd(v1::TaskEnds& ends, uint64_t attempt, const TaskExit& exit) {
   e->set_cpu_seconds(exit.cpu_seconds);
   e->set_peak_rss_bytes(exit.peak_rss_bytes);
   e->set_run_us(exit.run_us);
+  if (!exit.killed) e->set_signal(exit.signal);
+  e->set_stderr_tail(exit.stderr_tail);
   e->set_has_usage(true);
   SetUsage(exit, *e->mutable_average(), *e->mutable_peak());
 }

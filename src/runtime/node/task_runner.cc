@@ -28,6 +28,7 @@
 #include "fmt/format.h"
 #include "runtime/node/group_record.h"
 #include "runtime/node/proc_usage.h"
+#include "runtime/node/stderr_tail.h"
 
 namespace weft::runtime {
 namespace {
@@ -201,7 +202,9 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
   // a built-in task's may not have run yet, so its group is also made from
   // this side, so that a Kill right away reaches it.
   if (!spec.command) setpgid(child.pid, child.pid);
-  return Track(spec.id, child, started, std::move(scratch), placement);
+  RETURN_IF_ERROR(Track(spec.id, child, started, std::move(scratch), placement));
+  if (spec.command) running_.at(spec.id).stderr_path = StderrPath(spec);
+  return absl::OkStatus();
 }
 
 TaskRunner::Placement TaskRunner::Place(const TaskSpec& spec) {
@@ -337,6 +340,7 @@ void TaskRunner::Finish(uint64_t id) {
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - task.started).count();
   if (got == task.pid) {
     exit.exit_code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+    exit.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     exit.cpu_seconds = std::max(task.last_cpu_seconds, RusageCpuSeconds(ru));
     exit.peak_rss_bytes = std::max(task.peak_rss_bytes, static_cast<int64_t>(ru.ru_maxrss) * 1024);
   } else {
@@ -353,6 +357,7 @@ void TaskRunner::Finish(uint64_t id) {
                  : task.mem_limited ? "killed by the kernel's OOM killer: over its memory reservation (its cgroup's limit)"
                                     : "killed by the kernel's OOM killer (the machine ran out of memory)";
   }
+  if (exit.exit_code != 0 && !task.killed && !task.stderr_path.empty()) exit.stderr_tail = StderrTail(task.stderr_path);
   exit.storage_bytes = std::max(task.last_storage_bytes, io ? io->storage() : 0);
   exit.net_bytes = std::max(task.last_net_bytes, io ? io->other() : 0);
   exit.average_rss_bytes =

@@ -107,6 +107,7 @@ struct TaskSpec {
 struct TaskExit {
   uint64_t id = 0;
   int exit_code = 0;  // 0 ok; the shell's exit status; 128+signal when killed by a signal
+  int signal = 0;     // the signal that ended the shell (0: it exited)
   bool killed = false;  // Kill or KillAll was called before the exit was reaped
   bool failed_to_start = false;
   // Why it failed to start (e.g. fork failed), or that the kernel's OOM
@@ -129,6 +130,9 @@ struct TaskExit {
   // From the process's start to its reaping (0 for a task that ran without
   // a process or never started): the scheduler dates the attempt's start by it.
   int64_t run_us = 0;
+  // A command task that failed on its own (not killed by the runner): the
+  // last lines of its stderr file (stderr_tail.h), for the task-end report.
+  std::string stderr_tail;
 };
 
 struct TaskUsage {
@@ -233,6 +237,7 @@ class TaskRunner {
     double peak_disk_mbps = 0;
     double peak_net_mbps = 0;
     std::string scratch;  // a disk phase's scratch file, removed at the end whatever happened
+    std::filesystem::path stderr_path;  // a command task's stderr file; empty: none
     std::string cgroup;   // relative name of its cgroup; empty: none
     std::string container;  // the container group it is nested in; empty: none
     bool mem_limited = false;  // its own group has a memory limit (its reservation)

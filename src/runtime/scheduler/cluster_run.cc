@@ -45,8 +45,10 @@ absl::Status ClusterRun::Start(AgentRelay& relay, TimeUs now, const std::vector<
 void ClusterRun::OnTaskEnds(const v1::TaskEnds& ends, TimeUs now) {
   for (const v1::TaskEnd& end : ends.ends()) {
     const bool ok = end.exit_code() == 0 && !end.failed_to_start();
+    reporting_ = &end;
     engine_.AttemptEnded(end.attempt(), ok ? Outcome::kOk : Outcome::kFailed, MeasuredUsage(end), now,
                          end.run_us() > 0 ? end.run_us() : -1);
+    reporting_ = nullptr;
     if (!ok) spdlog::info("attempt {} failed: exit {} {}", end.attempt(), end.exit_code(), EscapeForDisplay(end.error()));
   }
 }

@@ -70,6 +70,10 @@ class ClusterRun {
   void OnTaskEnds(const v1::TaskEnds& ends, TimeUs now);
   void OnPhaseEnds(const v1::PhaseEnds& ends, TimeUs now);
   void OnHeartbeat(const v1::Heartbeat& heartbeat, TimeUs now);
+  // reporting: while OnTaskEnds hands one end to the engine, the node's
+  // report of it (the observer's OnAttemptEnd can keep why it failed); null
+  // otherwise.
+  const v1::TaskEnd* reporting() const { return reporting_; }
 
   void MachineUp(uint32_t slot, TimeUs now) { engine_.MachineUp(MachineId(slot), now); }
   void MachineDown(uint32_t slot, TimeUs now) { engine_.MachineDown(MachineId(slot), now); }
@@ -89,6 +93,7 @@ class ClusterRun {
   const policy::BuiltPolicy& built_;
   Options options_;
   sim::LiveEngine engine_;
+  const v1::TaskEnd* reporting_ = nullptr;
 };
 
 }  // namespace weft::runtime

@@ -258,6 +258,11 @@ v1::StatusReply SchedulerCore::Status(const v1::StatusRequest& request) {
   reply.set_replica(config_.replica.index);
   reply.set_replicas(config_.replica.count);
   reply.set_journal_error(journal_error_);
+  if (request.nodes()) {
+    SchedulerMetrics::Snapshot engine;
+    if (run_) run_->AddToSnapshot({}, outbox_, engine);
+    FillNodeStatuses(slots_, outbox_, engine.nodes, reply);
+  }
   const std::optional<uint32_t> wanted = config_.replica.Local(request.job());
   // A listing shows what is held (compacted jobs, all below first_held, are
   // left out); one job is looked up by id.
@@ -279,7 +284,7 @@ v1::StatusReply SchedulerCore::Status(const v1::StatusRequest& request) {
       FillCompactedStatus(archive_, j, config_.replica.Global(j), *s);
       continue;
     }
-    FillJobStatus(info, config_.replica.Global(j), run().progress(JobId(j)), *s);
+    FillJobStatus(info, config_.replica.Global(j), run().progress(JobId(j)), last_failures_.Find(j), *s);
   }
   return reply;
 }
@@ -357,6 +362,7 @@ absl::Status SchedulerCore::Compact(const std::vector<uint32_t>& ids) {
   for (const uint32_t j : ids) {
     jobs_.Compact(j);
     relay_.Forget(j);
+    last_failures_.Forget(j);
   }
   // The engine forgets them too: their run state, and their jobs in the
   // live workload (which keeps no stub).
@@ -482,6 +488,10 @@ void SchedulerCore::KillAttempt(uint64_t id, MachineId machine) {
 
 void SchedulerCore::OnAttemptEnd(const AttemptRecord& record) {
   launches_.OnEnd(record.task, record.attempt);
+  const v1::TaskEnd* reported = run_ ? run_->reporting() : nullptr;
+  if (record.outcome == Outcome::kFailed && reported != nullptr) {
+    last_failures_.Note(record, slots_.name(record.machine.value()), *reported);
+  }
   pending_attempts_.push_back(record);
 }
 

@@ -77,6 +77,7 @@
 #include "runtime/scheduler/results_export.h"
 #include "runtime/scheduler/retention.h"
 #include "runtime/scheduler/scheduler_metrics.h"
+#include "runtime/scheduler/status_reply.h"
 #include "sim/live_engine.h"
 #include "weft/v1/weft.pb.h"
 
@@ -243,6 +244,7 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   ResultsArchive archive_{config_.state_dir};
   AttemptLaunches launches_{outbox_, live_, config_.replica};
   std::unique_ptr<ClusterRun> run_;  // null until the cluster is complete
+  LastFailures last_failures_;       // why each held job's last failed attempt failed
 
   std::string journal_error_;  // the last commit's failure; empty while commits succeed
   std::vector<AttemptRecord> pending_attempts_;

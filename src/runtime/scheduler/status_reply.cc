@@ -1,6 +1,7 @@
 #include "runtime/scheduler/status_reply.h"
 
 #include "core/status.h"
+#include "runtime/wire.h"
 #include "spdlog/spdlog.h"
 
 namespace weft::runtime {
@@ -14,7 +15,26 @@ std::string JobStateText(const JobInfo& info, const policy::JobProgress* progres
   return "waiting";
 }
 
-void FillJobStatus(const JobInfo& info, uint32_t global_id, const policy::JobProgress* progress, v1::JobStatus& s) {
+void LastFailures::Note(const AttemptRecord& record, const std::string& node, const v1::TaskEnd& end) {
+  v1::TaskFailure& f = by_job_[record.task.job.value()];
+  f.set_stage(record.task.stage);
+  f.set_task(record.task.index);
+  f.set_attempt(record.attempt);
+  f.set_node(node);
+  f.set_exit_code(end.exit_code());
+  f.set_signal(end.signal());
+  f.set_error(end.error());
+  f.set_stderr_tail(end.stderr_tail());
+}
+
+const v1::TaskFailure* LastFailures::Find(uint32_t job) const {
+  const auto it = by_job_.find(job);
+  return it == by_job_.end() ? nullptr : &it->second;
+}
+
+void FillJobStatus(const JobInfo& info, uint32_t global_id, const policy::JobProgress* progress,
+                   const v1::TaskFailure* last_failure, v1::JobStatus& s) {
+  if (last_failure != nullptr) *s.mutable_last_failure() = *last_failure;
   s.set_id(global_id);
   s.set_name(info.name);
   s.set_state(info.moved_to > 0 ? "moved" : JobStateText(info, progress));
@@ -29,6 +49,20 @@ void FillJobStatus(const JobInfo& info, uint32_t global_id, const policy::JobPro
     uint64_t running = 0;
     for (const policy::StageProgress& st : progress->stages) running += st.running;
     s.set_running(running);
+  }
+}
+
+void FillNodeStatuses(const NodeSlots& slots, const NodeOutbox& outbox,
+                      const std::vector<SchedulerMetrics::NodeSnapshot>& engine, v1::StatusReply& reply) {
+  for (uint32_t slot = 0; slot < slots.size(); ++slot) {
+    v1::NodeStatus* n = reply.add_nodes();
+    n->set_name(slots.name(slot));
+    n->set_up(slot < outbox.size() && outbox.connected(slot));
+    *n->mutable_capacity() = ToProto(slots.capacity(slot));
+    if (slot < engine.size()) {
+      *n->mutable_reserved() = ToProto(engine[slot].allocated);
+      *n->mutable_used() = ToProto(engine[slot].used);
+    }
   }
 }
 
