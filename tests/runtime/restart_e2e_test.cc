@@ -15,7 +15,6 @@
 namespace weft {
 namespace {
 
-using RestartTest = RuntimeTest;
 
 // Port: the port of HOST:PORT.
 int Port(const std::string& address) { return std::stoi(address.substr(address.rfind(':') + 1)); }
@@ -47,27 +46,35 @@ bool Living(pid_t pid) {
   return paren != std::string::npos && paren + 2 < line.size() && line[paren + 2] != 'Z';
 }
 
+// RestartTest: a scheduler started with `--listen 127.0.0.1:0`, then
+// killed with -9; its state dir keeps what it chose.
+class RestartTest : public RuntimeTest {
+ protected:
+  // StartThenKill returns the address the first start listened on.
+  std::string StartThenKill() {
+    const std::string first = SpawnScheduler({"--nodes", "1"});
+    if (first.empty()) return first;
+    const pid_t daemon = spawned_.back();
+    EXPECT_EQ(kill(daemon, SIGKILL), 0);
+    waitpid(daemon, nullptr, 0);
+    fs::remove(dir_ / "state" / "address");  // the address file the fixture reads, not the kept port
+    return first;
+  }
+};
+
 TEST_F(RestartTest, ASchedulerRestartedWithItsCommandLineListensWhereItDid) {
-  const std::string first = SpawnScheduler({"--nodes", "1"});
+  const std::string first = StartThenKill();
   ASSERT_FALSE(first.empty());
-  const pid_t daemon = spawned_.back();
-  ASSERT_EQ(kill(daemon, SIGKILL), 0);
-  waitpid(daemon, nullptr, 0);
-  fs::remove(dir_ / "state" / "address");
   const std::string again = SpawnScheduler({"--nodes", "1"});  // the same command line: --listen 127.0.0.1:0
   EXPECT_EQ(again, first);
   EXPECT_EQ(Run({"status", "--scheduler", first}).exit_code, 0);
 }
 
 TEST_F(RestartTest, ASchedulerWhoseKeptPortIsTakenRefusesToStartElsewhere) {
-  const std::string first = SpawnScheduler({"--nodes", "1"});
+  const std::string first = StartThenKill();
   ASSERT_FALSE(first.empty());
-  const pid_t daemon = spawned_.back();
-  ASSERT_EQ(kill(daemon, SIGKILL), 0);
-  waitpid(daemon, nullptr, 0);
-  fs::remove(dir_ / "state" / "address");
-  const int taken = Occupy(Port(first));
-  ASSERT_GE(taken, 0);
+  int taken = -1;
+  ASSERT_TRUE(Until([&] { return (taken = Occupy(Port(first))) >= 0; }));
   const pid_t restarted = SpawnWeftd(
       {"scheduler", "--listen", "127.0.0.1:0", "--state", (dir_ / "state").string(), "--nodes", "1"}, dir_ / "s2.out");
   int status = 0;
@@ -87,8 +94,10 @@ TEST_F(RestartTest, AClusterUpWhoseSchedulerCannotComeBackLeavesTheRestRunning) 
   const pid_t scheduler = PidOf("scheduler");
   ASSERT_EQ(kill(scheduler, SIGKILL), 0);
   ASSERT_TRUE(Until([&] { return !Living(scheduler); }));
-  const int taken = Occupy(Port(address));
-  ASSERT_GE(taken, 0);
+  // The killed scheduler's connections to its nodes may hold the port for a
+  // moment after it is gone (their close is still under way): wait for it.
+  int taken = -1;
+  ASSERT_TRUE(Until([&] { return (taken = Occupy(Port(address))) >= 0; }));
   const Result failed = Run({"cluster", "up", "--nodes", "2", "--dir", cluster_.string(), "--cpu", "1", "--mem", "2"});
   EXPECT_EQ(failed.exit_code, 2) << failed.err;
   // Nothing torn down: the nodes run, and the address stays where they look.
