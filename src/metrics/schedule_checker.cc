@@ -354,7 +354,7 @@ void ScheduleChecker::CheckEnd(const AttemptRecord& record) {
     after_job_end = run.after_job_end;
     if (ValidMachine(run.machine)) {
       machine_held_[run.machine.value()] -= run.demand;
-      if (record.machine == run.machine) CheckDelivered(record);
+      CheckDelivered(run.machine, record);  // where it ran, even if the record names another machine
     }
     if (record.machine != run.machine) {
       Report(fmt::format("{} ended {} but started on {}", task(), at(), MachineName(run.machine)));
@@ -397,8 +397,8 @@ void ScheduleChecker::CheckEnd(const AttemptRecord& record) {
   }
 }
 
-void ScheduleChecker::CheckDelivered(const AttemptRecord& record) {
-  BusyPeriod& busy = busy_periods_[record.machine.value()];
+void ScheduleChecker::CheckDelivered(MachineId machine, const AttemptRecord& record) {
+  BusyPeriod& busy = busy_periods_[machine.value()];
   const auto duration = static_cast<double>(record.end_us - record.start_us);
   for (Resource r : {kCpu, kDisk, kNet}) busy.used[r] += static_cast<double>(record.usage.micro(r)) * duration;
   busy.rounding += duration;
@@ -406,13 +406,13 @@ void ScheduleChecker::CheckDelivered(const AttemptRecord& record) {
   // The period ends: a necessary condition of conservation at every instant,
   // and exact for work that a model makes from nothing (two 10 s tasks of a
   // whole core each, both done in 10 s on one core).
-  const Resources& capacity = workload_.cluster.machine(record.machine).capacity;
+  const Resources& capacity = workload_.cluster.machine(machine).capacity;
   const auto span = static_cast<double>(record.end_us - busy.from_us);
   for (Resource r : {kCpu, kDisk, kNet}) {
     const double limit = static_cast<double>(capacity.micro(r)) * span;
     if (busy.used[r] <= limit * (1 + 1e-9) + busy.rounding) continue;
     Report(fmt::format("{} delivered {:.3f} {} of {} from {} to {} s, more than its capacity allows ({:.3f})",
-                       MachineName(record.machine), busy.used[r] / kMicroUnits / 1e6,
+                       MachineName(machine), busy.used[r] / kMicroUnits / 1e6,
                        r == kCpu ? "core-seconds" : "MB", kResourceNames[r], FormatSeconds(busy.from_us),
                        FormatSeconds(record.end_us), limit / kMicroUnits / 1e6));
   }

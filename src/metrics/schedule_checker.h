@@ -18,7 +18,7 @@
 //     reservation change the run reports for it;
 //   - conservation: in each busy period of a machine (from an attempt's start
 //     on an idle machine until it is idle again), the cpu, disk and network
-//     its attempts used (usage x duration, tasks.csv) are no more than the
+//     its attempts used (the records' usage x duration) are no more than the
 //     machine's capacity times the period's length, whatever the policy
 //     overbooks: no model delivers more work than a machine has;
 //   - no task ends ok twice; a job that ends as succeeded had every task end
@@ -171,9 +171,9 @@ class ScheduleChecker : public RunObserver {
   // machines sooner after its start than its remote read (the locality cost,
   // model/locality.h): with the cost on, such a task waits that long first.
   void CheckRemoteRead(const AttemptRecord& record);
-  // CheckDelivered counts what an ended attempt used towards its machine's
-  // busy period, and checks the period when it ends.
-  void CheckDelivered(const AttemptRecord& record);
+  // CheckDelivered counts what an ended attempt used towards the busy period
+  // of the machine it ran on, and checks the period when it ends.
+  void CheckDelivered(MachineId machine, const AttemptRecord& record);
   // Describe renders `job "q1" stage "agg" task 3`.
   std::string Describe(const TaskRef& task) const;
   std::string MachineName(MachineId machine) const;

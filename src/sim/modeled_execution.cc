@@ -163,12 +163,13 @@ void ModeledExecution::RunSegment(uint32_t slot, const ExecutionAttempt& attempt
   // One that waited first (a remote read, a shuffle) used less meanwhile,
   // which its account must integrate.
   const bool from_begin = !w.phased && now == w.begin_us;
-  if (from_begin && !contended && !was_over_[m.value()] && !Oversubscribed(m)) {
+  const bool at_full_speed = !contended && !w.phased && !was_over_[m.value()] && !Oversubscribed(m);
+  if (at_full_speed && from_begin) {
     // The common case, kept cheap: a whole task in the fixed model on a
     // machine with room uses its usage vector until it ends.
     host_.UsageChanged(slot, w.use, w.usage);
     w.use = w.usage;
-  } else if (!contended && !w.phased && !was_over_[m.value()] && !Oversubscribed(m)) {
+  } else if (at_full_speed) {
     SetUse(slot, w, w.usage, w.hold);
   } else {
     Recompute(m, slot);
