@@ -66,6 +66,23 @@ struct PhaseRecord {
   bool in_container = false;
 };
 
+// FlowRecord: bytes an attempt moved between machines over the network
+// (sim/network_flows.h): its remote input read, or one machine's share of its
+// shuffle's copies; done = false when the attempt ended first (mb is then
+// what was carried).
+enum class FlowKind : uint8_t { kRemoteRead, kShuffle };
+struct FlowRecord {
+  TaskRef task;
+  uint32_t attempt = 0;
+  FlowKind kind = FlowKind::kRemoteRead;
+  MachineId from;
+  MachineId to;
+  TimeUs start_us = 0;
+  TimeUs end_us = 0;
+  double mb = 0;
+  bool done = true;
+};
+
 // ReservationChange: an attempt with profiled phases moved its reservation
 // to the demand of its phase `phase` (its launch reserved phase 0's).
 struct ReservationChange {
@@ -113,6 +130,8 @@ class RunObserver {
   virtual void OnAttemptEnd(const AttemptRecord& /*record*/) {}
   // OnPhaseEnd: a phase ended; reported before its attempt's end.
   virtual void OnPhaseEnd(const PhaseRecord& /*record*/) {}
+  // OnFlowEnd: a flow ended; reported before its attempt's end.
+  virtual void OnFlowEnd(const FlowRecord& /*record*/) {}
   // OnReservationChange: a profiled phase's demand replaced the attempt's
   // reservation (between its start and its end).
   virtual void OnReservationChange(const ReservationChange& /*change*/) {}

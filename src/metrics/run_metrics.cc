@@ -54,7 +54,10 @@ void RunMetrics::OnAttemptEnd(const AttemptRecord& r) {
   if (r.outcome == Outcome::kOk) {
     ++summary_.tasks;
     ++locality_[static_cast<size_t>(r.locality)];
-    if (r.locality == Locality::kRack || r.locality == Locality::kRemote) {
+    // A read in bytes is a flow, counted as it ends (OnFlowEnd); the
+    // factors form's is a fixed charge, counted here.
+    const bool charged = workload_.cluster.locality_cost().rack_mbps <= 0;
+    if (charged && (r.locality == Locality::kRack || r.locality == Locality::kRemote)) {
       const Stage& st = workload_.jobs[r.task.job.value()].stages[r.task.stage];
       const TimeUs read_us =
           RemoteReadUs(workload_.cluster, st, r.task.index, r.machine, r.locality == Locality::kRack);
@@ -64,6 +67,12 @@ void RunMetrics::OnAttemptEnd(const AttemptRecord& r) {
   }
   if (r.start_us > r.ready_us || r.outcome != Outcome::kKilled) delay_us_.Add(r.start_us - r.ready_us);
   last_end_us_ = std::max(last_end_us_, r.end_us);
+}
+
+void RunMetrics::OnFlowEnd(const FlowRecord& r) {
+  if (r.kind != FlowKind::kRemoteRead || !r.done) return;
+  remote_read_us_ += r.end_us - r.start_us;
+  ++remote_read_tasks_;
 }
 
 void RunMetrics::OnContainerEnd(const ContainerRecord& r) {

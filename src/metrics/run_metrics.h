@@ -84,6 +84,7 @@ class RunMetrics final : public RunObserver {
   explicit RunMetrics(const Workload& workload);
 
   void OnAttemptEnd(const AttemptRecord& record) override;
+  void OnFlowEnd(const FlowRecord& record) override;
   void OnJobEnd(const JobRecord& record) override;
   void OnContainerEnd(const ContainerRecord& record) override;
   void OnRunEnd(TimeUs end_us) override;

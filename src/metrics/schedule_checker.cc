@@ -27,7 +27,17 @@ ScheduleChecker::ScheduleChecker(const Workload& workload, ResourceMask overbook
       busy_periods_(workload.cluster.size()),
       job_phase_(workload.jobs.size(), JobPhase::kNotSeen),
       jobs_known_(workload.jobs.size()),
-      concurrent_(concurrent && std::thread::hardware_concurrency() > 1) {}
+      concurrent_(concurrent && std::thread::hardware_concurrency() > 1) {
+  const Cluster& c = workload.cluster;
+  links_.resize(2 * c.size() + 2 * c.num_racks());
+  for (const Machine& m : c.machines()) {
+    const size_t i = &m - c.machines().data();
+    links_[2 * i].mbps = links_[2 * i + 1].mbps = m.capacity.units(kNet);
+  }
+  for (uint32_t r = 0; r < c.num_racks(); ++r) {
+    links_[2 * c.size() + 2 * r].mbps = links_[2 * c.size() + 2 * r + 1].mbps = c.RackUplinkMbps(RackId(r));
+  }
+}
 
 ScheduleChecker::~ScheduleChecker() {
   if (!worker_.joinable()) return;
@@ -99,7 +109,8 @@ void ScheduleChecker::Apply(const Record& record) {
     case 1: CheckEnd(std::get<1>(record)); break;
     case 2: CheckJobEnd(std::get<2>(record)); break;
     case 3: CheckReservation(std::get<3>(record)); break;
-    default: CheckRunEnd(std::get<4>(record)); break;
+    case 4: CheckFlow(std::get<4>(record)); break;
+    default: CheckRunEnd(std::get<5>(record)); break;
   }
 }
 
@@ -416,6 +427,51 @@ void ScheduleChecker::CheckDelivered(MachineId machine, const AttemptRecord& rec
                        r == kCpu ? "core-seconds" : "MB", kResourceNames[r], FormatSeconds(busy.from_us),
                        FormatSeconds(record.end_us), limit / kMicroUnits / 1e6));
   }
+}
+
+void ScheduleChecker::CheckFlow(const FlowRecord& record) {
+  CheckOrder(record.end_us, "flow end");
+  if (!ValidMachine(record.from) || !ValidMachine(record.to) || record.from == record.to) {
+    Report(fmt::format("a flow of {} at {} s names machines {} and {}", Describe(record.task),
+                       FormatSeconds(record.end_us), MachineName(record.from), MachineName(record.to)));
+    return;
+  }
+  if (record.end_us < record.start_us || record.mb < 0) {
+    Report(fmt::format("a flow of {} from {} to {} ends at {} s before its start at {} s or carries {} MB",
+                       Describe(record.task), MachineName(record.from), MachineName(record.to),
+                       FormatSeconds(record.end_us), FormatSeconds(record.start_us), record.mb));
+    return;
+  }
+  const Cluster& c = workload_.cluster;
+  const size_t machines = c.size();
+  CheckLink(2 * record.from.value(), record, MachineName(record.from) + "'s interface out");
+  CheckLink(2 * record.to.value() + 1, record, MachineName(record.to) + "'s interface in");
+  const RackId from_rack = c.machine(record.from).rack;
+  const RackId to_rack = c.machine(record.to).rack;
+  if (from_rack != to_rack) {
+    CheckLink(2 * machines + 2 * from_rack.value(), record, fmt::format("rack {}'s uplink out", from_rack.value()));
+    CheckLink(2 * machines + 2 * to_rack.value() + 1, record, fmt::format("rack {}'s uplink in", to_rack.value()));
+  }
+}
+
+void ScheduleChecker::CheckLink(size_t link, const FlowRecord& record, const std::string& name) {
+  Link& l = links_[link];
+  if (l.mbps <= 0) return;
+  // Records come in end order, so every period ends no later than this flow:
+  // those that reach past its start merge with it.
+  LinkPeriod merged{.from_us = record.start_us, .to_us = record.end_us, .mb = record.mb};
+  while (!l.periods.empty() && l.periods.back().to_us > record.start_us) {
+    merged.from_us = std::min(merged.from_us, l.periods.back().from_us);
+    merged.mb += l.periods.back().mb;
+    l.periods.pop_back();
+  }
+  if (l.periods.size() == kLinkPeriods) l.periods.erase(l.periods.begin());
+  l.periods.push_back(merged);
+  const double seconds = static_cast<double>(merged.to_us - merged.from_us) / 1e6;
+  // One microsecond of rounding per end.
+  if (merged.mb <= l.mbps * (seconds + 2e-6) * (1 + 1e-9)) return;
+  Report(fmt::format("{} carried {:.3f} MB from {} to {} s, more than its {} MB/s allow ({:.3f})", name, merged.mb,
+                     FormatSeconds(merged.from_us), FormatSeconds(merged.to_us), l.mbps, l.mbps * seconds));
 }
 
 void ScheduleChecker::CheckJobEnd(const JobRecord& record) {

@@ -21,6 +21,11 @@
 //     its attempts used (the records' usage x duration) are no more than the
 //     machine's capacity times the period's length, whatever the policy
 //     overbooks: no model delivers more work than a machine has;
+//   - links: in each period of a network link (a machine's interface out or
+//     in, a rack's uplink out or in; docs/model.md, "Flows") made of the
+//     flows that cross it overlapping one another, the MB they carried are
+//     no more than the link's capacity times the period's length; a flow
+//     names two machines of the cluster and ends no earlier than it starts;
 //   - no task ends ok twice; a job that ends as succeeded had every task end
 //     ok exactly once; every job has ended when the run ends;
 //   - every end of a started attempt matches a running attempt (same task,
@@ -80,6 +85,7 @@ class ScheduleChecker : public RunObserver {
   void OnAttemptEnd(const AttemptRecord& record) override { Push(record); }
   void OnJobEnd(const JobRecord& record) override { Push(record); }
   void OnReservationChange(const ReservationChange& change) override { Push(change); }
+  void OnFlowEnd(const FlowRecord& record) override { Push(record); }
   // OnRunEnd also waits until every record has been checked.
   void OnRunEnd(TimeUs end_us) override;
   // Flush returns once every record fed so far has been checked: the sync
@@ -100,7 +106,7 @@ class ScheduleChecker : public RunObserver {
 
  private:
   // One record as fed; TimeUs is the run's end.
-  using Record = std::variant<AttemptStart, AttemptRecord, JobRecord, ReservationChange, TimeUs>;
+  using Record = std::variant<AttemptStart, AttemptRecord, JobRecord, ReservationChange, FlowRecord, TimeUs>;
   void Push(Record record);
   // HandOver gives the pending batch to the checking thread, starting it the
   // first time; waits while the thread still has an unclaimed batch.
@@ -119,6 +125,10 @@ class ScheduleChecker : public RunObserver {
   void CheckJobEnd(const JobRecord& record);
   void CheckReservation(const ReservationChange& change);
   void CheckRunEnd(TimeUs end_us);
+  void CheckFlow(const FlowRecord& record);
+  // CheckLink counts a flow on link `link` (index into links_) and checks
+  // the period of overlapping flows it belongs to.
+  void CheckLink(size_t link, const FlowRecord& record, const std::string& name);
 
   // What the checker knows about one task of an active job.
   struct TaskState {
@@ -192,6 +202,22 @@ class ScheduleChecker : public RunObserver {
     double rounding = 0;  // the records' usage is rounded to a micro-unit: what that can add
   };
   std::vector<BusyPeriod> busy_periods_;            // per machine
+  // A link's recent periods of overlapping flows, oldest first, disjoint;
+  // the list is bounded (kLinkPeriods): dropping an old period can only
+  // miss a violation, never report a false one.
+  struct LinkPeriod {
+    TimeUs from_us = 0;
+    TimeUs to_us = 0;
+    double mb = 0;
+  };
+  static constexpr size_t kLinkPeriods = 64;
+  struct Link {
+    double mbps = 0;  // 0: not modelled (a machine without net, non-blocking racks)
+    std::vector<LinkPeriod> periods;
+  };
+  // Per machine its interface out (2m) and in (2m + 1), then per rack its
+  // uplink out and in.
+  std::vector<Link> links_;
   std::vector<JobPhase> job_phase_;                 // per job known so far
   // Jobs in the workload when the batch being checked was handed over (the
   // workload grows on the feeding thread as jobs arrive from a JobSource).

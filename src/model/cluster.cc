@@ -24,4 +24,14 @@ bool Cluster::AnyMachineFits(const Resources& demand) const {
                      [&](const Machine& m) { return demand.FitsIn(m.capacity); });
 }
 
+double Cluster::RackUplinkMbps(RackId r) const {
+  if (rack_uplinks_.mbps > 0) return rack_uplinks_.mbps;
+  if (rack_uplinks_.oversubscription <= 0) return 0;
+  double net = 0;  // a linear scan: called once per rack when a run starts
+  for (const Machine& m : machines_) {
+    if (m.rack == r) net += m.capacity.units(kNet);
+  }
+  return net / rack_uplinks_.oversubscription;
+}
+
 }  // namespace weft

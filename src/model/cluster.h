@@ -33,6 +33,16 @@ struct LocalityCost {
   double remote_factor = 1;
 };
 
+// RackUplinks: the links between each rack and the rest of the network
+// (docs/workload-format.md, "rack_uplink"), each direction: either a
+// bandwidth per rack, or an oversubscription ratio R (a rack's uplink carries
+// the sum of its machines' `net` divided by R). Neither: non-blocking (no
+// uplink is modelled), the default.
+struct RackUplinks {
+  double mbps = 0;
+  double oversubscription = 0;
+};
+
 class Cluster {
  public:
   // AddMachine appends a machine; names must be unique (the reader checks).
@@ -55,12 +65,18 @@ class Cluster {
   const LocalityCost& locality_cost() const { return locality_cost_; }
   void set_locality_cost(const LocalityCost& cost) { locality_cost_ = cost; }
 
+  const RackUplinks& rack_uplinks() const { return rack_uplinks_; }
+  void set_rack_uplinks(const RackUplinks& uplinks) { rack_uplinks_ = uplinks; }
+  // RackUplinkMbps: rack `r`'s uplink bandwidth each way; 0 when non-blocking.
+  double RackUplinkMbps(RackId r) const;
+
  private:
   std::vector<Machine> machines_;
   absl::flat_hash_map<std::string, MachineId> by_name_;
   Resources total_;
   uint32_t num_racks_ = 0;
   LocalityCost locality_cost_;
+  RackUplinks rack_uplinks_;
 };
 
 }  // namespace weft

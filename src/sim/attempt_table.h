@@ -38,7 +38,6 @@ namespace weft::sim {
 // MoveTo changes, through the lifecycle's table.
 struct Attempt : ExecutionAttempt {
   uint32_t machine_index = 0;  // its place in AttemptTable's list of its machine's attempts
-  double copy_done_us = 0;  // when the parents' output available so far is copied (while shuffling)
   TimeUs ready_us = 0;
   TimeUs start_us = 0;      // when it reached its machine (kArrived)
   // Profiled phases (sim/profiled_phases.cc): what the attempt reserves now

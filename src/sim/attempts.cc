@@ -133,6 +133,8 @@ void EngineCore::EndAttempt(uint32_t slot, Outcome outcome) {
   Attempt a = attempts_[slot];
   const AttemptAccount account = execution_->End(slot, ExecutionView(a));
   EmitDeferredPhase(slot, /*completed=*/false);
+  network_.EndOwner(slot, a.generation, ended_flows_);  // what it was still reading or copying
+  if (!ended_flows_.empty()) ReportFlows();
   const TaskRef t = a.task;
   const MachineId m = a.machine;
   const TimeUs now = queue_.now();
@@ -162,7 +164,7 @@ void EngineCore::EndAttempt(uint32_t slot, Outcome outcome) {
 
   if (outcome == Outcome::kOk) {
     ++stats_.tasks_done;
-    jobs_.TaskDone(t, now);
+    jobs_.TaskDone(t, now, m);
   } else if (verdict.retry) {
     jobs_.MakeReady(t, true, now);
   } else if (verdict.job_fails) {

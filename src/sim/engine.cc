@@ -224,6 +224,9 @@ void EngineCore::Dispatch(const Event& e) {
     case EventType::kShuffleEnd:
       EndShuffle(e);
       break;
+    case EventType::kFlowEnd:
+      FlowEnded(e);
+      break;
     case EventType::kRetryParked:
       RetryParked(e);
       break;

@@ -37,6 +37,7 @@
 #include "sim/execution.h"
 #include "sim/job_tracker.h"
 #include "sim/mailbox.h"
+#include "sim/network_flows.h"
 #include "sim/node_mail.h"
 #include "sim/remote_agents.h"
 #include "sim/slot_table.h"
@@ -217,7 +218,9 @@ class EngineCore final {
     void TasksReady(JobId job, uint32_t stage, uint32_t begin, uint32_t end) override {
       e_.TasksReady(job, stage, begin, end);
     }
-    void ShuffleOutputReady(JobId job, const Edge& child) override { e_.ShuffleOutputReady(job, child); }
+    void ShuffleOutputReady(JobId job, const Edge& child, MachineId where) override {
+      e_.ShuffleOutputReady(job, child, where);
+    }
     void ShuffleParentsDone(JobId job, uint32_t stage) override { e_.ShuffleParentsDone(job, stage); }
     void JobCompleted(JobId job) override { e_.FinishJob(job, true); }
 
@@ -252,7 +255,7 @@ class EngineCore final {
 
   // What the job tracker's changes mean (engine.cc, shuffle.cc; JobEvents).
   void TasksReady(JobId job, uint32_t stage, uint32_t begin, uint32_t end);
-  void ShuffleOutputReady(JobId job, const Edge& child);
+  void ShuffleOutputReady(JobId job, const Edge& child, MachineId where);
   void ShuffleParentsDone(JobId job, uint32_t stage);
 
   // engine.cc
@@ -286,14 +289,23 @@ class EngineCore final {
   bool AgentControlsPhases(MachineId m) const;
 
   // shuffle.cc: the shuffle phase of a task behind shuffle edges. It copies
-  // each parent task's shuffle_mb over its machine's network as the parent
-  // tasks end (one copy after another at the machine's full bandwidth) and
-  // ends once the last parent task has ended and everything is copied; then
-  // the task's own work begins.
+  // each parent task's shuffle_mb from the parent's machine as the parent
+  // tasks end, one flow per source machine (sim/network_flows.h), and ends
+  // once the last parent task has ended and every flow is done; then the
+  // task's own work begins.
   // StartShuffle: false when there is nothing to wait for or copy.
   bool StartShuffle(uint32_t slot);
+  // CopyFrom: the shuffling attempt copies `mb` more from machine `from`.
+  void CopyFrom(uint32_t slot, const Attempt& a, MachineId from, double mb);
+  // ShuffleMayEnd: its end, when its parents are done and its flows over.
+  void ShuffleMayEnd(uint32_t slot);
   void ScheduleShuffleEnd(uint32_t slot);
   void EndShuffle(const Event& e);
+
+  // Flows (sim/network_flows.h): FlowEnded hands a done flow to its owner;
+  // ReportFlows passes ended flows' records on.
+  void FlowEnded(const Event& e);
+  void ReportFlows();
 
   // profiled_phases.cc: a task with profiled phases reserves its current
   // phase's demand. RunCurrentSegment runs the attempt's current segment once
@@ -316,6 +328,8 @@ class EngineCore final {
   // StartRemoteRead: false when the attempt reads nothing remotely.
   bool StartRemoteRead(uint32_t slot);
   void EndRemoteRead(const Event& e);
+  // ReadSource: the machine holding the attempt's input that it reads from.
+  MachineId ReadSource(const Attempt& a) const;
 
   const Workload& w_;
   policy::Policy& policy_;
@@ -355,6 +369,10 @@ class EngineCore final {
   std::vector<uint8_t> retry_queued_;
   uint64_t start_counter_ = 0;
   std::unique_ptr<Execution> execution_;  // chosen once per run
+  // Bytes between machines: remote reads and shuffle copies, and the records
+  // of flows that ended, waiting for ReportFlows.
+  NetworkFlows network_{w_.cluster, queue_};
+  std::vector<EndedFlow> ended_flows_;
 
   ContainerTable containers_;
   DecisionChecker checker_{w_, policy_, cluster_, jobs_, containers_, attempts_};

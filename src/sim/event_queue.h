@@ -35,6 +35,7 @@ enum class EventType : uint8_t {
   kLaunchArrives,   // a: attempt slot, b: attempt generation: it reaches its machine
   kRemoteReadEnd,   // a: attempt slot, b: attempt generation: its remote input read is over
   kShuffleEnd,      // a: attempt slot, b: attempt generation: its shuffle phase is over
+  kFlowEnd,         // a: flow, b: flow version (sim/network_flows.h): its bytes are carried
   kRetryParked,     // a: machine: retry the phases parked there until their demand fits
   kSegmentEnd,      // a: attempt slot, b: attempt generation, c: segment version (the execution's)
   kDeliver,         // a: mailbox slot (message, timer or notification)

@@ -161,6 +161,7 @@ uint64_t JobTracker::Recover(JobId id, std::span<const AttemptRecord> history, T
     p.state(t) = TaskState::kDone;
     ++p.tasks_done;
     ++p.stages[t.stage].done;
+    AddOutput(jr, t, a.machine);
     ++recovered;
     for (const Edge& child : job.stages[t.stage].children) {
       if (child.kind == EdgeKind::kPipelined) --p.pipelined_left[p.stage_offset[child.stage] + t.index];
@@ -229,7 +230,29 @@ void JobTracker::MakeReady(const TaskRef& t, bool notify, TimeUs now) {
   if (notify) events_.TasksReady(t.job, t.stage, t.index, t.index + 1);
 }
 
-void JobTracker::TaskDone(const TaskRef& t, TimeUs now) {
+void JobTracker::AddOutput(JobRun& jr, const TaskRef& t, MachineId where) {
+  const Job& job = w_.jobs[t.job.value()];
+  const Stage& st = job.stages[t.stage];
+  const bool copied = std::any_of(st.children.begin(), st.children.end(),
+                                  [](const Edge& e) { return e.kind == EdgeKind::kShuffle && e.shuffle_mb > 0; });
+  if (!copied) return;
+  if (jr.outputs.empty()) jr.outputs.resize(job.stages.size());
+  auto& here = jr.outputs[t.stage];
+  const auto it = std::find_if(here.begin(), here.end(), [&](const auto& o) { return o.first == where; });
+  if (it == here.end()) {
+    here.emplace_back(where, 1);
+  } else {
+    ++it->second;
+  }
+}
+
+std::span<const std::pair<MachineId, uint32_t>> JobTracker::Outputs(JobId id, uint32_t stage) const {
+  const JobRun& jr = *jobs_[id.value()];
+  if (jr.outputs.empty()) return {};
+  return jr.outputs[stage];
+}
+
+void JobTracker::TaskDone(const TaskRef& t, TimeUs now, MachineId where) {
   JobRun& jr = *jobs_[t.job.value()];
   const Job& job = w_.jobs[t.job.value()];
   policy::JobProgress& p = *jr.progress;
@@ -237,6 +260,7 @@ void JobTracker::TaskDone(const TaskRef& t, TimeUs now) {
   ++p.tasks_done;
   policy::StageProgress& sp = p.stages[t.stage];
   ++sp.done;
+  AddOutput(jr, t, where);
   const Stage& st = job.stages[t.stage];
   for (const Edge& child : st.children) {
     if (child.kind != EdgeKind::kPipelined) continue;
@@ -247,7 +271,7 @@ void JobTracker::TaskDone(const TaskRef& t, TimeUs now) {
   }
   for (const Edge& child : st.children) {
     if (!child.WaitsForWholeParent()) continue;
-    if (child.kind == EdgeKind::kShuffle) events_.ShuffleOutputReady(t.job, child);
+    if (child.kind == EdgeKind::kShuffle) events_.ShuffleOutputReady(t.job, child, where);
     // A barrier parent releases its child at its last task; a shuffle parent
     // at its slow-start threshold, and ends the child's shuffles at its last.
     const bool release = sp.done == LaunchThreshold(child, st.num_tasks) && --jr.launch_left[child.stage] == 0;

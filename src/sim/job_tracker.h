@@ -61,6 +61,9 @@ struct JobRun {
   // Per stage, the attempts (slot, generation) in their shuffle phase waiting
   // for the last parent task; sized only for jobs whose shuffles wait.
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> shuffling;
+  // Per stage, where its done tasks' outputs are: (machine, how many), for
+  // the stages whose shuffle children copy bytes; sized only for such jobs.
+  std::vector<std::vector<std::pair<MachineId, uint32_t>>> outputs;
   TimeUs first_start_us = -1;
   bool active = false;
 };
@@ -71,8 +74,9 @@ class JobEvents {
   virtual ~JobEvents() = default;
   // TasksReady: tasks [begin, end) of the stage became ready.
   virtual void TasksReady(JobId job, uint32_t stage, uint32_t begin, uint32_t end) = 0;
-  // ShuffleOutputReady: a task of the parent of shuffle edge `child` is done.
-  virtual void ShuffleOutputReady(JobId job, const Edge& child) = 0;
+  // ShuffleOutputReady: a task of the parent of shuffle edge `child` is done;
+  // its output is on machine `where`.
+  virtual void ShuffleOutputReady(JobId job, const Edge& child, MachineId where) = 0;
   // ShuffleParentsDone: every parent task of `stage` is done.
   virtual void ShuffleParentsDone(JobId job, uint32_t stage) = 0;
   // JobCompleted: the job's last task is done.
@@ -127,8 +131,11 @@ class JobTracker {
 
   // MakeReady: task t (blocked) becomes ready; notify: tell at once.
   void MakeReady(const TaskRef& t, bool notify, TimeUs now);
-  // TaskDone: the task's attempt ended ok.
-  void TaskDone(const TaskRef& t, TimeUs now);
+  // TaskDone: the task's attempt ended ok on machine `where`.
+  void TaskDone(const TaskRef& t, TimeUs now, MachineId where);
+  // Outputs: where the done tasks of the job's stage left their output, as
+  // (machine, tasks); empty unless a shuffle child of the stage copies bytes.
+  std::span<const std::pair<MachineId, uint32_t>> Outputs(JobId id, uint32_t stage) const;
 
   // Launched: ready task t is launched in attempt `slot`. Returns its
   // attempt number and when it became ready.
@@ -233,6 +240,8 @@ class JobTracker {
   uint64_t LiveRuns() const { return live_runs_; }
 
  private:
+  // AddOutput: task t's output is on `where` (kept when a shuffle copies it).
+  void AddOutput(JobRun& jr, const TaskRef& t, MachineId where);
   // ReleasedOrNone: the stub of a released job, else nullptr (not arrived,
   // or an id out of range).
   const JobRun* ReleasedOrNone(JobId id) const;

@@ -28,9 +28,22 @@ void MaxMinSharing::SetCapacity(ConstraintId c, double capacity) {
   Constraint& k = constraints_[c];
   if (k.capacity == capacity) return;
   k.capacity = capacity;
+  k.expand = true;  // every member's rate may move
   if (!k.dirty) {
     k.dirty = true;
     dirty_.push_back(c);
+  }
+}
+
+void MaxMinSharing::Count(const Activity& a, int sign) {
+  for (const ActivityUse& u : a.uses) {
+    Constraint& k = constraints_[u.constraint];
+    if (a.cap == kNoCap) {
+      k.uncapped += sign;
+    } else {
+      k.cap_sum += sign * u.coefficient * a.cap;
+    }
+    if (k.members.empty()) k.cap_sum = 0;  // no rounding left over
   }
 }
 
@@ -57,6 +70,7 @@ MaxMinSharing::ActivityId MaxMinSharing::AddActivity(double weight, double cap, 
     a.uses.push_back(ActivityUse{u.constraint, u.coefficient, static_cast<uint32_t>(members.size())});
     members.push_back(Member{v, static_cast<uint32_t>(a.uses.size() - 1)});
   }
+  Count(a, +1);
   MarkDirty(v);
   return v;
 }
@@ -64,7 +78,7 @@ MaxMinSharing::ActivityId MaxMinSharing::AddActivity(double weight, double cap, 
 void MaxMinSharing::RemoveActivity(ActivityId v) {
   Activity& a = activities_[v];
   assert(a.live);
-  MarkDirty(v);
+  MarkDirty(v);  // while it still counts: a constraint it made bindable expands
   for (const ActivityUse& u : a.uses) {
     // Out of the constraint's members: the last member takes its place.
     auto& members = constraints_[u.constraint].members;
@@ -73,6 +87,7 @@ void MaxMinSharing::RemoveActivity(ActivityId v) {
     activities_[last.activity].uses[last.use_index].member_index = u.member_index;
     members.pop_back();
   }
+  Count(a, -1);
   a.uses.clear();
   a.live = false;
   a.rate = 0;
@@ -83,15 +98,20 @@ void MaxMinSharing::SetCap(ActivityId v, double cap) {
   assert(cap > 0);
   Activity& a = activities_[v];
   if (a.cap == cap) return;
+  MarkDirty(v);  // before and after the change
+  Count(a, -1);
   a.cap = cap;
+  Count(a, +1);
   MarkDirty(v);
 }
 
 void MaxMinSharing::MarkDirty(ActivityId v) {
   const Activity& a = activities_[v];
   if (a.uses.empty()) unconstrained_dirty_.push_back(v);
+  dirty_activities_.push_back(v);
   for (const ActivityUse& u : a.uses) {
     Constraint& k = constraints_[u.constraint];
+    k.expand |= CanBind(k);
     if (!k.dirty) {
       k.dirty = true;
       dirty_.push_back(u.constraint);
@@ -119,12 +139,24 @@ std::span<const MaxMinSharing::ActivityId> MaxMinSharing::Solve() {
   }
   unconstrained_dirty_.clear();
   ++visit_;
+  // A constraint's edits were just counted: one that can bind now expands.
+  for (ConstraintId c : dirty_) constraints_[c].expand |= CanBind(constraints_[c]);
   for (ConstraintId c : dirty_) {
+    if (!constraints_[c].expand) continue;            // slack: its members' rates do not depend on it
     if (constraints_[c].visit == visit_) continue;  // already solved with an earlier dirty one
     Collect(c);
     SolveComponent();
   }
-  for (ConstraintId c : dirty_) constraints_[c].dirty = false;
+  // An edited activity that crosses only slack constraints runs at its cap.
+  for (ActivityId v : dirty_activities_) {
+    Activity& a = activities_[v];
+    if (!a.live || a.visit == visit_ || a.uses.empty()) continue;
+    a.visit = visit_;
+    a.rate = a.cap;
+    solved_.push_back(v);
+  }
+  dirty_activities_.clear();
+  for (ConstraintId c : dirty_) constraints_[c].dirty = constraints_[c].expand = false;
   dirty_.clear();
   return solved_;
 }
@@ -144,6 +176,7 @@ void MaxMinSharing::Collect(ConstraintId start) {
       for (const ActivityUse& u : a.uses) {
         Constraint& k = constraints_[u.constraint];
         if (k.visit == visit_) continue;
+        if (!k.expand && !CanBind(k)) continue;  // slack: it neither binds nor connects
         k.visit = visit_;
         component_constraints_.push_back(u.constraint);
       }
@@ -170,16 +203,21 @@ void MaxMinSharing::SolveComponent() {
   for (ActivityId v : component_activities_) {
     Activity& a = activities_[v];
     a.fixed = false;
-    for (const ActivityUse& u : a.uses) constraints_[u.constraint].unfixed_weight += u.coefficient * a.weight;
+    for (const ActivityUse& u : a.uses) {
+      Constraint& k = constraints_[u.constraint];
+      if (k.visit == visit_) k.unfixed_weight += u.coefficient * a.weight;  // slack ones are not in the set
+    }
     solved_.push_back(v);
   }
   // The constraints that still have unfixed members, and the unfixed
   // activities: both shrink every round.
-  std::vector<ConstraintId> open;
+  std::vector<ConstraintId>& open = open_;
+  open.clear();
   for (ConstraintId c : component_constraints_) {
     if (constraints_[c].unfixed_weight > 0) open.push_back(c);
   }
-  std::vector<ActivityId> unfixed(component_activities_);
+  std::vector<ActivityId>& unfixed = unfixed_;
+  unfixed.assign(component_activities_.begin(), component_activities_.end());
   while (!unfixed.empty()) {
     // The level at which the next constraint saturates or activity reaches
     // its cap.
@@ -189,8 +227,10 @@ void MaxMinSharing::SolveComponent() {
     // Capped activities first (they take less than the level gives the
     // others), then every activity of a constraint saturated at the level.
     // Both sets are found before any is fixed: fixing moves `remaining`.
-    std::vector<ActivityId> at_cap;
-    std::vector<ConstraintId> saturated;
+    std::vector<ActivityId>& at_cap = at_cap_;
+    std::vector<ConstraintId>& saturated = saturated_;
+    at_cap.clear();
+    saturated.clear();
     for (ActivityId v : unfixed) {
       if (AtMost(activities_[v].cap / activities_[v].weight, level)) at_cap.push_back(v);
     }

@@ -31,6 +31,16 @@
 // touched (an event on one machine costs that machine's activities, not the
 // cluster's).
 //
+// Slack constraints do not connect. A constraint whose members' caps sum to
+// no more than its capacity (sum_v a_vc b_v <= C_c) can never bind: it holds
+// whatever the rates. Such a constraint is left out of the connected sets (it
+// does not join the activities that cross it), and an activity all of whose
+// constraints are slack simply runs at its cap. A dirty constraint is
+// expanded when it could bind before or after its edits (a removal may
+// release activities it held back). With many capped flows over links that
+// are rarely full (sim/network_flows.h), this keeps a re-solve to the few
+// links that are.
+//
 // Every activity must cross at least one constraint or have a finite cap
 // (otherwise its fair rate would be infinite). Ids are reused after Remove.
 // Not thread-safe; owned by one execution model.
@@ -93,6 +103,9 @@ class MaxMinSharing {
   struct Constraint {
     double capacity = 0;
     std::vector<Member> members;
+    double cap_sum = 0;     // sum of a_vc b_v over its capped members
+    uint32_t uncapped = 0;  // its members without a cap
+    bool expand = false;    // dirty, and could bind before or after its edits
     // Scratch for a solve.
     double remaining = 0;
     double unfixed_weight = 0;  // sum of a_vc w_v over unfixed members
@@ -115,6 +128,11 @@ class MaxMinSharing {
   };
 
   void MarkDirty(ActivityId v);
+  // CanBind: the constraint's members could want more than its capacity
+  // (conservatively: a sum within a relative 1e-9 of it counts).
+  bool CanBind(const Constraint& k) const { return k.uncapped > 0 || k.cap_sum > k.capacity * (1 - 1e-9); }
+  // Count: the activity's cap enters (+1) or leaves (-1) its constraints' sums.
+  void Count(const Activity& a, int sign);
   // Collect: the connected set around constraint `start`, into
   // component_constraints_ and component_activities_.
   void Collect(ConstraintId start);
@@ -126,11 +144,15 @@ class MaxMinSharing {
   std::vector<Activity> activities_;
   std::vector<ActivityId> free_activities_;
   std::vector<ConstraintId> dirty_;
+  std::vector<ActivityId> dirty_activities_;  // edited since the last Solve
   std::vector<ActivityId> unconstrained_dirty_;  // capped activities that cross no constraint
   uint32_t visit_ = 0;
   std::vector<ConstraintId> component_constraints_;
   std::vector<ActivityId> component_activities_;
   std::vector<ActivityId> solved_;
+  // Scratch of SolveComponent, kept to spare an allocation per solve.
+  std::vector<ConstraintId> open_, saturated_;
+  std::vector<ActivityId> unfixed_, at_cap_;
 };
 
 }  // namespace weft::sim

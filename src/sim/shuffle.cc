@@ -1,54 +1,54 @@
 // The shuffle phase of a task behind shuffle edges (Hadoop's reduce slow
 // start; docs/workload-format.md "after"): launched once the slow-start
-// fraction of a parent's tasks is done, the task first copies each parent
-// task's output (the edge's shuffle_mb) over its machine's network, one copy
-// after another at the machine's full net bandwidth, as the parent tasks end;
-// its shuffle ends once the last parent task has ended and the last copy is
+// fraction of a parent's tasks is done, the task copies each parent task's
+// output (the edge's shuffle_mb) from the machine where that task ran, as
+// the parent tasks end: one flow per source machine (sim/network_flows.h),
+// sharing the interfaces and uplinks it crosses with every other flow; an
+// output on the task's own machine is not copied over the network. Its
+// shuffle ends once the last parent task has ended and its last flow is
 // done, and only then does its own work begin (BeginSegments again). While
 // it shuffles the attempt holds what it reserved and runs no segment.
-// Deliberate simplification: copies of different tasks on one machine do not
-// slow each other, in either execution model.
-#include <algorithm>
-#include <cmath>
-
 #include "sim/engine_impl.h"
 
 namespace weft::sim {
 
-namespace {
-// CopyUs: microseconds to copy `mb` at `mbps`.
-double CopyUs(double mb, double mbps) { return mb > 0 ? mb / mbps * 1e6 : 0.0; }
-}  // namespace
-
 bool EngineCore::StartShuffle(uint32_t slot) {
   Attempt& a = attempts_[slot];
-  const Job& job = w_.jobs[a.task.job.value()];
-  const Stage& st = job.stages[a.task.stage];
+  const Stage& st = w_.jobs[a.task.job.value()].stages[a.task.stage];
   const policy::JobProgress& p = jobs_.progress(a.task.job);
-  double available_mb = 0;  // output of the parent tasks done so far
-  for (const Edge& e : st.parents) {
-    if (e.kind == EdgeKind::kShuffle) available_mb += e.shuffle_mb * p.stages[e.stage].done;
-  }
   const bool waiting = p.stages[a.task.stage].barrier_parents_left > 0;
-  if (!waiting && available_mb <= 0) return false;  // as after a barrier: nothing to wait for
-  a.MoveTo(AttemptState::kShuffling);
-  const TimeUs now = queue_.now();
-  a.copy_done_us = static_cast<double>(now) + CopyUs(available_mb, cluster_.capacity(a.machine).units(kNet));
-  if (!waiting) {
-    ScheduleShuffleEnd(slot);
-  } else {
-    jobs_.AddShuffling(a.task, slot, a.generation);
+  // The parents' outputs done so far that are on other machines.
+  bool remote = false;
+  for (const Edge& e : st.parents) {
+    if (e.kind != EdgeKind::kShuffle || e.shuffle_mb <= 0) continue;
+    for (const auto& [machine, tasks] : jobs_.Outputs(a.task.job, e.stage)) remote |= machine != a.machine;
   }
+  if (!waiting && !remote) return false;  // as after a barrier: nothing to wait for
+  a.MoveTo(AttemptState::kShuffling);
+  for (const Edge& e : st.parents) {
+    if (e.kind != EdgeKind::kShuffle || e.shuffle_mb <= 0) continue;
+    for (const auto& [machine, tasks] : jobs_.Outputs(a.task.job, e.stage)) {
+      CopyFrom(slot, a, machine, e.shuffle_mb * tasks);
+    }
+  }
+  if (waiting) jobs_.AddShuffling(a.task, slot, a.generation);
   return true;
 }
 
-void EngineCore::ShuffleOutputReady(JobId job, const Edge& child) {
+void EngineCore::CopyFrom(uint32_t slot, const Attempt& a, MachineId from, double mb) {
+  if (from == a.machine || mb <= 0) return;  // on its own machine: nothing crosses the network
+  const NetworkFlows::FlowId f = network_.FlowFrom(slot, a.generation, from);
+  if (f != NetworkFlows::kNoFlow) return network_.AddBytes(f, mb);
+  network_.Start(from, a.machine, mb, NetworkFlows::kNoCap,
+                 FlowOwner{.slot = slot, .generation = a.generation, .kind = FlowKind::kShuffle});
+}
+
+void EngineCore::ShuffleOutputReady(JobId job, const Edge& child, MachineId where) {
   if (child.shuffle_mb <= 0) return;
-  const auto now = static_cast<double>(queue_.now());
   for (const auto& [slot, generation] : jobs_.Shuffling(job, child.stage)) {
-    Attempt* a = attempts_.Find(slot, generation);
+    const Attempt* a = attempts_.Find(slot, generation);
     if (a == nullptr || !AttemptLifecycle::Shuffling(a->state())) continue;  // ended meanwhile
-    a->copy_done_us = std::max(a->copy_done_us, now) + CopyUs(child.shuffle_mb, cluster_.capacity(a->machine).units(kNet));
+    CopyFrom(slot, *a, where, child.shuffle_mb);
   }
 }
 
@@ -56,16 +56,23 @@ void EngineCore::ShuffleParentsDone(JobId job, uint32_t stage) {
   for (const auto& [slot, generation] : jobs_.TakeShuffling(job, stage)) {
     const Attempt* a = attempts_.Find(slot, generation);
     if (a == nullptr || !AttemptLifecycle::Shuffling(a->state())) continue;  // ended meanwhile
-    ScheduleShuffleEnd(slot);
+    ShuffleMayEnd(slot);
   }
+}
+
+void EngineCore::ShuffleMayEnd(uint32_t slot) {
+  const Attempt& a = attempts_[slot];
+  if (!AttemptLifecycle::Shuffling(a.state())) return;
+  if (network_.Live(slot, a.generation) > 0) return;  // still copying
+  if (jobs_.progress(a.task.job).stages[a.task.stage].barrier_parents_left > 0) return;  // more to come
+  ScheduleShuffleEnd(slot);
 }
 
 void EngineCore::ScheduleShuffleEnd(uint32_t slot) {
   const Attempt& a = attempts_[slot];
   // Always through the queue, even when due now: the shuffle's end must not
   // run the task's work from inside another task's end.
-  const TimeUs end = std::max(queue_.now(), static_cast<TimeUs>(std::ceil(a.copy_done_us - 1e-6)));
-  queue_.Push(Event{.time = end, .type = EventType::kShuffleEnd, .a = slot, .b = a.generation});
+  queue_.Push(Event{.time = queue_.now(), .type = EventType::kShuffleEnd, .a = slot, .b = a.generation});
 }
 
 void EngineCore::EndShuffle(const Event& e) {

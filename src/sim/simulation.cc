@@ -12,6 +12,7 @@
 #include "metrics/phases_writer.h"
 #include "metrics/results_writer.h"
 #include "metrics/schedule_checker.h"
+#include "metrics/flows_writer.h"
 #include "metrics/series_writer.h"
 #include "metrics/timeline_writer.h"
 #include "policy/registry.h"
@@ -81,6 +82,9 @@ absl::StatusOr<SimulationResult> Simulate(JobSource& source, const SimulationReq
   // series.csv: only when the policy records something (docs/results.md).
   std::unique_ptr<SeriesWriter> series;
   if (writer) series = std::make_unique<SeriesWriter>(request.out_dir, workload, request.compress);
+  // flows.csv: only when bytes moved between machines (docs/results.md).
+  std::unique_ptr<FlowsWriter> flows;
+  if (writer) flows = std::make_unique<FlowsWriter>(request.out_dir, workload, request.compress);
   std::unique_ptr<TimelineWriter> timeline;
   if (!request.out_dir.empty()) {
     ASSIGN_OR_RETURN(timeline, TimelineWriter::Open(request.out_dir, workload, request.timeline_step_us, request.compress,
@@ -107,6 +111,7 @@ absl::StatusOr<SimulationResult> Simulate(JobSource& source, const SimulationReq
   if (writer) engine.AddObserver(writer.get());
   if (phases) engine.AddObserver(phases.get());
   if (series) engine.AddObserver(series.get());
+  if (flows) engine.AddObserver(flows.get());
   if (timeline) engine.AddObserver(timeline.get());
   if (events) engine.AddObserver(events.get());
 
@@ -163,6 +168,7 @@ absl::StatusOr<SimulationResult> Simulate(JobSource& source, const SimulationReq
     RETURN_IF_ERROR(writer->Finish());
     if (source.HasPhases()) RETURN_IF_ERROR(phases->Finish());
     RETURN_IF_ERROR(series->Finish());
+    RETURN_IF_ERROR(flows->Finish());
     RETURN_IF_ERROR(timeline->Finish());
     std::ofstream summary(request.out_dir + "/summary.json.tmp");
     summary << result.summary_json.dump(2) << "\n";

@@ -211,13 +211,30 @@ absl::StatusOr<LocalityCost> ReadLocalityCost(const FieldReader& cr, const json&
   return cost;
 }
 
+// ReadRackUplink: {"mbps": U} or {"oversubscription": R}, one of the two.
+absl::StatusOr<RackUplinks> ReadRackUplink(const FieldReader& cr, const json& value) {
+  constexpr std::string_view kField = "rack_uplink";
+  if (!value.is_object()) return cr.Error(kField, "must be an object");
+  RETURN_IF_ERROR(cr.CheckKnownKeys(value, {"mbps", "oversubscription"}, kField));
+  if (value.contains("mbps") == value.contains("oversubscription")) {
+    return cr.Error(kField, "must give one of \"mbps\" (each rack's uplink) and \"oversubscription\" (its ratio)");
+  }
+  RackUplinks uplinks;
+  if (value.contains("mbps")) {
+    ASSIGN_OR_RETURN(uplinks.mbps, cr.PositiveNumber(value, "mbps", kField));
+    return uplinks;
+  }
+  ASSIGN_OR_RETURN(uplinks.oversubscription, cr.PositiveNumber(value, "oversubscription", kField));
+  return uplinks;
+}
+
 absl::Status ReadCluster(const json& doc, Workload& w) {
   FieldReader top("");
   if (!doc.contains("cluster")) return top.Error("cluster", "is missing");
   const json& cluster = doc["cluster"];
   FieldReader cr("cluster");
   if (!cluster.is_object()) return top.Error("cluster", "must be an object");
-  RETURN_IF_ERROR(cr.CheckKnownKeys(cluster, {"machines", "locality_cost"}));
+  RETURN_IF_ERROR(cr.CheckKnownKeys(cluster, {"machines", "locality_cost", "rack_uplink"}));
   if (!cluster.contains("machines") || !cluster["machines"].is_array() || cluster["machines"].empty()) {
     return cr.Error("machines", "must be a non-empty list of machine groups");
   }
@@ -247,6 +264,10 @@ absl::Status ReadCluster(const json& doc, Workload& w) {
   if (cluster.contains("locality_cost")) {
     ASSIGN_OR_RETURN(const LocalityCost cost, ReadLocalityCost(cr, cluster["locality_cost"]));
     w.cluster.set_locality_cost(cost);
+  }
+  if (cluster.contains("rack_uplink")) {
+    ASSIGN_OR_RETURN(const RackUplinks uplinks, ReadRackUplink(cr, cluster["rack_uplink"]));
+    w.cluster.set_rack_uplinks(uplinks);
   }
   return absl::OkStatus();
 }

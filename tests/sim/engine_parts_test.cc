@@ -111,7 +111,7 @@ struct Events final : JobEvents {
   std::vector<uint32_t> shuffle_parents_done;
   std::vector<JobId> completed;
   void TasksReady(JobId, uint32_t stage, uint32_t begin, uint32_t end) override { ready.emplace_back(stage, begin, end); }
-  void ShuffleOutputReady(JobId, const Edge& child) override { shuffle_outputs.push_back(child.stage); }
+  void ShuffleOutputReady(JobId, const Edge& child, MachineId) override { shuffle_outputs.push_back(child.stage); }
   void ShuffleParentsDone(JobId, uint32_t stage) override { shuffle_parents_done.push_back(stage); }
   void JobCompleted(JobId job) override { completed.push_back(job); }
 };
@@ -135,7 +135,7 @@ void FinishMap(JobTracker& jobs, uint32_t i, TimeUs now) {
   jobs.Launched(Map(i), i);
   jobs.Started(Map(i), now);
   jobs.AttemptEnded(Map(i), Outcome::kOk, 1, 4);
-  jobs.TaskDone(Map(i), now);
+  jobs.TaskDone(Map(i), now, MachineId(0));
 }
 
 TEST(JobTrackerTest, ReleasesABarrierChildOnlyAtItsParentsLastTask) {

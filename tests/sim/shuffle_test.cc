@@ -3,10 +3,11 @@
 // Shuffle edges with slow start in sim::Engine (docs/workload-format.md,
 // "after"): a reducer is ready, and may launch, once the slow-start fraction
 // of the maps is done (tasks.csv `ready` is that instant); it then shuffles,
-// copying each map's shuffle_mb at its machine's network bandwidth as the
-// maps end, and starts its own work only after the last map ended and the
-// last copy is done. Exact times checked by hand, in both execution models,
-// and the schedule checker agrees.
+// copying each map's shuffle_mb from the map's machine as a network flow as
+// the maps end (docs/model.md, "Flows"), and starts its own work only after
+// the last map ended and the last flow is done. Exact times checked by hand,
+// in both execution models, and the schedule checker agrees; flows that share
+// an interface, and a map output on the reducer's own machine.
 #include <string>
 
 #include "core/random.h"
@@ -21,11 +22,14 @@
 namespace weft::sim::scripted {
 namespace {
 
-// One machine with room for everything and 100 MB/s of network, so tasks
-// start as soon as they are ready and copies take 10 ms per MB.
+// Two machines with room for everything and 100 MB/s of network: the maps
+// (no memory) run first fit on "maps", the reducer (1 GB) on "m", which alone
+// has memory; tasks start as soon as they are ready and a lone flow from
+// "maps" to "m" carries 1 MB in 10 ms.
 Workload MapReduce(const std::string& edge, const std::string& reduce_extra = R"("duration": 2)") {
   return Parse(fmt::format(R"({{"weft": 1,
-    "cluster": {{"machines": [{{"name": "m", "capacity": {{"cpu": 16, "mem": 16, "net": 100}}}}]}},
+    "cluster": {{"machines": [{{"name": "maps", "capacity": {{"cpu": 16, "net": 100}}}},
+                            {{"name": "m", "capacity": {{"cpu": 16, "mem": 16, "net": 100}}}}]}},
     "jobs": [{{"name": "j", "stages": [
       {{"name": "map", "kind": "map", "tasks": 4, "duration": 1, "durations": [1, 2, 3, 4], "demand": {{"cpu": 1}}}},
       {{"name": "reduce", "kind": "reduce", "tasks": 1, {}, "demand": {{"cpu": 1, "mem": 1}},
@@ -180,6 +184,42 @@ TEST(ShuffleTest, BoundsStayBelowTheOptimumAndEverySimulatedRunOnRandomTinyDags)
       }
     }
   }
+}
+
+// Flows share interfaces: two reducers on "m" copy 4 x 50 MB each from
+// "maps" after the last map (4 s, slowstart 1): 400 MB through 100 MB/s, so
+// both shuffles end at 8 s and the reducers at 10 s. (Copies that did not
+// share ended at 6 s.)
+TEST(ShuffleTest, TwoReducersOnOneMachineShareItsInterface) {
+  const Workload w = Parse(R"({"weft": 1,
+    "cluster": {"machines": [{"name": "maps", "capacity": {"cpu": 16, "net": 100}},
+                             {"name": "m", "capacity": {"cpu": 16, "mem": 16, "net": 100}}]},
+    "jobs": [{"name": "j", "stages": [
+      {"name": "map", "tasks": 4, "duration": 1, "durations": [1, 2, 3, 4], "demand": {"cpu": 1}},
+      {"name": "reduce", "tasks": 2, "duration": 2, "demand": {"cpu": 1, "mem": 1},
+       "after": [{"stage": "map", "kind": "shuffle", "shuffle_mb": 50}]}]}]})");
+  for (ExecutionModel model : {ExecutionModel::kFixed, ExecutionModel::kContention}) {
+    const RunOutcome r = RunGreedy(w, model);
+    ASSERT_TRUE(r.status.ok()) << r.status;
+    EXPECT_TRUE(r.checker_ok) << Violations(r);
+    EXPECT_EQ(r.rec.Attempt(0, 1, 0).end_us, Sec(10));
+    EXPECT_EQ(r.rec.Attempt(0, 1, 1).end_us, Sec(10));
+  }
+}
+
+// A map output on the reducer's own machine is not copied over the network:
+// with one machine for all, the reducer's work starts at the last map's end.
+TEST(ShuffleTest, AnOutputOnTheReducersMachineIsNotCopied) {
+  const Workload w = Parse(R"({"weft": 1,
+    "cluster": {"machines": [{"name": "m", "capacity": {"cpu": 16, "mem": 16, "net": 100}}]},
+    "jobs": [{"name": "j", "stages": [
+      {"name": "map", "tasks": 4, "duration": 1, "durations": [1, 2, 3, 4], "demand": {"cpu": 1}},
+      {"name": "reduce", "tasks": 1, "duration": 2, "demand": {"cpu": 1, "mem": 1},
+       "after": [{"stage": "map", "kind": "shuffle", "slowstart": 0.5, "shuffle_mb": 50}]}]}]})");
+  const RunOutcome r = RunGreedy(w);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  EXPECT_TRUE(r.checker_ok) << Violations(r);
+  EXPECT_EQ(r.rec.Attempt(0, 1, 0).end_us, Sec(6));
 }
 
 TEST(ShuffleTest, ExactSolverRefusesShuffleCopies) {

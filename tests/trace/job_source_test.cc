@@ -47,7 +47,7 @@ TEST(WorkloadSourceTest, ArrivalOrderFileOrderAtTiesThenTheEnd) {
 struct NoEvents final : sim::JobEvents {
   std::vector<JobId> completed;
   void TasksReady(JobId, uint32_t, uint32_t, uint32_t) override {}
-  void ShuffleOutputReady(JobId, const Edge&) override {}
+  void ShuffleOutputReady(JobId, const Edge&, MachineId) override {}
   void ShuffleParentsDone(JobId, uint32_t) override {}
   void JobCompleted(JobId job) override { completed.push_back(job); }
 };
@@ -79,7 +79,7 @@ void RunToEnd(JobTracker& jobs, JobId id, TimeUs now) {
     jobs.Launched(t, i);
     jobs.Started(t, now);
     jobs.AttemptEnded(t, Outcome::kOk, 1, 4);
-    jobs.TaskDone(t, now);
+    jobs.TaskDone(t, now, MachineId(0));
   }
 }
 

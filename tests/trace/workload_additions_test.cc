@@ -397,5 +397,36 @@ TEST(WorkloadAdditionsTest, ReadsLocalityCostInEitherForm) {
   EXPECT_FALSE(Parse(SmallWorkload()).cluster.locality_cost().enabled);
 }
 
+// --- Rack uplinks (docs/workload-format.md "rack_uplink") ---------------------
+
+std::string ErrorWithRackUplink(const char* uplink) {
+  Json doc = SmallWorkload();
+  doc["cluster"]["rack_uplink"] = Json::parse(uplink);
+  return ErrorOf(doc);
+}
+
+TEST(WorkloadAdditionsTest, ReadsRackUplinkInEitherForm) {
+  Json doc = SmallWorkload();
+  EXPECT_EQ(Parse(doc).cluster.RackUplinkMbps(RackId(0)), 0);  // non-blocking by default
+  doc["cluster"]["rack_uplink"] = Json::parse(R"({"mbps": 400})");
+  EXPECT_EQ(Parse(doc).cluster.RackUplinkMbps(RackId(0)), 400);
+  doc["cluster"]["rack_uplink"] = Json::parse(R"({"oversubscription": 2})");
+  const Workload w = Parse(doc);
+  double net = 0;
+  for (const Machine& m : w.cluster.machines()) net += m.rack == RackId(0) ? m.capacity.units(kNet) : 0;
+  EXPECT_DOUBLE_EQ(w.cluster.RackUplinkMbps(RackId(0)), net / 2);
+}
+
+TEST(WorkloadAdditionsTest, RejectsBadRackUplinks) {
+  EXPECT_EQ(ErrorWithRackUplink("3"), "cluster: \"rack_uplink\" must be an object");
+  EXPECT_EQ(ErrorWithRackUplink("{}"), "cluster: \"rack_uplink\" must give one of \"mbps\" (each rack's uplink) "
+                                       "and \"oversubscription\" (its ratio)");
+  EXPECT_EQ(ErrorWithRackUplink(R"({"mbps": 1, "oversubscription": 2})"),
+            "cluster: \"rack_uplink\" must give one of \"mbps\" (each rack's uplink) and \"oversubscription\" "
+            "(its ratio)");
+  EXPECT_EQ(ErrorWithRackUplink(R"({"mbps": 0})"), "cluster: \"rack_uplink\" \"mbps\" must be a number > 0, not 0");
+  EXPECT_EQ(ErrorWithRackUplink(R"({"gbps": 1})"), "cluster: \"rack_uplink\" has unknown field \"gbps\"");
+}
+
 }  // namespace
 }  // namespace weft
