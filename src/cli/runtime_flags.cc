@@ -18,7 +18,7 @@ namespace weft::cli {
 
 void SchedulerFlags::Add(CLI::App* cmd) {
   cmd->add_option("--scheduler", scheduler,
-                  "scheduler address HOST:PORT (several: a,b for failover); default: $WEFT_SCHEDULER, else the one "
+                  "scheduler address HOST:PORT or unix:PATH (several: a,b for failover); default: $WEFT_SCHEDULER, else the one "
                   "local cluster `weft cluster up` recorded");
   cmd->add_option("--token-file", token_file, "the scheduler's shared token (default: $WEFT_TOKEN_FILE, else the one `weft cluster up` recorded for the address)");
   runtime::AddTlsFlags(cmd, tls, runtime::TlsSide::kClient);
@@ -37,8 +37,9 @@ std::vector<std::string> LocalClusters() {
   std::map<std::string, std::vector<std::string>> by_token;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(runtime::TokenIndexDir(), ec)) {
-    const std::string address = entry.path().filename().string();
-    if (address.find(".tmp") != std::string::npos) continue;  // being written
+    const std::string name = entry.path().filename().string();
+    if (name.find(".tmp") != std::string::npos) continue;  // being written
+    const std::string address = runtime::AddressOfEntry(name);
     const std::string token = runtime::TokenFileFor(address);
     if (!token.empty()) by_token[token].push_back(address);
   }

@@ -23,9 +23,16 @@ namespace weft::runtime {
 
 // EnsureTokenFile returns the token in `path`, making the file first when
 // there is none (atomically: no half-written token is ever seen). Errors as
-// ReadTokenFile's (e.g. an existing file others can read) or when it cannot
-// be written.
+// ReadTokenFile's (e.g. an existing file others can read), when the file
+// is not the user's own or others can write it (runtime/owned_files.h), or
+// when it cannot be written.
 absl::StatusOr<std::string> EnsureTokenFile(const std::filesystem::path& path);
+
+// EntryName: the index entry's file name for `address` ('%' and '/' written
+// %25 and %2F, as a unix:PATH address has slashes); empty for an address
+// that cannot be one. AddressOfEntry reverses it.
+std::string EntryName(std::string_view address);
+std::string AddressOfEntry(std::string_view name);
 
 // TokenIndexDir: where the per-user index lives (see above).
 std::filesystem::path TokenIndexDir();
