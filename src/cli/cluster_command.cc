@@ -238,8 +238,12 @@ std::variant<std::string, int> StartScheduler(const UpOptions& o, const fs::path
   // A cluster on this machine listens on a Unix socket in its private
   // folder: no other user can take its address (a freed TCP port can be),
   // so the token is never sent to a stranger. Slurm's nodes on other
-  // machines need --listen HOST:PORT (with TLS, or --insecure).
-  const std::string fresh = !net.listen.empty() ? net.listen : "unix:" + (dir / name / "socket").string();
+  // machines need --listen HOST:PORT (with TLS, or --insecure). Given TLS
+  // files, the default stays a loopback port: its certificate names a host,
+  // and clients that check it send their token to nobody else.
+  const std::string fresh = !net.listen.empty()      ? net.listen
+                            : !net.tls.cert.empty() ? "127.0.0.1:0"
+                                                    : "unix:" + (dir / name / "socket").string();
   const std::string listen = !previous.empty() ? previous : fresh;
   std::vector<std::string> args = {WeftdPath().string(), "scheduler", "--listen", listen, "--state",
                                    (dir / name).string(), "--nodes", std::to_string(o.nodes), "--http",
