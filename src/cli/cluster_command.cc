@@ -18,7 +18,10 @@
 //   weft cluster up --slurm N [--partition P] [--sbatch-arg A]... [--listen ADDR
 //                   [--insecure | --tls-cert F --tls-key F --tls-ca F]] --dir DIR
 //     the same with the N nodes started as one Slurm job (cli/slurm_nodes.h)
-//     whose id is kept in DIR/slurm-job;
+//     whose id is kept in DIR/slurm-job; a --listen address without TLS
+//     files or --insecure gets TLS with the cluster's own certificate,
+//     DIR/tls/cluster.pem, which the nodes and the owner's clients trust
+//     alone (runtime/cluster_cert.h);
 //   weft cluster down [--dir DIR]
 //     cancels that job and waits for it to go, then stops the rest
 //     (SIGTERM, then SIGKILL after 5 s) and kills any task a killed node
@@ -47,6 +50,7 @@
 #include "cli/slurm_up_flags.h"
 #include "fmt/format.h"
 #include "runtime/client/scheduler_client.h"
+#include "runtime/cluster_cert.h"
 #include "runtime/local_tokens.h"
 #include "runtime/node/task_runner.h"
 #include "runtime/owned_files.h"
@@ -207,7 +211,7 @@ absl::Status CheckClusterFolder(const fs::path& dir) {
     absl::Status s = runtime::CheckOwned(p, "a file in the cluster folder");
     std::error_code type_ec;
     if (s.ok() && entry.is_directory(type_ec) && !entry.is_symlink(type_ec)) {
-      if (name.starts_with("scheduler")) {
+      if (name.starts_with("scheduler") || name == "tls") {
         s = runtime::CheckOwnedTree(p, 1, "a scheduler's state dir", {"dashboard"});
       } else if (name.starts_with("node-")) {
         s = runtime::CheckOwnedNamed(p, runtime::kNodeFilesWeftReads, "a node's work dir");
@@ -286,7 +290,8 @@ std::variant<std::string, int> StartScheduler(const UpOptions& o, const fs::path
   }
 }
 
-int Up(const UpOptions& o) {
+int Up(const UpOptions& given) {
+  UpOptions o = given;
   const fs::path dir = ClusterDir(o.dir);
   // Only a folder of the user's own, with nothing planted in it by another
   // (issue 34, finding 1): its token, pid files and records steer the cluster.
@@ -297,6 +302,18 @@ int Up(const UpOptions& o) {
   if (absl::Status s = CheckClusterFolder(dir); !s.ok()) {
     std::cerr << "error: " << s.message() << "\n";
     return kExitBadInput;
+  }
+  // A TCP address without TLS files and without --insecure: TLS with the
+  // cluster's own certificate, made once and kept in DIR/tls, which the
+  // nodes and clients trust alone (runtime/cluster_cert.h).
+  SlurmUpFlags& net = o.slurm_flags;
+  if (!net.listen.empty() && net.tls.cert.empty() && !net.insecure) {
+    const runtime::ClusterCertFiles own = runtime::ClusterCertIn(dir);
+    if (absl::Status s = runtime::EnsureClusterCert(own, net.listen.substr(0, net.listen.rfind(':'))); !s.ok()) {
+      std::cerr << "error: " << s.message() << "\n";
+      return kExitBadInput;
+    }
+    net.tls = {.ca = own.cert.string(), .cert = own.cert.string(), .key = own.key.string()};
   }
   // The token is made once and kept: daemons still alive from an earlier up hold it.
   const absl::StatusOr<std::string> token = runtime::EnsureTokenFile(TokenPath(dir));
@@ -410,7 +427,7 @@ int Up(const UpOptions& o) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   for (const std::string& a : addresses) {
-    if (absl::Status s = runtime::RememberToken(a, TokenPath(dir)); !s.ok()) {
+    if (absl::Status s = runtime::RememberToken(a, TokenPath(dir), o.slurm_flags.tls.ca); !s.ok()) {
       std::cerr << fmt::format("warning: {}: clients need --token-file {}\n", std::string(s.message()),
                                TokenPath(dir).string());
     }

@@ -92,8 +92,15 @@ std::unique_ptr<runtime::SchedulerClient> SchedulerFlags::Client() const {
     }
     token = *t;
   }
+  // The CA: the flag, the environment, else the one `cluster up` recorded
+  // for an address (its cluster's own certificate, runtime/cluster_cert.h).
+  std::string ca = OrEnv(tls.ca, "WEFT_TLS_CA");
+  for (const std::string& address : runtime::SplitAddresses(scheduler)) {
+    if (!ca.empty()) break;
+    ca = runtime::TlsCaFor(address);
+  }
   absl::StatusOr<runtime::TlsConfig> config = runtime::LoadClientTls(
-      {.ca = OrEnv(tls.ca, "WEFT_TLS_CA"), .cert = OrEnv(tls.cert, "WEFT_TLS_CERT"), .key = OrEnv(tls.key, "WEFT_TLS_KEY")});
+      {.ca = ca, .cert = OrEnv(tls.cert, "WEFT_TLS_CERT"), .key = OrEnv(tls.key, "WEFT_TLS_KEY")});
   if (!config.ok()) {
     std::cerr << "error: " << config.status().message() << "\n";
     return nullptr;

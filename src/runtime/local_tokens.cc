@@ -120,7 +120,7 @@ absl::StatusOr<std::string> EnsureTokenFile(const fs::path& path) {
 
 fs::path TokenIndexDir() { return StateHome() / "weft" / "clusters"; }
 
-absl::Status RememberToken(std::string_view address, const fs::path& token_file) {
+absl::Status RememberToken(std::string_view address, const fs::path& token_file, const fs::path& tls_ca) {
   const std::string name = EntryName(address);
   if (name.empty()) return absl::InvalidArgumentError(fmt::format("bad scheduler address {}", address));
   const fs::path dir = TokenIndexDir();
@@ -132,7 +132,8 @@ absl::Status RememberToken(std::string_view address, const fs::path& token_file)
   if (ec) return absl::InvalidArgumentError(fmt::format("cannot make {}: {}", dir.string(), ec.message()));
   // Entries of clusters removed without `cluster down` go, so the index stays small.
   RemoveEntries([](const std::string& named) { return named.empty() || !fs::exists(named); });
-  return WritePrivate(dir / name, token_file.string() + "\n", /*exclusive=*/false);
+  const std::string ca_line = tls_ca.empty() ? "" : tls_ca.string() + "\n";
+  return WritePrivate(dir / name, token_file.string() + "\n" + ca_line, /*exclusive=*/false);
 }
 
 void ForgetTokens(const fs::path& token_file) {
@@ -146,6 +147,15 @@ std::string TokenFileFor(std::string_view address) {
   std::string path;
   if (!std::getline(entry, path) || path.empty() || !fs::exists(path)) return "";
   return path;
+}
+
+std::string TlsCaFor(std::string_view address) {
+  const std::string name = EntryName(address);
+  if (name.empty()) return "";
+  std::ifstream entry(TokenIndexDir() / name);
+  std::string token, ca;
+  if (!std::getline(entry, token) || !std::getline(entry, ca) || ca.empty() || !fs::exists(ca)) return "";
+  return ca;
 }
 
 }  // namespace weft::runtime

@@ -38,8 +38,11 @@ std::string AddressOfEntry(std::string_view name);
 std::filesystem::path TokenIndexDir();
 
 // RememberToken records that the scheduler at `address` takes the token in
-// `token_file` (an absolute path).
-absl::Status RememberToken(std::string_view address, const std::filesystem::path& token_file);
+// `token_file` (an absolute path) and, when `tls_ca` is given, that its
+// certificate is checked against that CA file (a cluster's own certificate:
+// runtime/cluster_cert.h), so the owner's client speaks TLS to it unasked.
+absl::Status RememberToken(std::string_view address, const std::filesystem::path& token_file,
+                           const std::filesystem::path& tls_ca = {});
 
 // ForgetTokens removes every entry that names `token_file`.
 void ForgetTokens(const std::filesystem::path& token_file);
@@ -48,5 +51,9 @@ void ForgetTokens(const std::filesystem::path& token_file);
 // no entry or the file it names no longer exists (a cluster removed without
 // `cluster down`).
 std::string TokenFileFor(std::string_view address);
+
+// TlsCaFor: the CA file recorded for `address`; empty when none was, or it
+// no longer exists.
+std::string TlsCaFor(std::string_view address);
 
 }  // namespace weft::runtime

@@ -6,7 +6,9 @@
 // client's token index.
 #include <fcntl.h>
 #include <signal.h>
+#include <netinet/in.h>
 #include <sys/file.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,6 +24,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/auth.h"
+#include "runtime/cluster_cert.h"
 #include "runtime/kept_address.h"
 #include "runtime/local_tokens.h"
 #include "runtime/node/group_record.h"
@@ -31,6 +34,7 @@
 #include "runtime/owned_files.h"
 #include "runtime/tls.h"
 #include "runtime/unix_listener.h"
+#include "weft/v1/weft.grpc.pb.h"
 
 namespace weft::runtime {
 namespace {
@@ -265,6 +269,114 @@ TEST_F(AccessTest, AUnixSocketIsClaimedOnceAndAStaleOneReplaced) {
   chmod((dir_ / "open").c_str(), 01777);
   EXPECT_FALSE(UnixListener::Claim("unix:" + (dir_ / "open" / "socket").string()).ok());
   EXPECT_FALSE(UnixListener::Claim("127.0.0.1:0")->active());
+}
+
+// Stranger: a plain TCP listener on loopback that keeps what a client sends
+// it for `ms` (as one that took a freed port would).
+class Stranger {
+ public:
+  Stranger() {
+    fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    EXPECT_EQ(bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    EXPECT_EQ(listen(fd_, 8), 0);
+    getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+    thread_ = std::thread([this] {
+      const int c = accept(fd_, nullptr, nullptr);
+      if (c < 0) return;
+      timeval tv{.tv_sec = 1, .tv_usec = 0};
+      setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+      // The server's side of an HTTP/2 preface (empty SETTINGS and its ACK), so a clear-text client goes on.
+      const unsigned char settings[] = {0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 4, 1, 0, 0, 0, 0};
+      [[maybe_unused]] ssize_t w = write(c, settings, sizeof settings);
+      char buf[4096];
+      for (ssize_t n; (n = read(c, buf, sizeof buf)) > 0;) got_.append(buf, static_cast<size_t>(n));
+      close(c);
+    });
+  }
+  ~Stranger() {
+    shutdown(fd_, SHUT_RDWR);
+    close(fd_);
+    if (thread_.joinable()) thread_.join();
+  }
+  int port() const { return port_; }
+  // What it received (after the connection ended).
+  std::string Received() {
+    shutdown(fd_, SHUT_RDWR);
+    if (thread_.joinable()) thread_.join();
+    return got_;
+  }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+  std::thread thread_;
+  std::string got_;
+};
+
+// CallStatus: a Status call with `token` to `address` through `tls`.
+grpc::Status CallStatus(const std::string& address, const TlsConfig& tls, const std::string& token) {
+  auto stub = v1::Scheduler::NewStub(grpc::CreateChannel(address, ChannelCredentials(tls)));
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(3));
+  AddToken(context, token);
+  v1::StatusReply reply;
+  return stub->Status(&context, v1::StatusRequest(), &reply);
+}
+
+// Finding 2 over TCP: a cluster's own certificate is the one its clients
+// trust; a client that trusts it sends a stranger on the port no token
+// (its TLS handshake fails first), where a clear-text client does.
+TEST_F(AccessTest, AClusterCertificateIsTrustedAloneAndItsClientsSendAStrangerNoToken) {
+  const ClusterCertFiles own = ClusterCertIn(dir_ / "c");
+  ASSERT_TRUE(EnsureClusterCert(own, "127.0.0.1").ok());
+  EXPECT_EQ(fs::status(own.key).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
+  const std::string pem = Slurp(own.cert);
+  ASSERT_TRUE(EnsureClusterCert(own, "127.0.0.1").ok());
+  EXPECT_EQ(Slurp(own.cert), pem);  // kept
+  const absl::StatusOr<TlsConfig> server = LoadServerTls({.cert = own.cert.string(), .key = own.key.string()});
+  ASSERT_TRUE(server.ok()) << server.status();
+  const absl::StatusOr<TlsConfig> client = LoadClientTls({.ca = own.cert.string()});
+  ASSERT_TRUE(client.ok()) << client.status();
+  const ClusterCertFiles other = ClusterCertIn(dir_ / "other");
+  ASSERT_TRUE(EnsureClusterCert(other, "127.0.0.1").ok());
+  const absl::StatusOr<TlsConfig> stranger_ca = LoadClientTls({.ca = other.cert.string()});
+  ASSERT_TRUE(stranger_ca.ok());
+
+  // The scheduler's side: a TLS port with the cluster's certificate (the
+  // bare service: a call that gets through the handshake is UNIMPLEMENTED).
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort("127.0.0.1:0", ServerCredentials(*server), &port);
+  v1::Scheduler::Service unimplemented;
+  builder.RegisterService(&unimplemented);
+  std::unique_ptr<grpc::Server> listening = builder.BuildAndStart();
+  ASSERT_NE(port, 0);
+  const std::string address = fmt::format("127.0.0.1:{}", port);
+  EXPECT_EQ(CallStatus(address, *client, "tok").error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_EQ(CallStatus(address, *stranger_ca, "tok").error_code(), grpc::StatusCode::UNAVAILABLE);
+  listening->Shutdown();
+
+  const std::string token(64, 'c');
+  {
+    Stranger stranger;
+    EXPECT_FALSE(CallStatus(fmt::format("127.0.0.1:{}", stranger.port()), *client, token).ok());
+    const std::string got = stranger.Received();
+    EXPECT_FALSE(got.empty());  // the client did connect: its TLS hello
+    EXPECT_EQ(got.find(token), std::string::npos);
+    EXPECT_EQ(got.find("authorization"), std::string::npos);
+  }
+  {
+    // The same stranger gets a clear-text client's request headers: what TLS prevents
+    // (gRPC may Huffman-code the token, but never the header's name).
+    Stranger stranger;
+    EXPECT_FALSE(CallStatus(fmt::format("127.0.0.1:{}", stranger.port()), TlsConfig{}, token).ok());
+    EXPECT_NE(stranger.Received().find("authorization"), std::string::npos);
+  }
 }
 
 }  // namespace
