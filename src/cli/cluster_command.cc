@@ -307,6 +307,7 @@ int Up(const UpOptions& given) {
   // cluster's own certificate, made once and kept in DIR/tls, which the
   // nodes and clients trust alone (runtime/cluster_cert.h).
   SlurmUpFlags& net = o.slurm_flags;
+  std::string own_ca;  // the cluster's own certificate, for the token index
   if (!net.listen.empty() && net.tls.cert.empty() && !net.insecure) {
     const runtime::ClusterCertFiles own = runtime::ClusterCertIn(dir);
     if (absl::Status s = runtime::EnsureClusterCert(own, net.listen.substr(0, net.listen.rfind(':'))); !s.ok()) {
@@ -314,6 +315,7 @@ int Up(const UpOptions& given) {
       return kExitBadInput;
     }
     net.tls = {.ca = own.cert.string(), .cert = own.cert.string(), .key = own.key.string()};
+    own_ca = own.cert.string();
   }
   // The token is made once and kept: daemons still alive from an earlier up hold it.
   const absl::StatusOr<std::string> token = runtime::EnsureTokenFile(TokenPath(dir));
@@ -427,7 +429,8 @@ int Up(const UpOptions& given) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   for (const std::string& a : addresses) {
-    if (absl::Status s = runtime::RememberToken(a, TokenPath(dir), o.slurm_flags.tls.ca); !s.ok()) {
+    // (A CA of the user's own is theirs to give their clients: --tls-ca.)
+    if (absl::Status s = runtime::RememberToken(a, TokenPath(dir), own_ca); !s.ok()) {
       std::cerr << fmt::format("warning: {}: clients need --token-file {}\n", std::string(s.message()),
                                TokenPath(dir).string());
     }
