@@ -49,6 +49,7 @@
 #include "cli/slurm_nodes.h"
 #include "cli/slurm_up_flags.h"
 #include "fmt/format.h"
+#include "runtime/auth.h"
 #include "runtime/client/scheduler_client.h"
 #include "runtime/cluster_cert.h"
 #include "runtime/local_tokens.h"
@@ -211,8 +212,10 @@ absl::Status CheckClusterFolder(const fs::path& dir) {
     absl::Status s = runtime::CheckOwned(p, "a file in the cluster folder");
     std::error_code type_ec;
     if (s.ok() && entry.is_directory(type_ec) && !entry.is_symlink(type_ec)) {
-      if (name.starts_with("scheduler") || name == "tls") {
+      if (name.starts_with("scheduler")) {
         s = runtime::CheckOwnedTree(p, 1, "a scheduler's state dir", {"dashboard"});
+      } else if (name == "tls") {
+        s = runtime::CheckOwnedTree(p, 1, "the cluster's certificate folder");
       } else if (name.starts_with("node-")) {
         s = runtime::CheckOwnedNamed(p, runtime::kNodeFilesWeftReads, "a node's work dir");
       }
@@ -308,7 +311,7 @@ int Up(const UpOptions& given) {
   // nodes and clients trust alone (runtime/cluster_cert.h).
   SlurmUpFlags& net = o.slurm_flags;
   std::string own_ca;  // the cluster's own certificate, for the token index
-  if (!net.listen.empty() && net.tls.cert.empty() && !net.insecure) {
+  if (!net.listen.empty() && !runtime::IsUnixAddress(net.listen) && net.tls.cert.empty() && !net.insecure) {
     const runtime::ClusterCertFiles own = runtime::ClusterCertIn(dir);
     if (absl::Status s = runtime::EnsureClusterCert(own, net.listen.substr(0, net.listen.rfind(':'))); !s.ok()) {
       std::cerr << "error: " << s.message() << "\n";

@@ -28,7 +28,6 @@
 #include "grpcpp/grpcpp.h"
 #include "runtime/auth.h"
 #include "runtime/kept_address.h"
-#include "runtime/unix_listener.h"
 #include "runtime/node/node_daemon.h"
 #include "runtime/owned_files.h"
 #include "runtime/scheduler/scheduler_core.h"
@@ -37,6 +36,7 @@
 #include "runtime/scheduler/service.h"
 #include "runtime/tls.h"
 #include "runtime/tls_flags.h"
+#include "runtime/unix_listener.h"
 #include "runtime/wire.h"
 #include "spdlog/sinks/basic_file_sink.h"
 #include "spdlog/spdlog.h"
@@ -359,7 +359,8 @@ int main(int argc, char** argv) {
   std::string node_token_file;
   auto* n = app.add_subcommand("node", "run a node daemon (runs tasks as child processes)");
   n->add_option("--scheduler", schedulers,
-                "scheduler address(es), comma-separated: one scheduler's (failover) or its replicas' (all served)")
+                "scheduler address(es), HOST:PORT or unix:PATH, comma-separated: one scheduler's (failover) or its "
+                "replicas' (all served)")
       ->required();
   n->add_option("--name", node.name, "node name (default: host name)");
   n->add_option("--cpu", cpu, "cores to offer (default: all)")->check(CLI::Range(0.0, 1e5));
