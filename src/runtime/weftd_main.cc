@@ -231,6 +231,11 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
     return Fail(2, StatusMessage(s));
   }
   spdlog::info("listening on {} (policy {}, {} nodes)", address, (*core)->Status({}).policy(), config.nodes);
+  if (!unix_listener->active() && !tls->enabled() && !token->empty()) {
+    spdlog::warn("clear text with a token on TCP {}: after a crash, any local user who takes the port receives the "
+                 "token that nodes and clients keep sending; listen on unix:PATH or give --tls-cert and --tls-key "
+                 "(docs/runtime.md, \"Security\")", address);
+  }
   std::printf("weftd scheduler listening on %s, state in %s\n", address.c_str(), config.state_dir.c_str());
   std::fflush(stdout);
   std::thread clock([&] { (*core)->RunClock(); });
