@@ -79,7 +79,9 @@ pid_t Spawn(const std::vector<std::string>& args, const fs::path& log) {
   const pid_t pid = fork();
   if (pid != 0) return pid;
   setsid();
-  const int out = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+  int out = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+  // A link in its place is not followed; the output then goes nowhere rather than into up's own.
+  if (out < 0) out = open("/dev/null", O_WRONLY | O_CLOEXEC);
   const int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (out >= 0) {
     dup2(out, STDOUT_FILENO);
