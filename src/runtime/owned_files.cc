@@ -97,7 +97,13 @@ absl::Status MakePrivateDir(const fs::path& dir, std::string_view what) {
     return absl::InvalidArgumentError(fmt::format("cannot create {} {}: {}", what, dir.string(), std::strerror(errno)));
   }
   if (absl::Status s = CheckOwned(dir, what); !s.ok()) return s;
-  if (!fs::is_directory(fs::symlink_status(dir, ec))) {
+  const fs::file_status st = fs::symlink_status(dir, ec);
+  if (fs::is_symlink(st)) {
+    // A link's target could be swapped under us: the folder itself is wanted.
+    return absl::InvalidArgumentError(
+        fmt::format("{} {} is a link: give the folder it points to", what, dir.string()));
+  }
+  if (!fs::is_directory(st)) {
     return absl::InvalidArgumentError(fmt::format("{} {} is not a directory", what, dir.string()));
   }
   return absl::OkStatus();

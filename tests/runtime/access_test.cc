@@ -133,6 +133,9 @@ TEST_F(AccessTest, AFolderOfAnotherUserIsNotTrusted) {
 TEST_F(AccessTest, APrivateDirIsMadeWithMode0700) {
   ASSERT_TRUE(MakePrivateDir(dir_ / "a" / "cluster", "cluster folder").ok());
   EXPECT_EQ(fs::status(dir_ / "a" / "cluster").permissions(), fs::perms::owner_all);
+  // A link to a folder is not taken for it (its target could change).
+  fs::create_directory_symlink(dir_ / "a" / "cluster", dir_ / "link");
+  EXPECT_THAT(std::string(MakePrivateDir(dir_ / "link", "cluster folder").message()), HasSubstr("is a link"));
 }
 
 TEST_F(AccessTest, WritesReplaceAPlantedLinkInsteadOfFollowingIt) {
