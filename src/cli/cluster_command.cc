@@ -1,11 +1,16 @@
 // weft cluster up|down: a local cluster for trying weft for real.
-//   weft cluster up --nodes N [--policy P] [--param k=v]... [--replicas K] --dir DIR
+//   weft cluster up --nodes N [--policy P] [--param k=v]... [--replicas K] [--dir DIR]
 //     starts `weftd scheduler` (K of them, replicas sharing the nodes, for a
 //     decentralized policy) and N `weftd node`s in the background, their
 //     state, logs and task output under DIR, waits until every node has
 //     registered, and prints each scheduler's dashboard address (its live
 //     page and /metrics, on loopback) and then the scheduler's address
-//     (K: `a,b,...`) on the last line. The address is chosen once and kept in DIR: an `up` on a
+//     (K: `a,b,...`) on the last line: unix:DIR/scheduler/socket, a Unix
+//     socket in the cluster's private folder (issue 34, finding 2). DIR
+//     defaults to $XDG_STATE_HOME/weft/cluster (~/.local/state/weft/cluster);
+//     it is made 0700, and a DIR another user owns or can write, or with a
+//     file weft reads that is not the user's own, is refused (finding 1).
+//     The address is chosen once and kept in DIR: an `up` on a
 //     dir whose daemons are partly dead (a crash, kill -9) starts only the
 //     missing ones, the scheduler on its old address, with the same flags;
 //     if that restart fails (its port taken) it exits with the scheduler's
@@ -13,13 +18,17 @@
 //   weft cluster up --slurm N [--partition P] [--sbatch-arg A]... [--listen ADDR
 //                   [--insecure | --tls-cert F --tls-key F --tls-ca F]] --dir DIR
 //     the same with the N nodes started as one Slurm job (cli/slurm_nodes.h)
-//     whose id is kept in DIR/slurm-job;
-//   weft cluster down --dir DIR
+//     whose id is kept in DIR/slurm-job; a --listen address without TLS
+//     files or --insecure gets TLS with the cluster's own certificate,
+//     DIR/tls/cluster.pem, which the nodes and the owner's clients trust
+//     alone (runtime/cluster_cert.h);
+//   weft cluster down [--dir DIR]
 //     cancels that job and waits for it to go, then stops the rest
 //     (SIGTERM, then SIGKILL after 5 s) and kills any task a killed node
 //     left behind, so no process outlives the cluster.
-// Each daemon's pid is kept in DIR/NAME.pid; a pid is signalled only while
-// /proc says it is still a weftd (pids get reused).
+// Each daemon's pid is kept in DIR/NAME.pid (written without following a
+// link); a pid is signalled only while /proc says it is still a weftd (pids
+// get reused), and only from a DIR that is the user's own.
 // Every daemon takes the cluster's token, DIR/token (mode 0600, made by the
 // first `up`), and `up` records its addresses in the user's token index so
 // that `weft submit|status|wait|cancel --scheduler ADDR` find it with no
@@ -40,9 +49,12 @@
 #include "cli/slurm_nodes.h"
 #include "cli/slurm_up_flags.h"
 #include "fmt/format.h"
+#include "runtime/auth.h"
 #include "runtime/client/scheduler_client.h"
+#include "runtime/cluster_cert.h"
 #include "runtime/local_tokens.h"
 #include "runtime/node/task_runner.h"
+#include "runtime/owned_files.h"
 #include "runtime/tls.h"
 
 namespace weft::cli {
@@ -67,7 +79,9 @@ pid_t Spawn(const std::vector<std::string>& args, const fs::path& log) {
   const pid_t pid = fork();
   if (pid != 0) return pid;
   setsid();
-  const int out = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  int out = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+  // A link in its place is not followed; the output then goes nowhere rather than into up's own.
+  if (out < 0) out = open("/dev/null", O_WRONLY | O_CLOEXEC);
   const int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (out >= 0) {
     dup2(out, STDOUT_FILENO);
@@ -97,7 +111,7 @@ bool Running(pid_t pid) {
 // Alive: a daemon from a pid file is still running and is still a weftd.
 bool Alive(pid_t pid) { return Running(pid) && IsWeftd(pid); }
 
-void WritePid(const fs::path& file, pid_t pid) { std::ofstream(file) << pid << "\n"; }
+void WritePid(const fs::path& file, pid_t pid) { (void)runtime::WriteNoFollow(file, fmt::format("{}\n", pid), 0644); }
 
 pid_t ReadPid(const fs::path& file) {
   pid_t pid = 0;
@@ -174,6 +188,44 @@ struct UpOptions {
 };
 
 fs::path TokenPath(const fs::path& dir) { return dir / "token"; }
+// The dashboard's own token: it reads the dashboard and nothing else, as it
+// travels in a browser's URL to a TCP port (docs/runtime.md, "Security").
+fs::path DashboardTokenPath(const fs::path& dir) { return dir / "dashboard-token"; }
+
+// ClusterDir: --dir made absolute, or the default under the user's own
+// state directory (never a shared one such as /tmp).
+fs::path ClusterDir(const std::string& flag) {
+  return flag.empty() ? runtime::StateHome() / "weft" / "cluster" : fs::absolute(flag);
+}
+
+// DirFlag: how to name the folder again on a command line.
+std::string DirFlag(const std::string& flag) { return flag.empty() ? "" : " --dir " + flag; }
+
+// CheckClusterFolder: DIR and what weft reads in it are the user's own and
+// others cannot write them: its entries, each scheduler's state dir and
+// each node's pid, records and log (a node's work dir is also its tasks'
+// current directory: their files are theirs).
+absl::Status CheckClusterFolder(const fs::path& dir) {
+  if (absl::Status s = runtime::CheckOwned(dir, "cluster folder"); !s.ok()) return s;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const fs::path& p = entry.path();
+    const std::string name = p.filename().string();
+    absl::Status s = runtime::CheckOwned(p, "a file in the cluster folder");
+    std::error_code type_ec;
+    if (s.ok() && entry.is_directory(type_ec) && !entry.is_symlink(type_ec)) {
+      if (name.starts_with("scheduler")) {
+        s = runtime::CheckOwnedTree(p, 1, "a scheduler's state dir", {"dashboard"});
+      } else if (name == "tls") {
+        s = runtime::CheckOwnedTree(p, 1, "the cluster's certificate folder");
+      } else if (name.starts_with("node-")) {
+        s = runtime::CheckOwnedNamed(p, runtime::kNodeFilesWeftReads, "a node's work dir");
+      }
+    }
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
 
 std::string SchedulerName(const UpOptions& o, uint32_t replica) {
   return o.replicas == 1 ? "scheduler" : fmt::format("scheduler-{}", replica);
@@ -192,11 +244,20 @@ std::variant<std::string, int> StartScheduler(const UpOptions& o, const fs::path
   std::error_code ec;
   fs::remove(dir / name / "address", ec);
   const SlurmUpFlags& net = o.slurm_flags;  // empty without --slurm
-  const std::string listen = !previous.empty() ? previous : !net.listen.empty() ? net.listen : "127.0.0.1:0";
+  // A cluster on this machine listens on a Unix socket in its private
+  // folder: no other user can take its address (a freed TCP port can be),
+  // so the token is never sent to a stranger. Slurm's nodes on other
+  // machines need --listen HOST:PORT (with TLS, or --insecure). Given TLS
+  // files, the default stays a loopback port: its certificate names a host,
+  // and clients that check it send their token to nobody else.
+  const std::string fresh = !net.listen.empty()      ? net.listen
+                            : !net.tls.cert.empty() ? "127.0.0.1:0"
+                                                    : "unix:" + (dir / name / "socket").string();
+  const std::string listen = !previous.empty() ? previous : fresh;
   std::vector<std::string> args = {WeftdPath().string(), "scheduler", "--listen", listen, "--state",
                                    (dir / name).string(), "--nodes", std::to_string(o.nodes), "--http",
                                    previous_http.empty() ? "127.0.0.1:0" : previous_http, "--token-file",
-                                   TokenPath(dir).string()};
+                                   TokenPath(dir).string(), "--http-token-file", DashboardTokenPath(dir).string()};
   if (o.replicas > 1) {
     args.insert(args.end(), {"--replica", std::to_string(replica), "--replicas", std::to_string(o.replicas)});
   }
@@ -226,7 +287,7 @@ std::variant<std::string, int> StartScheduler(const UpOptions& o, const fs::path
           waitpid(scheduler, nullptr, 0);
         }
         fs::remove(dir / (name + ".pid"), ec);
-        std::ofstream(dir / name / "address") << previous << "\n";
+        (void)runtime::WriteNoFollow(dir / name / "address", previous + "\n", 0644);
       }
       return why.find("weftd: ") != std::string::npos ? kExitBadInput : kExitFailure;
     }
@@ -234,18 +295,42 @@ std::variant<std::string, int> StartScheduler(const UpOptions& o, const fs::path
   }
 }
 
-int Up(const UpOptions& o) {
-  const fs::path dir = fs::absolute(o.dir);
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) {
-    std::cerr << fmt::format("error: cannot create {}: {}\n", dir.string(), ec.message());
+int Up(const UpOptions& given) {
+  UpOptions o = given;
+  const fs::path dir = ClusterDir(o.dir);
+  // Only a folder of the user's own, with nothing planted in it by another
+  // (issue 34, finding 1): its token, pid files and records steer the cluster.
+  if (absl::Status s = runtime::MakePrivateDir(dir, "cluster folder"); !s.ok()) {
+    std::cerr << "error: " << s.message() << "\n";
     return kExitBadInput;
+  }
+  if (absl::Status s = CheckClusterFolder(dir); !s.ok()) {
+    std::cerr << "error: " << s.message() << "\n";
+    return kExitBadInput;
+  }
+  // A TCP address without TLS files and without --insecure: TLS with the
+  // cluster's own certificate, made once and kept in DIR/tls, which the
+  // nodes and clients trust alone (runtime/cluster_cert.h).
+  SlurmUpFlags& net = o.slurm_flags;
+  std::string own_ca;  // the cluster's own certificate, for the token index
+  if (!net.listen.empty() && !runtime::IsUnixAddress(net.listen) && net.tls.cert.empty() && !net.insecure) {
+    const runtime::ClusterCertFiles own = runtime::ClusterCertIn(dir);
+    if (absl::Status s = runtime::EnsureClusterCert(own, net.listen.substr(0, net.listen.rfind(':'))); !s.ok()) {
+      std::cerr << "error: " << s.message() << "\n";
+      return kExitBadInput;
+    }
+    net.tls = {.ca = own.cert.string(), .cert = own.cert.string(), .key = own.key.string()};
+    own_ca = own.cert.string();
   }
   // The token is made once and kept: daemons still alive from an earlier up hold it.
   const absl::StatusOr<std::string> token = runtime::EnsureTokenFile(TokenPath(dir));
   if (!token.ok()) {
     std::cerr << "error: " << token.status().message() << "\n";
+    return kExitBadInput;
+  }
+  const absl::StatusOr<std::string> dashboard_token = runtime::EnsureTokenFile(DashboardTokenPath(dir));
+  if (!dashboard_token.ok()) {
+    std::cerr << "error: " << dashboard_token.status().message() << "\n";
     return kExitBadInput;
   }
   // What this command's own client trusts (the scheduler checks its files itself).
@@ -273,8 +358,8 @@ int Up(const UpOptions& o) {
     }
   }
   if (all_alive) {
-    std::cerr << fmt::format("error: a cluster is already running in {} (weft cluster down --dir {})\n",
-                             dir.string(), o.dir);
+    std::cerr << fmt::format("error: a cluster is already running in {} (weft cluster down{})\n", dir.string(),
+                             DirFlag(o.dir));
     return kExitBadInput;
   }
   auto deadline = Clock::now() + kStartTimeout;
@@ -305,7 +390,7 @@ int Up(const UpOptions& o) {
       StopAll(dir);  // the scheduler started for it
       return kExitBadInput;
     }
-    std::ofstream(SlurmJobFile(dir)) << *job << "\n";
+    (void)runtime::WriteNoFollow(SlurmJobFile(dir), *job + "\n", 0644);
   }
   for (uint32_t i = 0; i < o.nodes && !o.slurm; ++i) {
     const std::string name = fmt::format("node-{}", i);
@@ -349,19 +434,20 @@ int Up(const UpOptions& o) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   for (const std::string& a : addresses) {
-    if (absl::Status s = runtime::RememberToken(a, TokenPath(dir)); !s.ok()) {
+    // (A CA of the user's own is theirs to give their clients: --tls-ca.)
+    if (absl::Status s = runtime::RememberToken(a, TokenPath(dir), own_ca); !s.ok()) {
       std::cerr << fmt::format("warning: {}: clients need --token-file {}\n", std::string(s.message()),
                                TokenPath(dir).string());
     }
   }
-  std::cout << fmt::format("cluster of {} nodes running in {}{}; stop it with: weft cluster down --dir {}\n",
-                           o.nodes, dir.string(), job.empty() ? "" : fmt::format(" (Slurm job {})", job), o.dir);
+  std::cout << fmt::format("cluster of {} nodes running in {}{}; stop it with: weft cluster down{}\n", o.nodes,
+                           dir.string(), job.empty() ? "" : fmt::format(" (Slurm job {})", job), DirFlag(o.dir));
   for (uint32_t r = 0; r < o.replicas; ++r) {
     const std::string http = LastLine(dir / SchedulerName(o, r) / "http-address");
     // With the token, as a browser can send it: the page works as printed (only its reader sees it).
     if (!http.empty()) {
       std::cout << fmt::format("dashboard: {}://{}/?token={} (Prometheus metrics: /metrics)\n",
-                               o.slurm_flags.tls.cert.empty() ? "http" : "https", http, *token);
+                               o.slurm_flags.tls.cert.empty() ? "http" : "https", http, *dashboard_token);
     }
   }
   std::cout << address << "\n";  // last: scripts take it with tail -1 (FORMATS.md section 4)
@@ -369,7 +455,12 @@ int Up(const UpOptions& o) {
 }
 
 int Down(const std::string& dir_flag) {
-  const fs::path dir = fs::absolute(dir_flag);
+  const fs::path dir = ClusterDir(dir_flag);
+  // Its pid files and records say what to signal: only the user's own.
+  if (absl::Status s = CheckClusterFolder(dir); !s.ok() && fs::exists(dir)) {
+    std::cerr << "error: " << s.message() << "\n";
+    return kExitBadInput;
+  }
   if (PidFiles(dir).empty()) {
     std::cerr << fmt::format("error: no cluster in {} (no .pid files)\n", dir.string());
     return kExitBadInput;
@@ -390,7 +481,9 @@ void AddClusterCommand(CLI::App& app, CommandRun& run) {
   CLI::Option* nodes = cmd->add_option("--nodes", up->nodes, "Number of nodes")->check(CLI::Range(1, 64));
   cmd->add_option("--policy", up->policy, "Scheduling policy (default fifo)");
   cmd->add_option("--param", up->params, "Policy parameter k=v (repeatable)");
-  cmd->add_option("--dir", up->dir, "Directory for state, logs and task output")->required();
+  cmd->add_option("--dir", up->dir,
+                  "Directory for state, logs and task output, private to you (default: $XDG_STATE_HOME/weft/cluster, "
+                  "else ~/.local/state/weft/cluster)");
   cmd->add_option("--retain", up->retain,
                   "Keep at most N ended jobs in the scheduler (weftd scheduler --retain; default: all)")
       ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 40));
@@ -416,7 +509,7 @@ void AddClusterCommand(CLI::App& app, CommandRun& run) {
   });
   auto dir = std::make_shared<std::string>();
   CLI::App* down = cluster->add_subcommand("down", "Stop the cluster in DIR and every task it runs");
-  down->add_option("--dir", *dir, "The directory given to cluster up")->required();
+  down->add_option("--dir", *dir, "The directory given to cluster up (default: cluster up's)");
   down->callback([&run, dir] { run = [dir] { return Down(*dir); }; });
 }
 

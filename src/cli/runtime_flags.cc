@@ -18,7 +18,7 @@ namespace weft::cli {
 
 void SchedulerFlags::Add(CLI::App* cmd) {
   cmd->add_option("--scheduler", scheduler,
-                  "scheduler address HOST:PORT (several: a,b for failover); default: $WEFT_SCHEDULER, else the one "
+                  "scheduler address HOST:PORT or unix:PATH (several: a,b for failover); default: $WEFT_SCHEDULER, else the one "
                   "local cluster `weft cluster up` recorded");
   cmd->add_option("--token-file", token_file, "the scheduler's shared token (default: $WEFT_TOKEN_FILE, else the one `weft cluster up` recorded for the address)");
   runtime::AddTlsFlags(cmd, tls, runtime::TlsSide::kClient);
@@ -37,8 +37,9 @@ std::vector<std::string> LocalClusters() {
   std::map<std::string, std::vector<std::string>> by_token;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(runtime::TokenIndexDir(), ec)) {
-    const std::string address = entry.path().filename().string();
-    if (address.find(".tmp") != std::string::npos) continue;  // being written
+    const std::string name = entry.path().filename().string();
+    if (name.find(".tmp") != std::string::npos) continue;  // being written
+    const std::string address = runtime::AddressOfEntry(name);
     const std::string token = runtime::TokenFileFor(address);
     if (!token.empty()) by_token[token].push_back(address);
   }
@@ -91,8 +92,15 @@ std::unique_ptr<runtime::SchedulerClient> SchedulerFlags::Client() const {
     }
     token = *t;
   }
+  // The CA: the flag, the environment, else the one `cluster up` recorded
+  // for an address (its cluster's own certificate, runtime/cluster_cert.h).
+  std::string ca = OrEnv(tls.ca, "WEFT_TLS_CA");
+  for (const std::string& address : runtime::SplitAddresses(scheduler)) {
+    if (!ca.empty()) break;
+    ca = runtime::TlsCaFor(address);
+  }
   absl::StatusOr<runtime::TlsConfig> config = runtime::LoadClientTls(
-      {.ca = OrEnv(tls.ca, "WEFT_TLS_CA"), .cert = OrEnv(tls.cert, "WEFT_TLS_CERT"), .key = OrEnv(tls.key, "WEFT_TLS_KEY")});
+      {.ca = ca, .cert = OrEnv(tls.cert, "WEFT_TLS_CERT"), .key = OrEnv(tls.key, "WEFT_TLS_KEY")});
   if (!config.ok()) {
     std::cerr << "error: " << config.status().message() << "\n";
     return nullptr;

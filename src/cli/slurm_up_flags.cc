@@ -15,7 +15,8 @@ CLI::Option* AddSlurmUpFlags(CLI::App* cmd, uint32_t& nodes, SlurmUpFlags& flags
       ->needs(slurm)
       ->allow_extra_args(false);
   cmd->add_option("--listen", flags.listen,
-                  "The scheduler's address (default: a free loopback port); beyond loopback see docs/runtime.md")
+                  "The scheduler's address (default: the cluster's Unix socket, or a loopback port with TLS files); "
+                  "beyond this machine see docs/runtime.md")
       ->needs(slurm);
   cmd->add_flag("--insecure", flags.insecure, "Clear text on a --listen address beyond loopback (no TLS)")
       ->needs(slurm);

@@ -76,8 +76,10 @@ bool IsLoopback(std::string_view address) {
   return false;
 }
 
+bool IsUnixAddress(std::string_view address) { return address.starts_with("unix:"); }
+
 absl::Status CheckListen(std::string_view address, bool has_token) {
-  if (IsLoopback(address) || has_token) return absl::OkStatus();
+  if (IsLoopback(address) || IsUnixAddress(address) || has_token) return absl::OkStatus();
   return absl::InvalidArgumentError(
       fmt::format("refusing to listen on {} without authentication: give --token-file (or listen on 127.0.0.1)",
                   address));

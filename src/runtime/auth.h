@@ -31,6 +31,11 @@ bool ConstantTimeEquals(std::string_view a, std::string_view b);
 // is not loopback (it would be resolved by DNS).
 bool IsLoopback(std::string_view address);
 
+// IsUnixAddress: `address` is unix:PATH, a Unix domain socket (FORMATS §4).
+// A socket in a folder only its user can write is as private as loopback
+// and more: no other user can take its address (runtime/unix_listener.h).
+bool IsUnixAddress(std::string_view address);
+
 // CheckListen refuses a non-loopback listen address without a token.
 absl::Status CheckListen(std::string_view address, bool has_token);
 

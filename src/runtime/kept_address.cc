@@ -7,6 +7,7 @@
 namespace weft::runtime {
 
 bool AsksForAnyPort(const std::string& address) {
+  if (address.starts_with("unix:")) return false;  // a socket path has no port
   const size_t colon = address.rfind(':');
   return colon != std::string::npos && address.substr(colon + 1) == "0";
 }

@@ -1,7 +1,6 @@
 #include "runtime/local_tokens.h"
 
 #include <fcntl.h>
-#include <pwd.h>
 #include <sys/random.h>
 #include <unistd.h>
 
@@ -12,6 +11,7 @@
 
 #include "fmt/format.h"
 #include "runtime/auth.h"
+#include "runtime/owned_files.h"
 
 namespace weft::runtime {
 
@@ -39,7 +39,8 @@ absl::StatusOr<std::string> RandomHex(size_t bytes) {
 // rename() replaces it.
 absl::Status WritePrivate(const fs::path& path, const std::string& text, bool exclusive) {
   const fs::path tmp = path.string() + fmt::format(".tmp{}", getpid());
-  const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+  unlink(tmp.c_str());  // a leftover of a crash (or a planted link: never followed)
+  const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) return absl::InvalidArgumentError(fmt::format("cannot write {}: {}", path.string(), strerror(errno)));
   const bool written = write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && fsync(fd) == 0;
   close(fd);
@@ -51,11 +52,42 @@ absl::Status WritePrivate(const fs::path& path, const std::string& text, bool ex
   return absl::InvalidArgumentError(fmt::format("cannot write {}: {}", path.string(), strerror(error)));
 }
 
-// EntryName: an address as a file name ('/' cannot occur in HOST:PORT).
+}  // namespace
+
+// EntryName: an address as a file name: '%' and '/' (a unix:PATH address
+// has slashes) are written %25 and %2F.
 std::string EntryName(std::string_view address) {
-  if (address.empty() || address.find('/') != std::string_view::npos || address == "." || address == "..") return "";
-  return std::string(address);
+  if (address.empty() || address == "." || address == "..") return "";
+  std::string name;
+  for (const char c : address) {
+    if (c == '%') {
+      name += "%25";
+    } else if (c == '/') {
+      name += "%2F";
+    } else {
+      name += c;
+    }
+  }
+  return name.size() > 255 ? "" : name;  // longer than a file name may be
 }
+
+std::string AddressOfEntry(std::string_view name) {
+  std::string address;
+  for (size_t i = 0; i < name.size(); ++i) {
+    if (name[i] == '%' && name.substr(i, 3) == "%2F") {
+      address += '/';
+      i += 2;
+    } else if (name[i] == '%' && name.substr(i, 3) == "%25") {
+      address += '%';
+      i += 2;
+    } else {
+      address += name[i];
+    }
+  }
+  return address;
+}
+
+namespace {
 
 // RemoveEntries removes the index entries whose token file `drop` says to.
 template <typename Drop>
@@ -73,30 +105,22 @@ void RemoveEntries(Drop&& drop) {
 }  // namespace
 
 absl::StatusOr<std::string> EnsureTokenFile(const fs::path& path) {
-  if (!fs::exists(path)) {
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(path, ec))) {
     absl::StatusOr<std::string> token = RandomHex(kTokenBytes);
     if (!token.ok()) return token.status();
     const absl::Status s = WritePrivate(path, *token + "\n", /*exclusive=*/true);
     if (s.ok()) return token;
     if (!absl::IsAlreadyExists(s)) return s;  // else another `up` made it first: read theirs
   }
+  // A token another user planted (or can rewrite) would be theirs to use.
+  if (absl::Status s = CheckOwned(path, "token file"); !s.ok()) return s;
   return ReadTokenFile(path.string());
 }
 
-fs::path TokenIndexDir() {
-  const char* state = std::getenv("XDG_STATE_HOME");
-  if (state != nullptr && state[0] == '/') return fs::path(state) / "weft" / "clusters";
-  const char* home = std::getenv("HOME");
-  fs::path base;
-  if (home != nullptr && home[0] == '/') {
-    base = home;
-  } else if (const passwd* pw = getpwuid(getuid()); pw != nullptr && pw->pw_dir != nullptr) {
-    base = pw->pw_dir;
-  }
-  return base / ".local" / "state" / "weft" / "clusters";
-}
+fs::path TokenIndexDir() { return StateHome() / "weft" / "clusters"; }
 
-absl::Status RememberToken(std::string_view address, const fs::path& token_file) {
+absl::Status RememberToken(std::string_view address, const fs::path& token_file, const fs::path& tls_ca) {
   const std::string name = EntryName(address);
   if (name.empty()) return absl::InvalidArgumentError(fmt::format("bad scheduler address {}", address));
   const fs::path dir = TokenIndexDir();
@@ -108,7 +132,8 @@ absl::Status RememberToken(std::string_view address, const fs::path& token_file)
   if (ec) return absl::InvalidArgumentError(fmt::format("cannot make {}: {}", dir.string(), ec.message()));
   // Entries of clusters removed without `cluster down` go, so the index stays small.
   RemoveEntries([](const std::string& named) { return named.empty() || !fs::exists(named); });
-  return WritePrivate(dir / name, token_file.string() + "\n", /*exclusive=*/false);
+  const std::string ca_line = tls_ca.empty() ? "" : tls_ca.string() + "\n";
+  return WritePrivate(dir / name, token_file.string() + "\n" + ca_line, /*exclusive=*/false);
 }
 
 void ForgetTokens(const fs::path& token_file) {
@@ -122,6 +147,15 @@ std::string TokenFileFor(std::string_view address) {
   std::string path;
   if (!std::getline(entry, path) || path.empty() || !fs::exists(path)) return "";
   return path;
+}
+
+std::string TlsCaFor(std::string_view address) {
+  const std::string name = EntryName(address);
+  if (name.empty()) return "";
+  std::ifstream entry(TokenIndexDir() / name);
+  std::string token, ca;
+  if (!std::getline(entry, token) || !std::getline(entry, ca) || ca.empty() || !fs::exists(ca)) return "";
+  return ca;
 }
 
 }  // namespace weft::runtime

@@ -23,16 +23,26 @@ namespace weft::runtime {
 
 // EnsureTokenFile returns the token in `path`, making the file first when
 // there is none (atomically: no half-written token is ever seen). Errors as
-// ReadTokenFile's (e.g. an existing file others can read) or when it cannot
-// be written.
+// ReadTokenFile's (e.g. an existing file others can read), when the file
+// is not the user's own or others can write it (runtime/owned_files.h), or
+// when it cannot be written.
 absl::StatusOr<std::string> EnsureTokenFile(const std::filesystem::path& path);
+
+// EntryName: the index entry's file name for `address` ('%' and '/' written
+// %25 and %2F, as a unix:PATH address has slashes); empty for an address
+// that cannot be one. AddressOfEntry reverses it.
+std::string EntryName(std::string_view address);
+std::string AddressOfEntry(std::string_view name);
 
 // TokenIndexDir: where the per-user index lives (see above).
 std::filesystem::path TokenIndexDir();
 
 // RememberToken records that the scheduler at `address` takes the token in
-// `token_file` (an absolute path).
-absl::Status RememberToken(std::string_view address, const std::filesystem::path& token_file);
+// `token_file` (an absolute path) and, when `tls_ca` is given, that its
+// certificate is checked against that CA file (a cluster's own certificate:
+// runtime/cluster_cert.h), so the owner's client speaks TLS to it unasked.
+absl::Status RememberToken(std::string_view address, const std::filesystem::path& token_file,
+                           const std::filesystem::path& tls_ca = {});
 
 // ForgetTokens removes every entry that names `token_file`.
 void ForgetTokens(const std::filesystem::path& token_file);
@@ -41,5 +51,9 @@ void ForgetTokens(const std::filesystem::path& token_file);
 // no entry or the file it names no longer exists (a cluster removed without
 // `cluster down`).
 std::string TokenFileFor(std::string_view address);
+
+// TlsCaFor: the CA file recorded for `address`; empty when none was, or it
+// no longer exists.
+std::string TlsCaFor(std::string_view address);
 
 }  // namespace weft::runtime

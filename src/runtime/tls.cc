@@ -137,7 +137,7 @@ absl::StatusOr<TlsConfig> LoadClientTls(const TlsFiles& files) {
 
 absl::Status CheckListenSecurity(std::string_view address, bool has_token, const TlsConfig& tls, bool insecure) {
   if (absl::Status s = CheckListen(address, has_token); !s.ok()) return s;
-  if (!IsLoopback(address) && !tls.enabled() && !insecure) {
+  if (!IsLoopback(address) && !IsUnixAddress(address) && !tls.enabled() && !insecure) {
     return absl::InvalidArgumentError(fmt::format(
         "refusing to listen on {} in clear text: give --tls-cert and --tls-key (docs/runtime.md, \"Security\"), "
         "or --insecure on a network you trust",

@@ -1,5 +1,5 @@
 // weftd: the real runtime's daemons (docs/runtime.md, FORMATS.md §4).
-//   weftd scheduler [--listen ADDR] [--policy P] [--param k=v]... [--state DIR] [--nodes N]
+//   weftd scheduler [--listen ADDR (HOST:PORT or unix:PATH)] [--policy P] [--param k=v]... [--state DIR] [--nodes N]
 //                   [--replica I --replicas K] [--tls-cert F --tls-key F [--tls-ca F]] [--insecure]
 //   weftd node --scheduler ADDR[,ADDR] [--name N] [--cpu C] [--mem GB] [--work-dir DIR]
 //              [--tls-ca F [--tls-cert F --tls-key F]]
@@ -29,12 +29,14 @@
 #include "runtime/auth.h"
 #include "runtime/kept_address.h"
 #include "runtime/node/node_daemon.h"
+#include "runtime/owned_files.h"
 #include "runtime/scheduler/scheduler_core.h"
 #include "runtime/scheduler/dashboard_server.h"
 #include "runtime/scheduler/live_dashboard.h"
 #include "runtime/scheduler/service.h"
 #include "runtime/tls.h"
 #include "runtime/tls_flags.h"
+#include "runtime/unix_listener.h"
 #include "runtime/wire.h"
 #include "spdlog/sinks/basic_file_sink.h"
 #include "spdlog/spdlog.h"
@@ -68,11 +70,11 @@ absl::Status LogTo(const std::filesystem::path& file) {
 
 // WritePidFile records this daemon's pid in DIR/pid, so that `weft cluster
 // down` finds a daemon however it was started (also by hand, after a crash).
+// Written without following a link planted in its place (issue 34, finding 1).
 absl::Status WritePidFile(const std::filesystem::path& dir) {
-  std::ofstream out(dir / "pid");
-  out << getpid() << "\n";
-  out.flush();
-  if (!out) return absl::FailedPreconditionError(fmt::format("cannot write {}", (dir / "pid").string()));
+  if (absl::Status s = WriteNoFollow(dir / "pid", fmt::format("{}\n", getpid()), 0644); !s.ok()) {
+    return absl::FailedPreconditionError(s.message());
+  }
   return absl::OkStatus();
 }
 
@@ -81,17 +83,21 @@ absl::Status WritePidFile(const std::filesystem::path& dir) {
 // (The dashboard's, with --http, goes to state_dir/http-address the same way.)
 absl::Status WriteAddress(const std::filesystem::path& state_dir, const std::string& address,
                           const std::string& file = "address") {
-  const std::filesystem::path tmp = state_dir / (file + ".tmp"), path = state_dir / file;
-  {
-    std::ofstream out(tmp);
-    out << address << "\n";
-    out.flush();
-    if (!out) return absl::FailedPreconditionError(fmt::format("cannot write {}", tmp.string()));
+  if (absl::Status s = WriteNoFollow(state_dir / file, address + "\n", 0644); !s.ok()) {
+    return absl::FailedPreconditionError(s.message());
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) return absl::FailedPreconditionError(fmt::format("cannot write {}: {}", path.string(), ec.message()));
   return absl::OkStatus();
+}
+
+// OwnStateDir creates the state dir (private under the daemon's umask) and
+// checks that it and what is in it are this user's own and others cannot
+// write them (issue 34, finding 1): a folder another user made could hold a
+// planted pid file or journal.
+absl::Status OwnStateDir(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return absl::InvalidArgumentError(fmt::format("cannot create state dir {}: {}", dir.string(), ec.message()));
+  return CheckOwnedTree(dir, 1, "state dir", {"dashboard"});
 }
 
 // gRPC's own log lines (a client's failed TLS handshake, say) go to the
@@ -135,6 +141,7 @@ absl::StatusOr<std::string> TokenFrom(const std::string& token_file) {
 // Listening: what the scheduler's listeners (gRPC, dashboard) are secured with.
 struct Listening {
   std::string token_file;
+  std::string http_token_file;  // the dashboard's own token (default: token_file's)
   TlsFiles tls;
   bool insecure = false;  // --insecure: clear text beyond loopback, on purpose
 };
@@ -143,17 +150,25 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
                  const std::string& http) {
   absl::StatusOr<std::string> token = TokenFrom(security.token_file);
   if (!token.ok()) return Fail(2, StatusMessage(token.status()));
+  // The dashboard may take a token of its own, which reads it and nothing
+  // else: it travels in a browser's URL to a TCP port (docs/runtime.md, "Security").
+  absl::StatusOr<std::string> http_token =
+      security.http_token_file.empty() ? token : TokenFrom(security.http_token_file);
+  if (!http_token.ok()) return Fail(2, StatusMessage(http_token.status()));
   absl::StatusOr<TlsConfig> tls = LoadServerTls(security.tls);
   if (!tls.ok()) return Fail(2, StatusMessage(tls.status()));
-  for (const std::string& address : {listen, http}) {
+  for (const auto& [address, secret] : {std::pair{listen, *token}, std::pair{http, *http_token}}) {
     if (address.empty()) continue;
-    if (absl::Status s = CheckListenSecurity(address, !token->empty(), *tls, security.insecure); !s.ok()) {
+    if (absl::Status s = CheckListenSecurity(address, !secret.empty(), *tls, security.insecure); !s.ok()) {
       return Fail(2, StatusMessage(s));
     }
   }
-  std::error_code ec;
-  std::filesystem::create_directories(config.state_dir, ec);
-  if (ec) return Fail(2, fmt::format("cannot create state dir {}: {}", config.state_dir.string(), ec.message()));
+  if (!http.empty() && IsUnixAddress(http)) return Fail(2, "--http takes HOST:PORT (a browser cannot open unix:PATH)");
+  if (absl::Status s = OwnStateDir(config.state_dir); !s.ok()) return Fail(2, StatusMessage(s));
+  // A Unix socket is held by a lock next to it while the daemon lives: a
+  // stale socket of a dead scheduler is replaced, a live one never stolen.
+  absl::StatusOr<UnixListener> unix_listener = UnixListener::Claim(listen);
+  if (!unix_listener.ok()) return Fail(2, StatusMessage(unix_listener.status()));
   InstallStopHandler();
   if (absl::Status s = LogTo(config.state_dir / "scheduler.log"); !s.ok()) return Fail(2, StatusMessage(s));
   GrpcLogsToSpdlog();
@@ -165,20 +180,20 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
   // same command line listens there again, or not at all (never elsewhere,
   // where nobody would look for it).
   const std::filesystem::path kept_listen = config.state_dir / "listen";
-  const std::string bind = ListenAddress(listen, kept_listen);
+  const std::string bind = unix_listener->active() ? unix_listener->address() : ListenAddress(listen, kept_listen);
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(bind, ServerCredentials(*tls), &port);
   builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
   builder.RegisterService(&service);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-  if (!server || port == 0) {
+  if (!server || (port == 0 && !unix_listener->active())) {  // a socket file has no port to report
     return Fail(2, fmt::format("cannot listen on {}{}{}", bind, tls->enabled() ? " with TLS" : "",
-                               bind == listen ? "" : fmt::format(" (the port chosen for {} at the first start, kept "
+                               bind == listen || unix_listener->active() ? "" : fmt::format(" (the port chosen for {} at the first start, kept "
                                                                  "in {})", listen, kept_listen.string())));
   }
   const std::string host = bind.substr(0, bind.rfind(':'));
-  const std::string address = fmt::format("{}:{}", host, port);
+  const std::string address = unix_listener->active() ? bind : fmt::format("{}:{}", host, port);
   if (absl::Status s = KeepAddress(listen, address, kept_listen); !s.ok()) {
     server->Shutdown();
     return Fail(2, StatusMessage(s));
@@ -192,7 +207,7 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
     SchedulerCore& c = **core;
     const std::filesystem::path kept_http = config.state_dir / "http-listen";
     const std::string http_bind = ListenAddress(http, kept_http);
-    auto started = DashboardServer::Start(http_bind, *token,
+    auto started = DashboardServer::Start(http_bind, *http_token,
                                           {.metrics = [&c] { c.RefreshMetrics(); return c.metrics().Exposition(); },
                                            .page = [&d = *dashboard](int refresh) { return d.Page(refresh); }},
                                           *tls);
@@ -216,6 +231,11 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
     return Fail(2, StatusMessage(s));
   }
   spdlog::info("listening on {} (policy {}, {} nodes)", address, (*core)->Status({}).policy(), config.nodes);
+  if (!unix_listener->active() && !tls->enabled() && !token->empty()) {
+    spdlog::warn("clear text with a token on TCP {}: after a crash, any local user who takes the port receives the "
+                 "token that nodes and clients keep sending; listen on unix:PATH or give --tls-cert and --tls-key "
+                 "(docs/runtime.md, \"Security\")", address);
+  }
   std::printf("weftd scheduler listening on %s, state in %s\n", address.c_str(), config.state_dir.c_str());
   std::fflush(stdout);
   std::thread clock([&] { (*core)->RunClock(); });
@@ -257,9 +277,13 @@ int RunNodeDaemon(NodeConfig config, const std::string& schedulers, double cpu, 
     config.name = host;
   }
   if (config.work_dir.empty()) config.work_dir = std::filesystem::path("weft-node-" + config.name);
+  // Its records of process groups and cgroups (running/, cgroups) say what to kill: only the user's own.
   std::error_code ec;
   std::filesystem::create_directories(config.work_dir, ec);
   if (ec) return Fail(2, fmt::format("cannot create work dir {}: {}", config.work_dir.string(), ec.message()));
+  if (absl::Status s = CheckOwnedNamed(config.work_dir, kNodeFilesWeftReads, "work dir"); !s.ok()) {
+    return Fail(2, StatusMessage(s));
+  }
   InstallStopHandler();
   if (absl::Status s = LogTo(config.work_dir / "node.log"); !s.ok()) return Fail(2, StatusMessage(s));
   GrpcLogsToSpdlog();
@@ -281,7 +305,7 @@ int main(int argc, char** argv) {
   Listening listening;
   double heartbeat_s = 0.5, timeout_s = 5;
   auto* s = app.add_subcommand("scheduler", "run the scheduler (policy, journal, gRPC API)");
-  s->add_option("--listen", listen, "HOST:PORT to listen on (port 0: any free port)")->capture_default_str();
+  s->add_option("--listen", listen, "HOST:PORT to listen on (port 0: any free port), or unix:PATH for a Unix socket")->capture_default_str();
   s->add_option("--policy", sched.policy, "scheduling policy (weft policies); default: the state dir's, else fifo");
   s->add_option("--param", sched.params, "policy parameter k=v (repeatable)");
   sched.state_dir = "weft-state";
@@ -292,6 +316,8 @@ int main(int argc, char** argv) {
   s->add_option("--heartbeat", heartbeat_s, "seconds between node heartbeats")->capture_default_str()->check(CLI::Range(0.01, 60.0));
   s->add_option("--node-timeout", timeout_s, "seconds of silence before a node is lost")->capture_default_str()->check(CLI::Range(0.05, 3600.0));
   s->add_option("--token-file", listening.token_file, "shared token clients and nodes must present");
+  s->add_option("--http-token-file", listening.http_token_file,
+                "the token --http wants instead of --token-file's: it reads the dashboard and /metrics only");
   AddTlsFlags(s, listening.tls, TlsSide::kServer);
   s->add_flag("--insecure", listening.insecure,
               "allow clear text on a non-loopback --listen or --http (without --tls-cert): a trusted network only");
@@ -338,7 +364,8 @@ int main(int argc, char** argv) {
   std::string node_token_file;
   auto* n = app.add_subcommand("node", "run a node daemon (runs tasks as child processes)");
   n->add_option("--scheduler", schedulers,
-                "scheduler address(es), comma-separated: one scheduler's (failover) or its replicas' (all served)")
+                "scheduler address(es), HOST:PORT or unix:PATH, comma-separated: one scheduler's (failover) or its "
+                "replicas' (all served)")
       ->required();
   n->add_option("--name", node.name, "node name (default: host name)");
   n->add_option("--cpu", cpu, "cores to offer (default: all)")->check(CLI::Range(0.0, 1e5));

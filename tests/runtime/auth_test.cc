@@ -90,7 +90,11 @@ TEST_F(LocalTokensTest, AnAddressFindsTheTokenItsClusterRecorded) {
   EXPECT_EQ(TokenFileFor("[::1]:5001"), token.string());
   EXPECT_EQ(TokenFileFor("127.0.0.1:5002"), "");
   EXPECT_EQ(TokenFileFor("../../etc/passwd"), "");
-  EXPECT_FALSE(RememberToken("a/b:1", token).ok());
+  EXPECT_FALSE(RememberToken("..", token).ok());
+  // A unix:PATH address has slashes: its entry is one file of the index all the same.
+  ASSERT_TRUE(RememberToken("unix:/a/b/socket", token).ok());
+  EXPECT_EQ(TokenFileFor("unix:/a/b/socket"), token.string());
+  EXPECT_FALSE(std::filesystem::exists(TokenIndexDir() / "unix:"));
   // Only its owner may list or change the index.
   EXPECT_EQ(Mode(TokenIndexDir()), 0700u);
   EXPECT_EQ(Mode(TokenIndexDir().parent_path()), 0700u);

@@ -6,7 +6,9 @@
 // start, or refuses to start when that port is taken; and `weft cluster up`
 // whose restart of the scheduler fails leaves the rest of the cluster
 // running and its address in place.
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -30,6 +32,19 @@ int Occupy(int port) {
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   addr.sin_port = htons(static_cast<uint16_t>(port));
   if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || listen(fd, 1) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// OccupyAddress holds `address` as a live daemon would, until closed: a TCP
+// port by listening on it, a unix:PATH socket by holding its lock
+// (runtime/unix_listener.h). -1 when it cannot.
+int OccupyAddress(const std::string& address) {
+  if (!address.starts_with("unix:")) return Occupy(Port(address));
+  const int fd = open((address.substr(5) + ".lock").c_str(), O_RDWR | O_CLOEXEC);
+  if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
     close(fd);
     return -1;
   }
@@ -96,8 +111,9 @@ TEST_F(RestartTest, AClusterUpWhoseSchedulerCannotComeBackLeavesTheRestRunning) 
   ASSERT_TRUE(Until([&] { return !Living(scheduler); }));
   // The killed scheduler's connections to its nodes may hold the port for a
   // moment after it is gone (their close is still under way): wait for it.
+  // (A local cluster's address is a Unix socket: its lock is taken instead.)
   int taken = -1;
-  ASSERT_TRUE(Until([&] { return (taken = Occupy(Port(address))) >= 0; }));
+  ASSERT_TRUE(Until([&] { return (taken = OccupyAddress(address)) >= 0; }));
   const Result failed = Run({"cluster", "up", "--nodes", "2", "--dir", cluster_.string(), "--cpu", "1", "--mem", "2"});
   EXPECT_EQ(failed.exit_code, 2) << failed.err;
   // Nothing torn down: the nodes run, and the address stays where they look.

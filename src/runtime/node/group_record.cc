@@ -2,6 +2,7 @@
 #include "runtime/node/group_record.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include "core/status.h"
 #include "fmt/format.h"
 #include "runtime/node/proc_usage.h"
+#include "runtime/owned_files.h"
 
 namespace weft::runtime {
 
@@ -36,7 +38,7 @@ std::optional<GroupRecord> ParseGroupRecord(std::string_view text) {
 
 absl::Status WriteGroupRecord(const std::filesystem::path& path, const GroupRecord& record) {
   const std::string text = FormatGroupRecord(record);
-  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
   const bool ok = fd >= 0 && write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
   const int saved_errno = errno;
   if (fd >= 0) close(fd);
@@ -54,7 +56,10 @@ GroupRecordSlots::~GroupRecordSlots() {
 }
 
 absl::Status GroupRecordSlots::Open(const std::filesystem::path& path) {
-  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A new file of our own: whatever is at the path (a link planted there
+  // would have us truncate its target) is removed, never followed.
+  unlink(path.c_str());
+  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) {
     return absl::FailedPreconditionError(
         fmt::format("cannot create the process group records {}: {}", path.string(), std::strerror(errno)));
@@ -106,8 +111,12 @@ void GroupRecordSlots::Remove(int slot) {
 
 std::vector<GroupRecord> ReadGroupRecords(const std::filesystem::path& running_dir) {
   std::vector<GroupRecord> records;
+  if (!IsOwned(running_dir)) return records;  // another user's folder: nothing in it is ours
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(running_dir, ec)) {
+    // Only the user's own regular files that others cannot write (issue 34, finding 1).
+    std::error_code type_ec;
+    if (!IsOwned(entry.path()) || !entry.is_regular_file(type_ec) || entry.is_symlink(type_ec)) continue;
     std::ifstream in(entry.path());
     for (std::string line; std::getline(in, line);) {
       if (line.find_first_not_of(std::string_view(" \0", 2)) == std::string::npos) continue;  // a free slot
@@ -117,25 +126,55 @@ std::vector<GroupRecord> ReadGroupRecords(const std::filesystem::path& running_d
   return records;
 }
 
+namespace {
+
+// RunsAsUs: the process runs as this process's effective user (the owner
+// of /proc/PID), as every task a runner starts does.
+bool RunsAsUs(pid_t pid) {
+  struct stat st {};
+  return stat(fmt::format("/proc/{}", pid).c_str(), &st) == 0 && st.st_uid == geteuid();
+}
+
+// Proven: the record says which boot and which start time it is about.
+bool Proven(const GroupRecord& record, std::string_view boot_id) {
+  return record.start_ticks != 0 && !record.boot_id.empty() && !boot_id.empty() && record.boot_id == boot_id;
+}
+
+}  // namespace
+
 bool IsSameGroup(const GroupRecord& record, std::string_view boot_id) {
-  if (!record.boot_id.empty() && !boot_id.empty() && record.boot_id != boot_id) return false;
-  if (const std::optional<ProcStat> leader = ReadProcStat(record.pgid)) {
-    if (record.start_ticks != 0) return leader->start_ticks == record.start_ticks;
-    return leader->pgrp == record.pgid;  // start time unknown: at least a group leader
-  }
-  // The leader is gone (reaped by init after our runner died), but members
-  // may remain; while any does, the kernel does not hand the group id out
-  // again, so signalling the group reaches only them.
-  return true;
+  if (!Proven(record, boot_id)) return false;
+  const std::optional<ProcStat> leader = ReadProcStat(record.pgid);
+  return leader && leader->start_ticks == record.start_ticks && leader->pgrp == record.pgid && RunsAsUs(record.pgid);
 }
 
 int KillRecordedGroups(const std::filesystem::path& running_dir, int wait_ms) {
   std::error_code ec;
   if (!std::filesystem::is_directory(running_dir, ec)) return 0;
+  if (!IsOwned(running_dir)) return 0;  // not ours: read nothing, remove nothing
   const std::string boot_id = BootId();
   absl::flat_hash_set<pid_t> killed;
+  std::vector<GroupRecord> leaderless;
   for (const GroupRecord& record : ReadGroupRecords(running_dir)) {
-    if (IsSameGroup(record, boot_id) && kill(-record.pgid, SIGKILL) == 0) killed.insert(record.pgid);
+    if (IsSameGroup(record, boot_id)) {
+      if (kill(-record.pgid, SIGKILL) == 0) killed.insert(record.pgid);
+    } else if (Proven(record, boot_id) && !ReadProcStat(record.pgid)) {
+      leaderless.push_back(record);
+    }
+  }
+  // A group whose leader is gone (reaped by init after our runner died) may
+  // still have members; nothing proves the group id is still the task's,
+  // so each member is: in that group, started after the recorded leader,
+  // and run as this user. Only those are signalled.
+  if (!leaderless.empty()) {
+    for (const ProcStat& st : ListProcesses()) {
+      for (const GroupRecord& record : leaderless) {
+        if (st.pgrp == record.pgid && st.start_ticks >= record.start_ticks && RunsAsUs(st.pid) &&
+            kill(st.pid, SIGKILL) == 0) {
+          killed.insert(record.pgid);
+        }
+      }
+    }
   }
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(running_dir, ec)) files.push_back(entry.path());

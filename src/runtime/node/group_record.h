@@ -80,17 +80,20 @@ class GroupRecordSlots {
 
 // ReadGroupRecords returns the records of every file in `running_dir`
 // (blank slots and lines that are not records are skipped); empty when the
-// directory is missing.
+// directory is missing. Only the user's own regular files that others
+// cannot write, in a folder of the user's own, are read (issue 34, finding
+// 1: a planted record must not make a node kill what it names).
 std::vector<GroupRecord> ReadGroupRecords(const std::filesystem::path& running_dir);
 
 // IsSameGroup says whether killing group `record.pgid` now would hit the
 // recorded group, judged from the current boot id and the current process
-// table: a different boot, or a live leader pid with another start time (the
-// pid was reused, so the old group is gone), means no.
+// table: only a record of this boot with a start time, whose leader is alive
+// with that start time, still leads its group and runs as this user, is.
 bool IsSameGroup(const GroupRecord& record, std::string_view boot_id);
 
 // KillRecordedGroups SIGKILLs every still-matching group recorded in
-// `running_dir`, deletes every record (matching or not, readable or not),
+// `running_dir` (of a group whose leader is gone, the members that started
+// after it and run as this user), deletes every record (matching or not, readable or not),
 // and waits up to `wait_ms` for the killed groups to have no live member.
 // Returns how many groups it signalled. A missing directory is nothing to do.
 int KillRecordedGroups(const std::filesystem::path& running_dir, int wait_ms);

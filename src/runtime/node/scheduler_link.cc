@@ -53,6 +53,11 @@ void ReplicaClaims::Release(uint32_t replica, size_t link) {
 SchedulerLink::SchedulerLink(size_t index, std::string address, LinkIdentity identity, LinkInbox& inbox,
                              ReplicaClaims& claims)
     : index_(index), address_(std::move(address)), identity_(std::move(identity)), inbox_(inbox), claims_(claims) {
+  channel_ = MakeChannel();
+  thread_ = std::thread([this] { Run(); });
+}
+
+std::shared_ptr<grpc::Channel> SchedulerLink::MakeChannel() const {
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(kMaxMessageBytes);
   // gRPC's own reconnect backoff grows to 120 s by default, and the target's
@@ -64,8 +69,10 @@ SchedulerLink::SchedulerLink(size_t index, std::string address, LinkIdentity ide
   args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
   args.SetInt(GRPC_ARG_DNS_MIN_TIME_BETWEEN_RESOLUTIONS_MS, 200);
-  channel_ = grpc::CreateCustomChannel(address_, ChannelCredentials(identity_.tls), args);
-  thread_ = std::thread([this] { Run(); });
+  // A channel of its own connections: one made again after a failure must
+  // not inherit the failed one's backoff through gRPC's shared pool.
+  args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+  return grpc::CreateCustomChannel(address_, ChannelCredentials(identity_.tls), args);
 }
 
 SchedulerLink::~SchedulerLink() {
@@ -110,7 +117,14 @@ void SchedulerLink::Run() {
       std::lock_guard lock(context_mu_);
       if (stopping_) return;
     }
-    if (Session()) backoff = kFirstBackoff;
+    if (Session()) {
+      backoff = kFirstBackoff;
+    } else {
+      // gRPC waits seconds before it dials a unix:PATH address again after a
+      // refused connection, whatever the backoff settings above (a TCP
+      // address is dialled again within them): a new channel dials at once.
+      channel_ = MakeChannel();
+    }
     std::chrono::milliseconds pause;
     {
       std::lock_guard lock(context_mu_);

@@ -106,13 +106,15 @@ class SchedulerLink {
   // failure, then at most every 10 s while it lasts (a failed TLS handshake
   // would otherwise retry in silence).
   void Unreachable(const grpc::Status& status);
+  // MakeChannel: a channel to address_ with the link's reconnect settings.
+  std::shared_ptr<grpc::Channel> MakeChannel() const;
 
   const size_t index_;
   const std::string address_;
   const LinkIdentity identity_;
   LinkInbox& inbox_;
   ReplicaClaims& claims_;
-  std::shared_ptr<grpc::Channel> channel_;
+  std::shared_ptr<grpc::Channel> channel_;  // the link thread's (made again after a failed session)
 
   std::mutex context_mu_;  // guards context_ and stopping_
   std::condition_variable wake_;

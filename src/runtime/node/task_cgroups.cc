@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "fmt/format.h"
+#include "runtime/owned_files.h"
 
 namespace weft::runtime {
 namespace {
@@ -176,17 +177,42 @@ bool Has(const std::vector<std::string>& list, std::string_view item) {
 
 }  // namespace
 
-std::string TaskCgroups::GroupName(std::string_view node_name, const fs::path& work_dir) {
+namespace {
+
+// WorkDirHash: the hash of a work dir (absolute, links resolved) that ends
+// its node group's name.
+std::string WorkDirHash(const fs::path& work_dir) {
   std::error_code ec;
   const fs::path absolute = fs::weakly_canonical(fs::absolute(work_dir, ec), ec);
   uint32_t hash = 2166136261u;  // FNV-1a: stable across builds, unlike std::hash
   for (unsigned char c : absolute.native()) hash = (hash ^ c) * 16777619u;
+  return fmt::format("{:08x}", hash);
+}
+
+// IsNodeGroupOf: `dir` can only be the node group of `work_dir` that weft
+// made (issue 34, finding 1): an absolute path without links or `..` on a
+// cgroup file system, named weft-NAME-HASH with that work dir's hash. A
+// record naming anything else (a planted `/sys/fs/cgroup/system.slice`) is
+// never signalled or removed.
+bool IsNodeGroupOf(const fs::path& dir, const fs::path& work_dir) {
+  const std::string name = dir.filename().string();
+  if (!dir.is_absolute() || dir.lexically_normal() != dir || !name.starts_with("weft-") ||
+      !name.ends_with("-" + WorkDirHash(work_dir))) {
+    return false;
+  }
+  std::error_code ec;
+  return fs::canonical(dir, ec) == dir && !ec && IsCgroupDir(dir);
+}
+
+}  // namespace
+
+std::string TaskCgroups::GroupName(std::string_view node_name, const fs::path& work_dir) {
   std::string name(node_name.substr(0, 64));
   for (char& c : name) {
     const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
     if (!safe) c = '_';
   }
-  return fmt::format("weft-{}-{:08x}", name, hash);
+  return fmt::format("weft-{}-{}", name, WorkDirHash(work_dir));
 }
 
 TaskCgroups TaskCgroups::Open(std::string_view name, const fs::path& record_file) {
@@ -230,13 +256,10 @@ TaskCgroups TaskCgroups::Open(std::string_view name, const fs::path& record_file
   if (const Hierarchy* v2 = out.Find(Kind::kV2)) out.has_kill_file_ = fs::exists(v2->node_dir / "cgroup.kill");
   // The record is written whole and renamed into place: a crash leaves the old one or the new one.
   out.record_file_ = record_file;
-  const fs::path temp = record_file.string() + ".tmp";
-  {
-    std::ofstream rec(temp, std::ios::trunc);
-    for (const fs::path& dir : made) rec << dir.string() << '\n';
-  }
-  std::error_code ec;
-  fs::rename(temp, record_file, ec);
+  // (Never through a link planted in its place.)
+  std::string text;
+  for (const fs::path& dir : made) text += dir.string() + '\n';
+  (void)WriteNoFollow(record_file, text, 0644);
   return out;
 }
 
@@ -357,15 +380,18 @@ void TaskCgroups::Close() {
 }
 
 int TaskCgroups::KillRecorded(const fs::path& record_file, int wait_ms) {
+  // Only the user's own record (a regular file others cannot write), and in
+  // it only this work dir's node groups.
+  std::error_code ec;
+  if (!IsOwned(record_file) || !fs::is_regular_file(fs::symlink_status(record_file, ec))) return 0;
   const std::optional<std::string> text = ReadText(record_file);
   if (!text) return 0;
   std::vector<fs::path> dirs;
   std::istringstream lines(*text);
   for (std::string line; std::getline(lines, line);) {
-    if (!line.empty() && line.front() == '/') dirs.emplace_back(line);
+    if (!line.empty() && IsNodeGroupOf(line, record_file.parent_path())) dirs.emplace_back(line);
   }
   const int signalled = KillAndRemove(dirs, wait_ms);
-  std::error_code ec;
   fs::remove(record_file, ec);
   return signalled;
 }

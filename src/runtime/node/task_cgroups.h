@@ -120,7 +120,10 @@ class TaskCgroups {
   // KillRecorded kills every process in the groups listed in `record_file`
   // and their nested groups, removes those groups, waits (up to `wait_ms`)
   // for the members to exit, and deletes the record. Nothing to do when the
-  // file is missing. Returns how many processes it signalled.
+  // file is missing, or is not the user's own regular file, or others can
+  // write it; a listed group that is not this work dir's node group (named
+  // GroupName(..., work dir) on a cgroup file system) is ignored (issue 34,
+  // finding 1). Returns how many processes it signalled.
   static int KillRecorded(const std::filesystem::path& record_file, int wait_ms);
   // KillAndRemove does the same for the node groups `dirs` (each must lie on
   // a cgroup file system), without a record.
