@@ -10,6 +10,7 @@
 #include "cli/trace_folders.h"
 #include "core/status.h"
 #include "fmt/format.h"
+#include "trace/profile_reader.h"
 #include "trace/trace_formats.h"
 #include "trace/workload_reader.h"
 
@@ -47,6 +48,8 @@ void SimFlags::Register(CLI::App& cmd) {
   cmd.add_option("--fail-scheduler", scheduler_failures,
                  "Fail a scheduler replica: REPLICA@T (seconds); its jobs fail over to the next replica; repeatable")
       ->allow_extra_args(false);
+  cmd.add_option("--profile", profile,
+                 "Machine profile: launch, scheduler and over-commit costs (docs/model.md, \"The machine profile\")");
   cmd.add_flag("--no-check", no_check, "Skip the schedule checker (for very large runs)");
   cmd.add_flag("--no-progress", no_progress, "Never draw a progress bar");
   cmd.add_option("--timeline-step", timeline_step_s, "Step of timeline.csv in the --out directory, in seconds")
@@ -116,6 +119,11 @@ absl::StatusOr<sim::SimOptions> SimFlags::Options(const Workload& w) const {
   o.latency_us = *latency;
   o.max_attempts = max_attempts;
   o.task_failure_prob = task_failures;
+  if (!profile.empty()) {
+    absl::StatusOr<MachineProfile> p = ReadMachineProfile(profile);
+    if (!p.ok()) return absl::InvalidArgumentError(fmt::format("--profile: {}", StatusMessage(p.status())));
+    o.profile = *std::move(p);
+  }
   for (const std::string& f : failures) {
     const auto at = f.find('@');
     if (at == std::string::npos || at == 0) {

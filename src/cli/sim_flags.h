@@ -30,6 +30,7 @@ struct SimFlags {
   double task_failures = 0;
   std::vector<std::string> failures;  // MACHINE@T[:RECOVER_T]
   std::vector<std::string> scheduler_failures;  // REPLICA@T
+  std::string profile;  // --profile FILE: the machine profile (docs/model.md)
   bool no_check = false;
   bool no_progress = false;
   double timeline_step_s = 1;  // the step of timeline.csv (docs/report.md)

@@ -5,6 +5,7 @@
 #include "sim/engine.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "core/status.h"
@@ -58,13 +59,15 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
   attempts_.SetMachines(w_.cluster.size());
   parked_.resize(w_.cluster.size());
   retry_queued_.resize(w_.cluster.size());
+  launch_us_ = static_cast<TimeUs>(std::llround(opt_.profile.launch_s * 1e6));
+  decision_us_ = static_cast<TimeUs>(std::llround(opt_.profile.decision_s * 1e6));
   Rng failure_rng = root_rng_.Fork(kFailureStream);
   if (opt_.model == ExecutionModel::kContention) {
     execution_ = std::make_unique<ContentionExecution>(w_, cluster_, queue_, host_, std::move(failure_rng),
-                                                       opt_.task_failure_prob);
+                                                       opt_.task_failure_prob, opt_.profile);
   } else {
     execution_ = std::make_unique<FixedExecution>(w_, cluster_, queue_, host_, std::move(failure_rng),
-                                                  opt_.task_failure_prob);
+                                                  opt_.task_failure_prob, opt_.profile);
   }
 }
 
@@ -262,6 +265,14 @@ uint32_t EngineCore::HomeReplica(JobId job) const {
 
 TimeUs EngineCore::DelayTo(const Address& from, const Address& to) const {
   return from == to ? 0 : opt_.latency_us;
+}
+
+TimeUs EngineCore::DecisionDelay(const Address& by) {
+  if (decision_us_ == 0 || by.kind != policy::RoleKind::kScheduler) return 0;
+  if (scheduler_busy_until_.size() <= by.index) scheduler_busy_until_.resize(by.index + 1, 0);
+  TimeUs& busy = scheduler_busy_until_[by.index];
+  busy = std::max(busy, queue_.now()) + decision_us_;
+  return busy - queue_.now();
 }
 
 void EngineCore::ArriveJob(JobId id, std::span<const AttemptRecord> history) {

@@ -31,6 +31,7 @@
 #include "absl/status/status.h"
 #include "core/random.h"
 #include "model/job_source.h"
+#include "model/machine_profile.h"
 #include "model/workload.h"
 #include "policy/policy.h"
 #include "sim/event_queue.h"
@@ -71,6 +72,9 @@ struct SimOptions {
   // The run stops with an error after this many events in a row in which no
   // task started or ended and no job arrived (a policy that makes no progress).
   uint64_t stall_limit = 20'000'000;
+  // Costs beyond max-min sharing (docs/model.md, "The machine profile"); all
+  // 0 by default.
+  MachineProfile profile;
 };
 
 struct RunStats {

@@ -268,6 +268,9 @@ class EngineCore final {
   // offered, and attempt numbers and failures carry on from it.
   void ArriveJob(JobId job, std::span<const AttemptRecord> history = {});
   TimeUs DelayTo(const policy::Address& from, const policy::Address& to) const;
+  // DecisionDelay: how long a launch decided by `by` waits for its turn at
+  // its scheduler replica (the profile's decision_s; 0 for other roles).
+  TimeUs DecisionDelay(const policy::Address& by);
   policy::Address HomeOf(JobId job) const;
   uint32_t HomeReplica(JobId job) const;  // job % replicas, skipping dead ones
   void SchedulerDown(uint32_t replica);
@@ -378,6 +381,12 @@ class EngineCore final {
   DecisionChecker checker_{w_, policy_, cluster_, jobs_, containers_, attempts_};
   // Node agents hosted elsewhere (the runtime's nodes), when attached.
   RemoteAgents remote_;
+
+  // The machine profile's engine-level costs, in microseconds, and when
+  // each scheduler replica is done with the decisions queued so far.
+  TimeUs launch_us_ = 0;
+  TimeUs decision_us_ = 0;
+  std::vector<TimeUs> scheduler_busy_until_;
 
   Rng root_rng_;
   uint64_t events_since_progress_ = 0;

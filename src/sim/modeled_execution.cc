@@ -19,13 +19,15 @@ int64_t Scaled(int64_t micro, double factor) {
 }  // namespace
 
 ModeledExecution::ModeledExecution(const Workload& workload, const policy::ClusterState& cluster, EventQueue& queue,
-                                   ExecutionHost& host, Rng failure_rng, double task_failure_prob)
+                                   ExecutionHost& host, Rng failure_rng, double task_failure_prob,
+                                   const MachineProfile& profile)
     : w_(workload),
       cluster_(cluster),
       queue_(queue),
       host_(host),
       failure_rng_(std::move(failure_rng)),
       task_failure_prob_(task_failure_prob),
+      profile_(profile),
       on_machine_(workload.cluster.size()),
       wanted_(workload.cluster.size()),
       was_over_(workload.cluster.size(), false) {
@@ -302,6 +304,30 @@ void ModeledExecution::Recompute(MachineId m, uint32_t changed) {
   was_over_[m.value()] = over;
 }
 
+void ModeledExecution::ChargeOvercommit(MachineId m, uint32_t first_constraint) {
+  const double cpu_loss = profile_.cpu_oversubscription_loss;
+  const double disk_loss = profile_.disk_stream_loss;
+  if (cpu_loss == 0 && disk_loss == 0) return;
+  const Resources& cap = cluster_.capacity(m);
+  const Resources& wanted = wanted_[m.value()];
+  for (size_t k = 0; k < std::size(kSharedResources); ++k) {
+    const Resource r = kSharedResources[k];
+    const auto capacity = static_cast<double>(cap.micro(r));
+    double efficiency = 1;
+    if (r == kCpu && cpu_loss > 0 && capacity > 0) {
+      // k = wanted / capacity runnable cores per core: C / (1 + loss (k - 1)).
+      const double over = static_cast<double>(wanted.micro(r)) / capacity;
+      efficiency = 1 / (1 + cpu_loss * std::max(0.0, over - 1));
+    } else if (r == kDisk && disk_loss > 0 && wanted.micro(r) > cap.micro(r)) {
+      // s streams on a disk asked for more than it has: B / (1 + loss (s - 1)).
+      double streams = 0;
+      for (uint32_t slot : on_machine_[m.value()]) streams += work_[slot].running && work_[slot].want.micro(r) > 0;
+      efficiency = 1 / (1 + disk_loss * std::max(0.0, streams - 1));
+    }
+    sharing_.SetCapacity(first_constraint + static_cast<uint32_t>(k), capacity * efficiency);
+  }
+}
+
 void ModeledExecution::ShareOut(MachineId m) {
   const Resources& cap = cluster_.capacity(m);
   const auto& list = on_machine_[m.value()];
@@ -328,6 +354,7 @@ void ModeledExecution::ShareOut(MachineId m) {
     const double weight = std::isfinite(dominant) ? 1.0 / dominant : 1.0;
     w.activity = sharing_.AddActivity(weight, 1.0, std::span(uses.data(), n));
   }
+  ChargeOvercommit(m, first_constraint);
   sharing_.Solve();
   for (uint32_t slot : list) {
     Work& w = work_[slot];

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "core/random.h"
+#include "model/machine_profile.h"
 #include "model/workload.h"
 #include "policy/cluster_state.h"
 #include "sim/execution.h"
@@ -46,7 +47,7 @@ namespace weft::sim {
 class ModeledExecution : public Execution {
  public:
   ModeledExecution(const Workload& workload, const policy::ClusterState& cluster, EventQueue& queue,
-                   ExecutionHost& host, Rng failure_rng, double task_failure_prob);
+                   ExecutionHost& host, Rng failure_rng, double task_failure_prob, const MachineProfile& profile);
 
   void Begin(uint32_t slot, const ExecutionAttempt& attempt) override;
   void RunSegment(uint32_t slot, const ExecutionAttempt& attempt) override;
@@ -105,6 +106,10 @@ class ModeledExecution : public Execution {
   // ShareOut: every running segment's rate on oversubscribed machine m, from
   // the max-min solution.
   void ShareOut(MachineId m);
+  // ChargeOvercommit: the profile's over-commit costs on oversubscribed
+  // machine m: its cpu and disk constraints shrink to what k runnable cores
+  // per core or s disk streams deliver (docs/model.md, "The machine profile").
+  void ChargeOvercommit(MachineId m, uint32_t first_constraint);
   // LeaveSharing: the segment no longer competes (it ended or stopped).
   void LeaveSharing(Work& w);
   // Update: the attempt's use and holding and, with `reschedule`, its end
@@ -121,6 +126,7 @@ class ModeledExecution : public Execution {
   ExecutionHost& host_;
   Rng failure_rng_;
   double task_failure_prob_;
+  MachineProfile profile_;
   std::vector<Work> work_;                          // by attempt slot
   std::vector<std::vector<uint32_t>> on_machine_;   // begun attempts, in launch order
   std::vector<Resources> wanted_;                   // per machine: sum of running segments' want

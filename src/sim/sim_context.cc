@@ -93,7 +93,9 @@ absl::Status EngineCore::DoLaunch(const Address& by, const TaskRef& t, MachineId
   a.usage = w_.jobs[t.job.value()].stages[t.stage].TaskUsage(t.index);
   cluster_.AddRunning(m, 1);
   const Address node = Address::Node(m);
-  const TimeUs delay = DelayTo(by, node);
+  // The profile's costs (docs/model.md, "The machine profile"): the
+  // decision's turn at its scheduler, then the message, then the launch.
+  const TimeUs delay = DecisionDelay(by) + DelayTo(by, node) + launch_us_;
   if (delay == 0) {
     StartAttempt(slot);
   } else {

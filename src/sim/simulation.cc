@@ -9,10 +9,10 @@
 #include "core/status.h"
 #include "fmt/format.h"
 #include "metrics/event_log.h"
+#include "metrics/flows_writer.h"
 #include "metrics/phases_writer.h"
 #include "metrics/results_writer.h"
 #include "metrics/schedule_checker.h"
-#include "metrics/flows_writer.h"
 #include "metrics/series_writer.h"
 #include "metrics/timeline_writer.h"
 #include "policy/registry.h"
@@ -146,6 +146,14 @@ absl::StatusOr<SimulationResult> Simulate(JobSource& source, const SimulationReq
   j["seed"] = options.seed;
   j["model"] = ExecutionModelName(options.model);
   j["latency"] = UsToSeconds(options.latency_us);
+  // Additive, only with a profile (so runs without one write what they did).
+  if (const MachineProfile& p = options.profile; p.given()) {
+    j["profile"] = {{"name", p.name},
+                    {"launch_s", p.launch_s},
+                    {"scheduler", {{"decision_s", p.decision_s}}},
+                    {"cpu", {{"oversubscription_loss", p.cpu_oversubscription_loss}}},
+                    {"disk", {{"stream_loss", p.disk_stream_loss}}}};
+  }
   j["overbooking"] = result.overbooking;
   // Additive: which resources the policy may overbook.
   nlohmann::json overbooked = nlohmann::json::array();

@@ -163,6 +163,24 @@ TEST_F(SimCliTest, RejectsBadInputWithExitTwo) {
   EXPECT_FALSE(std::filesystem::exists(dir_ / "no")) << "bad input must write nothing";
   ExpectBadInput(Run({"sim", "-w", (dir_ / "missing.json").string()}));
   ExpectBadInput(Run({"compare", "-w", w, "--policies", "fifo,nope"}));
+  ExpectBadInput(Run({"sim", "-w", w, "--profile", Write("p.json", R"({"weft_profile": 1, "launch_s": -1})"),
+                      "--out", (dir_ / "np").string()}));
+  ExpectBadInput(Run({"sim", "-w", w, "--profile", "/dev/zero"}));
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "np")) << "a bad profile must write nothing";
+}
+
+TEST_F(SimCliTest, AProfileIsRecordedAndDelaysLaunches) {
+  const std::string w = Write("w.json", kWorkload);
+  const std::string p = Write("p.json", R"({"weft_profile": 1, "name": "slow starts", "launch_s": 0.25})");
+  ASSERT_EQ(Run({"sim", "-w", w, "-p", "fifo", "--out", (dir_ / "plain").string()}).exit_code, 0);
+  const Result r = Run({"sim", "-w", w, "-p", "fifo", "--profile", p, "--out", (dir_ / "prof").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto plain = nlohmann::json::parse(Slurp(dir_ / "plain" / "summary.json"));
+  const auto prof = nlohmann::json::parse(Slurp(dir_ / "prof" / "summary.json"));
+  EXPECT_FALSE(plain.contains("profile"));
+  EXPECT_EQ(prof["profile"]["name"], "slow starts");
+  EXPECT_EQ(prof["profile"]["launch_s"], 0.25);
+  EXPECT_GT(prof["makespan"].get<double>(), plain["makespan"].get<double>());
 }
 
 TEST_F(SimCliTest, UnknownParamMessageNamesTheKey) {
