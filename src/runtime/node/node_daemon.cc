@@ -2,7 +2,9 @@
 
 #include <poll.h>
 
+#include <algorithm>
 #include <chrono>
+#include <deque>
 #include <optional>
 
 #include "absl/container/flat_hash_map.h"
@@ -25,6 +27,18 @@ using Clock = std::chrono::steady_clock;
 constexpr TimeUs kInstantBuiltinUs = 1000;
 constexpr auto kIdleWake = std::chrono::milliseconds(100);
 constexpr auto kRefusedPause = std::chrono::milliseconds(5000);  // before retrying a daemon it refused
+// A lease is renewed this many times per lease (or at every heartbeat, if
+// more often): a scheduler may be slow to answer for most of a lease before
+// the node's tasks are frozen.
+constexpr int64_t kRenewalsPerLease = 5;
+// Messages that may start processes are served only while the lease has at
+// least a quarter of it left (and at most this much), so the keeper never
+// freezes a child between its clone and its exec, which would leave the
+// daemon waiting for that exec (TaskSpawner) with nothing to thaw it.
+constexpr int64_t kServeGuardNs = 200'000'000;
+// Heartbeats a scheduler has not answered yet, kept to match its grants; a
+// scheduler further behind than this only makes the oldest ones useless.
+constexpr size_t kMaxUnanswered = 1000;
 
 // SetUsage: what a process used over its run, in the model's units (cores,
 // resident GB, storage MB/s, network MB/s): averages over the run from the
@@ -142,7 +156,8 @@ class Node {
       : config_(config),
         stop_(stop),
         wake_fd_(wake_fd),
-        runner_(config.work_dir, TaskCgroups::GroupName(config.name, config.work_dir)),
+        runner_(config.work_dir,
+                config.no_cgroups ? std::string() : TaskCgroups::GroupName(config.name, config.work_dir)),
         book_(config.capacity) {}
 
   void Run() {
@@ -160,6 +175,8 @@ class Node {
       Wait();
       CheckStall();
       for (LinkEvent& e : inbox_.Take()) Handle(e);
+      PublishLease();
+      ServeHeld();
       if (agent_) {
         agent_->FireTimers();
         RouteAgentActions();
@@ -167,7 +184,10 @@ class Node {
       ReportEnds();
       Heartbeats();
     }
-    runner_.KillAll();
+    // Frozen tasks die only once thawed: the keeper lets them go once they are signalled.
+    runner_.KillAll([this] {
+      if (keeper_) keeper_->SetLease(NodeKeeper::kNoLease);
+    });
     links_.clear();  // ends every stream
   }
 
@@ -194,6 +214,15 @@ class Node {
     std::chrono::milliseconds node_timeout{0};  // the scheduler's; 0: not said
     Clock::time_point next_heartbeat;
     Clock::time_point last_heartbeat;  // sent (or registration)
+    // The lease (docs/runtime.md, "Node loss"): 0 when the scheduler grants
+    // none. Each renewal is a numbered heartbeat; a grant of heartbeat n
+    // lets the tasks run until n was sent plus the lease.
+    int64_t lease_ns = 0;
+    int64_t lease_until_ns = 0;  // BootTimeNs; 0: no grant yet this session
+    uint64_t next_seq = 1;
+    std::deque<std::pair<uint64_t, int64_t>> unanswered;  // (seq, BootTimeNs when sent)
+    Clock::time_point next_renewal;
+    Clock::time_point last_grant;  // (or registration)
     absl::flat_hash_map<uint64_t, uint64_t> running;  // attempt -> runner id
     absl::flat_hash_map<uint64_t, Phased> phased;     // attempt -> its phases
   };
@@ -202,7 +231,10 @@ class Node {
     auto wake_at = Clock::now() + kIdleWake;
     for (const LinkState& s : states_) {
       if (s.up) wake_at = std::min(wake_at, s.next_heartbeat);
+      if (s.up && s.lease_ns > 0) wake_at = std::min(wake_at, s.next_renewal);
     }
+    // Held messages wait for a grant (the inbox) or for the keeper's thaw.
+    if (!held_.empty()) wake_at = std::min(wake_at, Clock::now() + std::chrono::milliseconds(NodeKeeper::kPollMs));
     if (agent_ && agent_->NextTimer()) wake_at = std::min(wake_at, *agent_->NextTimer());
     const int timeout_ms = static_cast<int>(std::max<int64_t>(
         0, std::chrono::duration_cast<std::chrono::milliseconds>(wake_at - Clock::now()).count() + 1));
@@ -226,6 +258,13 @@ class Node {
         s.node_timeout = std::chrono::milliseconds(e.registered.node_timeout_ms());
         s.last_heartbeat = Clock::now();
         s.next_heartbeat = s.last_heartbeat + s.heartbeat;
+        // No lease until the first grant: the first renewal goes at once.
+        s.lease_ns = std::max<int64_t>(0, e.registered.lease_ms()) * 1'000'000;
+        s.lease_until_ns = 0;
+        s.next_seq = 1;
+        s.unanswered.clear();
+        s.next_renewal = s.last_heartbeat;
+        s.last_grant = s.last_heartbeat;
         // Every daemon sharing the node runs the same policy (agent_host
         // checks it), so the last one to register speaks for all.
         book_.set_overbooked(static_cast<ResourceMask>(e.registered.overbooked() & kAllResources));
@@ -235,7 +274,10 @@ class Node {
         LinkDown(e.link);
         return;
       case LinkEvent::Kind::kMessage:
-        if (s.up) OnMessage(e.link, e.message);
+        if (!s.up) return;
+        if (e.message.has_lease()) return Granted(e.link, e.message.lease().seq());
+        // Served in order once the node holds its lease (ServeHeld).
+        held_.push_back(std::move(e));
         return;
     }
   }
@@ -249,24 +291,92 @@ class Node {
   }
 
   // CheckStall runs first after every wait. A daemon that was stopped
-  // (SIGSTOP) past a scheduler's node timeout has been declared lost there,
-  // and its tasks run again elsewhere: it kills them and registers again,
-  // before it reads anything the link queued meanwhile. Its keeper froze
-  // the tasks while it was stopped, so a first copy cannot have run on
-  // (and finished) beside the rerun; they are thawed once that is decided.
+  // (SIGSTOP) past a scheduler's node timeout, or that has heard no grant
+  // of its lease for that long, has been (or is about to be) declared lost
+  // there, and its tasks run again elsewhere: it kills them and registers
+  // again, before it reads anything the link queued meanwhile. Its keeper
+  // froze the tasks when their lease ran out, so a first copy cannot have
+  // run on (and finished) beside the rerun; the keeper thaws what is left
+  // once PublishLease says a lease holds again.
   void CheckStall() {
-    const bool frozen = keeper_ && keeper_->TakeFrozen();
     const auto now = Clock::now();
     for (size_t l = 0; l < states_.size(); ++l) {
       LinkState& s = states_[l];
-      if (!s.up || s.node_timeout.count() <= 0 || now - s.last_heartbeat < s.node_timeout) continue;
-      spdlog::warn("stalled for {} ms, past scheduler {}'s node timeout: killing its tasks and registering again",
-                   std::chrono::duration_cast<std::chrono::milliseconds>(now - s.last_heartbeat).count(),
+      if (!s.up || s.node_timeout.count() <= 0) continue;
+      const bool stalled = now - s.last_heartbeat >= s.node_timeout;
+      if (!stalled && (s.lease_ns == 0 || now - s.last_grant < s.node_timeout)) continue;
+      spdlog::warn("{} for {} ms, past scheduler {}'s node timeout: killing its tasks and registering again",
+                   stalled ? "stalled" : "no lease granted",
+                   std::chrono::duration_cast<std::chrono::milliseconds>(now - (stalled ? s.last_heartbeat : s.last_grant))
+                       .count(),
                    links_[l]->address());
       LinkDown(l);
       links_[l]->Close(std::chrono::milliseconds(0));
     }
-    if (frozen) runner_.cgroups().ThawNode();
+  }
+
+  // Granted: the scheduler on `link` answered heartbeat `seq`: the lease
+  // runs until that heartbeat was sent plus the lease (the scheduler counts
+  // from when it heard it, later: its view ends after the node's).
+  void Granted(size_t link, uint64_t seq) {
+    LinkState& s = states_[link];
+    while (!s.unanswered.empty() && s.unanswered.front().first < seq) s.unanswered.pop_front();
+    if (s.unanswered.empty() || s.unanswered.front().first != seq) return;
+    s.lease_until_ns = std::max(s.lease_until_ns, s.unanswered.front().second + s.lease_ns);
+    s.unanswered.pop_front();
+    s.last_grant = Clock::now();
+  }
+
+  // NodeLeaseEnd: until when the node's tasks may run: the earliest end of
+  // the leases of the links that are up (each scheduler's tasks run here,
+  // and the keeper freezes the node as a whole); kNoLease when no link up
+  // grants one. Sets `shortest_ns` to the shortest of those leases.
+  int64_t NodeLeaseEnd(int64_t* shortest_ns = nullptr) const {
+    int64_t end = NodeKeeper::kNoLease;
+    int64_t shortest = NodeKeeper::kNoLease;
+    for (const LinkState& s : states_) {
+      if (!s.up || s.lease_ns == 0) continue;
+      end = std::min(end, s.lease_until_ns);
+      shortest = std::min(shortest, s.lease_ns);
+    }
+    if (shortest_ns != nullptr) *shortest_ns = shortest;
+    return end;
+  }
+
+  // PublishLease tells the keeper the node's lease (it freezes the tasks
+  // past it and thaws them within it), and logs when that changes.
+  void PublishLease() {
+    if (!keeper_) return;
+    keeper_->SetLease(NodeLeaseEnd());
+    const bool frozen = keeper_->frozen();
+    // Said only when tasks are held: a node without any (just registered,
+    // its first grant on its way) is frozen and thawed in silence.
+    if (frozen != said_frozen_ && runner_.running() > 0) {
+      if (frozen) {
+        spdlog::warn("the node's lease ran out: its tasks are frozen until a scheduler renews it");
+      } else {
+        spdlog::info("the node's lease is renewed: its tasks run again");
+      }
+    }
+    said_frozen_ = frozen;
+  }
+
+  // ServeHeld serves what the schedulers sent, in order, while the node
+  // holds its lease with some of it left (kServeGuardNs): a launch starts a
+  // process only where the keeper will not freeze it as it starts.
+  void ServeHeld() {
+    while (!held_.empty()) {
+      int64_t shortest = 0;
+      const int64_t end = NodeLeaseEnd(&shortest);
+      if (end != NodeKeeper::kNoLease &&
+          end - NodeKeeper::BootTimeNs() < std::min(kServeGuardNs, shortest / 4)) {
+        return;
+      }
+      if (keeper_ && keeper_->frozen()) return;  // thawed at the keeper's next poll
+      LinkEvent e = std::move(held_.front());
+      held_.pop_front();
+      if (states_[e.link].up) OnMessage(e.link, e.message);
+    }
   }
 
   // UpReplicas: how many replicas the links that are up report, if any is up.
@@ -281,6 +391,7 @@ class Node {
     LinkState& s = states_[link];
     if (!s.up) return;
     s.up = false;
+    std::erase_if(held_, [link](const LinkEvent& e) { return e.link == link; });
     // The scheduler gives up on whatever it ran here when the stream ends.
     for (const auto& [attempt, id] : s.running) runner_.Kill(id);
     s.running.clear();
@@ -543,16 +654,25 @@ class Node {
     }
   }
 
+  // RenewalDue: the link's lease is due for renewal at `now`.
+  static bool RenewalDue(const LinkState& s, Clock::time_point now) { return s.lease_ns > 0 && now >= s.next_renewal; }
+
+  // Heartbeats sends each link that is due a heartbeat: with its tasks'
+  // measured usage every heartbeat interval, and numbered (a renewal of the
+  // lease) every lease / kRenewalsPerLease when that comes sooner.
   void Heartbeats() {
     const auto now = Clock::now();
-    bool due = false;
-    for (const LinkState& s : states_) due |= s.up && now >= s.next_heartbeat;
-    if (!due) return;
+    bool usage_due = false, renewal_due = false;
+    for (const LinkState& s : states_) {
+      usage_due |= s.up && now >= s.next_heartbeat;
+      renewal_due |= s.up && RenewalDue(s, now);
+    }
+    if (!usage_due && !renewal_due) return;
     std::vector<v1::NodeMessage> beats(links_.size());
-    for (const TaskUsage& u : runner_.SampleUsage()) {
+    for (const TaskUsage& u : usage_due ? runner_.SampleUsage() : std::vector<TaskUsage>()) {
       auto it = origins_.find(u.id);
       if (it == origins_.end() || !states_[it->second.link].up ||
-          states_[it->second.link].session != it->second.session) {
+          states_[it->second.link].session != it->second.session || now < states_[it->second.link].next_heartbeat) {
         continue;
       }
       v1::TaskUsage* t = beats[it->second.link].mutable_heartbeat()->add_usage();
@@ -564,11 +684,22 @@ class Node {
     }
     for (size_t l = 0; l < states_.size(); ++l) {
       LinkState& s = states_[l];
-      if (!s.up || now < s.next_heartbeat) continue;
-      beats[l].mutable_heartbeat();
+      if (!s.up) continue;
+      const bool with_usage = now >= s.next_heartbeat;
+      if (!with_usage && !RenewalDue(s, now)) continue;
+      v1::Heartbeat& beat = *beats[l].mutable_heartbeat();
+      if (s.lease_ns > 0) {
+        beat.set_seq(s.next_seq++);
+        if (s.unanswered.size() >= kMaxUnanswered) s.unanswered.pop_front();
+        // Stamped before it leaves: the lease counts from no later than
+        // the scheduler's grant.
+        s.unanswered.emplace_back(beat.seq(), NodeKeeper::BootTimeNs());
+        const auto period = std::chrono::nanoseconds(s.lease_ns / kRenewalsPerLease);
+        s.next_renewal = now + std::min<std::chrono::nanoseconds>(period, s.heartbeat);
+      }
       links_[l]->Write(beats[l]);
       s.last_heartbeat = now;
-      s.next_heartbeat = now + s.heartbeat;
+      if (with_usage) s.next_heartbeat = now + s.heartbeat;
     }
   }
 
@@ -585,7 +716,9 @@ class Node {
   std::vector<LinkState> states_;
   absl::flat_hash_map<uint64_t, Origin> origins_;  // by runner id
   uint64_t next_task_id_ = 1;
-  std::unique_ptr<NodeKeeper> keeper_;  // kills what the daemon leaves; freezes its tasks while it is stopped
+  std::unique_ptr<NodeKeeper> keeper_;  // kills what the daemon leaves; freezes its tasks past their lease
+  bool said_frozen_ = false;            // the log last said the tasks are frozen
+  std::deque<LinkEvent> held_;          // what the schedulers sent, served while the lease holds (ServeHeld)
   std::unique_ptr<AgentHost> agent_;  // the policy's node agent, when it has one
   size_t agent_link_ = 0;             // the link whose START built it (its clock)
 };

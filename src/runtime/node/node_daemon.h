@@ -40,6 +40,7 @@ struct NodeConfig {
   std::filesystem::path work_dir;
   std::string token;
   TlsConfig tls;  // --tls-*: TLS to the scheduler (runtime/tls.h); empty: clear text
+  bool no_cgroups = false;  // --no-cgroups: process groups only, as on a machine without writable cgroups
 };
 
 // RunNode serves until `stop` is set (and `wake_fd`, if >= 0, becomes

@@ -109,11 +109,16 @@ absl::Status SchedulerCore::Recover() {
   RestoreNodes(r, slots_);
   outbox_.Resize(slots_.size());
   relay_.Resize(slots_.size());
+  leases_.Resize(slots_.size());
   if (!slots_.complete()) {
     if (!r.jobs.empty()) return absl::DataLossError("the journal has jobs but not the cluster they ran on");
     return absl::OkStatus();
   }
-  // Nodes come back by registering again; until then they are down.
+  // Nodes come back by registering again; until then they are down. What
+  // the previous run granted is not journaled: any node may hold a lease of
+  // it for one more lease from now, so none of them comes up (and none of
+  // the tasks it ran runs again) before that has passed.
+  leases_.Restarted(NowUs());
   RETURN_IF_ERROR(StartRun(std::vector<bool>(slots_.size(), false)));
   ASSIGN_OR_RETURN(std::vector<RecoveredJob> recovered, RecoverJobs(r, archived, live_.cluster));
   const TimeUs now = NowUs();
@@ -395,18 +400,24 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
     }
     outbox_.Resize(slots_.size());
     relay_.Resize(slots_.size());
+    leases_.Resize(slots_.size());
   }
   const TimeUs now = NowUs();
   // The same node again: its old stream is dead or stale.
   if (outbox_.connected(slot)) LoseNode(slot, now, /*close=*/true);
+  ReleaseHeldMachines(now);  // before it connects: a slot released now comes up below, once
   const uint64_t generation = outbox_.Connect(slot, link, now);
   relay_.NewSession(slot);
-  outbox_.SendNow(slot, RegisteredMessage(slot, config_.heartbeat_us, config_.node_timeout_us, config_.replica,
-                                          built_.policy->overbooked()));
+  leases_.Granted(slot, now);  // the node counts its lease from its first grant; counting from here is later
+  v1::SchedulerMessage registered =
+      RegisteredMessage(slot, config_.heartbeat_us, config_.node_timeout_us, config_.replica, built_.policy->overbooked());
+  registered.mutable_registered()->set_lease_ms(config_.lease_us / 1000);
+  outbox_.SendNow(slot, std::move(registered));
   spdlog::info("node {} registered in slot {} (rack {}) with {}", request.name(), slot, request.rack(),
                capacity.ToString());
   if (run_) {
-    run_->MachineUp(slot, now);
+    // A node lost a moment ago (and held: its old lease may still run) comes up when released.
+    if (!leases_.held(slot)) run_->MachineUp(slot, now);
   } else if (slots_.complete()) {
     std::vector<bool> up(slots_.size());
     for (uint32_t s = 0; s < outbox_.size(); ++s) up[s] = outbox_.connected(s);
@@ -421,6 +432,14 @@ void SchedulerCore::OnNodeMessage(const Session& session, const v1::NodeMessage&
   if (!outbox_.Current(session.slot, session.generation)) return;
   const TimeUs now = NowUs();
   outbox_.HeardFrom(session.slot, now);
+  if (message.has_heartbeat() && message.heartbeat().seq() > 0) {
+    // Answered at once, whatever else waits (a failing journal holds back
+    // launches, never a lease): the node's tasks go on while it hears this.
+    leases_.Granted(session.slot, now);
+    v1::SchedulerMessage grant;
+    grant.mutable_lease()->set_seq(message.heartbeat().seq());
+    outbox_.SendNow(session.slot, std::move(grant));
+  }
   // Before the cluster is complete no attempt runs: there is nothing to report.
   if (!run_) return;
   if (message.has_ends()) run_->OnTaskEnds(message.ends(), now);
@@ -442,7 +461,20 @@ void SchedulerCore::NodeGone(const Session& session) {
 
 void SchedulerCore::LoseNode(uint32_t slot, TimeUs now, bool close) {
   outbox_.Disconnect(slot, close);
-  if (run_) run_->MachineDown(slot, now);
+  if (!run_) return;  // nothing runs before the cluster is complete
+  leases_.Lost(slot);
+  ReleaseHeldMachines(now);
+}
+
+void SchedulerCore::ReleaseHeldMachines(TimeUs now) {
+  for (const NodeLeases::Due& due : leases_.TakeDue(now)) {
+    if (!run_) continue;
+    if (due.down) {
+      spdlog::info("node {}'s lease has run out: its tasks run elsewhere", slots_.name(due.slot));
+      run_->MachineDown(due.slot, now);
+    }
+    if (outbox_.connected(due.slot)) run_->MachineUp(due.slot, now);
+  }
 }
 
 void SchedulerCore::RunClock() {
@@ -547,6 +579,7 @@ void SchedulerCore::FlushUnlessQueued() {
 
 void SchedulerCore::Flush() {
   deferred_events_ = 0;
+  ReleaseHeldMachines(NowUs());
   if (!pending_attempts_.empty() || !pending_job_ends_.empty()) {
     const TimeUs commit_start = clock_.NowUs();
     const absl::Status s = CommitPending();
