@@ -378,6 +378,45 @@ TEST_F(SchedulerCoreTest, ReopenedCoreResumesWithoutRerunningFinishedTasks) {
   EXPECT_EQ(State(*core, 0), "succeeded");
 }
 
+// Issue 34, finding 4: a submission that comes again under its idempotency
+// key (the client retrying after its connection broke) gets the ids it got
+// the first time and adds nothing, also after a crash and a restart (the
+// key is journaled with the jobs); the same key with another workload, or a
+// malformed key, is refused.
+TEST_F(SchedulerCoreTest, ASubmissionAgainUnderItsKeyGetsItsIdsAndAddsNothing) {
+  const std::string other = R"({"weft": 1, "jobs": [{"name": "other", "stages": [
+      {"name": "s", "tasks": 1, "duration": 1, "demand": {"cpu": 1, "mem": 1}}]}]})";
+  {
+    auto core = Open();
+    FakeLink link;
+    ASSERT_TRUE(core->RegisterNode(Node("n"), &link).ok());
+    ASSERT_EQ(*core->Submit(other), std::vector<uint32_t>{0});
+    const auto first = core->Submit(kTwoStages, {}, 0, "key-1");
+    ASSERT_TRUE(first.ok()) << first.status();
+    EXPECT_EQ(*first, std::vector<uint32_t>{1});
+    const auto again = core->Submit(kTwoStages, {}, 0, "key-1");
+    ASSERT_TRUE(again.ok()) << again.status();
+    EXPECT_EQ(*again, std::vector<uint32_t>{1});
+    EXPECT_EQ(Jobs(*core), 2u);
+    const auto reused = core->Submit(other, {}, 0, "key-1");
+    EXPECT_TRUE(absl::IsInvalidArgument(reused.status())) << reused.status();
+    EXPECT_TRUE(absl::IsInvalidArgument(core->Submit(other, {}, 0, "a key").status()));
+    EXPECT_TRUE(absl::IsInvalidArgument(core->Submit(other, {}, 0, std::string(129, 'k')).status()));
+    EXPECT_EQ(Jobs(*core), 2u);
+  }
+  auto core = Open();  // a crash, and a restart on the journal
+  const auto after = core->Submit(kTwoStages, {}, 0, "key-1");
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_EQ(*after, std::vector<uint32_t>{1});
+  EXPECT_EQ(Jobs(*core), 2u);
+  FakeLink link;
+  ASSERT_TRUE(core->RegisterNode(Node("n"), &link).ok());
+  const auto fresh = core->Submit(kTwoStages, {}, 0, "key-2");  // a new key is a new submission
+  ASSERT_TRUE(fresh.ok()) << fresh.status();
+  EXPECT_EQ(*fresh, std::vector<uint32_t>{2});
+  EXPECT_EQ(Jobs(*core), 3u);
+}
+
 TEST_F(SchedulerCoreTest, AStateDirKeepsItsPolicy) {
   Open().reset();
   config_.policy = "fair";

@@ -92,6 +92,7 @@ absl::Status SchedulerCore::Recover() {
   ASSIGN_OR_RETURN(const StateIdentity identity, ReadIdentity(r.meta, config_.policy, config_.params, config_.replica,
                                                                config_.state_dir, unix_now));
   params_ = identity.params;
+  RETURN_IF_ERROR(submission_keys_.Load(r.meta));
   ASSIGN_OR_RETURN(built_, policy::BuildPolicy(identity.policy, params_));
   if (config_.replica.count > 1 && !built_.policy->has_node_agents()) {
     // Only a policy whose node agents decide what runs on their node can
@@ -172,20 +173,42 @@ void SchedulerCore::AddLiveJob(JobId id, LiveJob built, TimeUs now, std::span<co
 absl::Status SchedulerCore::AcceptingJobs() const {
   if (!journal_error_.empty()) {
     return absl::UnavailableError(fmt::format(
-        "the scheduler cannot write its journal ({}): new jobs are refused until it can", journal_error_));
+        "the scheduler cannot write its journal ({}): new jobs are refused until it can; try again later",
+        journal_error_));
   }
   if (!run_) {
     return absl::UnavailableError(
-        fmt::format("the cluster is not complete yet: {} of {} nodes registered", slots_.size(), slots_.expected()));
+        fmt::format("the cluster is not complete yet: {} of {} nodes registered; try again later", slots_.size(),
+                    slots_.expected()));
   }
   return absl::OkStatus();
 }
 
+std::optional<absl::StatusOr<std::vector<uint32_t>>> SchedulerCore::KnownSubmission(std::string_view key,
+                                                                                    uint64_t digest) const {
+  if (key.empty()) return std::nullopt;
+  const std::optional<SubmittedIds> known = submission_keys_.Find(key);
+  if (!known) return std::nullopt;
+  if (known->digest != digest) {
+    return absl::InvalidArgumentError(fmt::format(
+        "Submit: idempotency key {} was used for another submission (jobs {}..): a new submission needs a new key",
+        key, config_.replica.Global(known->first)));
+  }
+  std::vector<uint32_t> ids;
+  for (uint32_t i = 0; i < known->count; ++i) ids.push_back(config_.replica.Global(known->first + i));
+  spdlog::info("a submission came again under key {}: its {} jobs were accepted before, nothing added", key,
+               ids.size());
+  return ids;
+}
+
 absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view workload_json,
-                                                           std::vector<v1::DoneTask> done, uint32_t moved_from) {
+                                                           std::vector<v1::DoneTask> done, uint32_t moved_from,
+                                                           std::string_view key) {
   if (const size_t bad = FirstInvalidUtf8(workload_json); bad != std::string_view::npos) {
     return absl::InvalidArgumentError(fmt::format("Submit: workload_json is not valid UTF-8 (byte {})", bad));
   }
+  if (!key.empty()) RETURN_IF_ERROR(CheckSubmissionKey(key));
+  const uint64_t digest = key.empty() ? 0 : WorkloadDigest(workload_json);
   // Parsed and validated without the lock, so that a large submission holds
   // up neither the nodes' heartbeats nor any other call (bug 3 of issue 20).
   // The cluster never changes once complete: the copy is what the jobs run on.
@@ -193,6 +216,9 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
   const TimeUs parse_start = clock_.NowUs();
   {
     std::lock_guard lock(mu_);
+    // A retry of a submission already journaled: its ids, before anything
+    // else (also while new jobs are refused: these are not new).
+    if (auto known = KnownSubmission(key, digest)) return *known;
     RETURN_IF_ERROR(AcceptingJobs());
     cluster = live_.cluster;
   }
@@ -208,6 +234,9 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
 
   EventLock lock(*this);
   const TimeUs locked_at = clock_.NowUs();
+  // The same submission may have been journaled meanwhile (a retry that
+  // came while the first was still being parsed).
+  if (auto known = KnownSubmission(key, digest)) return *known;
   RETURN_IF_ERROR(AcceptingJobs());
   RETURN_IF_ERROR(jobs_.CheckLimits(tasks, bytes));
   // All or nothing (bug 4): whatever could fail is done before the journal
@@ -230,7 +259,12 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
     if (done_tasks[i].empty()) continue;
     tx.Then([&] { return journal_->SetMeta(DoneMetaKey(entries[i].id), done_tasks[i].JournalText()); });
   }
+  const SubmittedIds submitted{static_cast<uint32_t>(jobs_.size()), static_cast<uint32_t>(specs.size()), digest};
+  if (!key.empty()) {
+    tx.Then([&] { return journal_->SetMeta(SubmissionKeys::MetaKey(key), SubmissionKeys::MetaValue(submitted)); });
+  }
   RETURN_IF_ERROR(tx.Commit());
+  if (!key.empty()) submission_keys_.Add(key, submitted);
   for (size_t i = 0; i < specs.size(); ++i) {
     const std::vector<AttemptRecord> history = done_tasks[i].History(entries[i].id);
     const Job& job = specs[i].live.job;

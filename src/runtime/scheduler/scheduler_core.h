@@ -53,6 +53,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -80,6 +81,7 @@
 #include "runtime/scheduler/retention.h"
 #include "runtime/scheduler/scheduler_metrics.h"
 #include "runtime/scheduler/status_reply.h"
+#include "runtime/scheduler/submission_keys.h"
 #include "sim/live_engine.h"
 #include "weft/v1/weft.pb.h"
 
@@ -139,8 +141,11 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   // a dead daemon journaled them ok), journaled with the jobs (meta
   // done:ID) and never run; InvalidArgument for one that names no task.
   // moved_from: the global id + 1 of the job they continue (for the log).
+  // `key`: the client's idempotency key (submission_keys.h; empty: none):
+  // a key already journaled returns the ids it was given and adds nothing.
   absl::StatusOr<std::vector<uint32_t>> Submit(std::string_view workload_json,
-                                               std::vector<v1::DoneTask> done = {}, uint32_t moved_from = 0);
+                                               std::vector<v1::DoneTask> done = {}, uint32_t moved_from = 0,
+                                               std::string_view key = {});
   v1::StatusReply Status(const v1::StatusRequest& request);
   absl::Status Cancel(uint32_t job);
   absl::StatusOr<v1::ExportChunk> Export();
@@ -205,6 +210,9 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   void AddLiveJob(JobId id, LiveJob built, TimeUs now, std::span<const AttemptRecord> history);
   // AcceptingJobs: Unavailable while the cluster is incomplete or the journal failing.
   absl::Status AcceptingJobs() const;
+  // KnownSubmission: the global ids a submission under `key` was given, if
+  // `key` is journaled; InvalidArgument when it was for another workload.
+  std::optional<absl::StatusOr<std::vector<uint32_t>>> KnownSubmission(std::string_view key, uint64_t digest) const;
   TimeUs NowUs() const;
   // Flush journals what the engine reported, then sends what it decided. If
   // the commit fails (a full disk), nothing is sent: the events and what
@@ -254,6 +262,7 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   Workload live_;  // the cluster once complete, and every job ever accepted (JobId = index)
   absl::flat_hash_map<std::string, UserId> users_;
   JobTable jobs_;
+  SubmissionKeys submission_keys_;  // idempotency keys of the journaled submissions
   AgentRelay relay_{outbox_, jobs_, config_.replica};
   Retention retention_{config_.retain_jobs, config_.retain_age_us};
   ResultsExport export_;
