@@ -142,6 +142,12 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerClient::Submit(const std::string&
     pause = std::min(pause * 2, std::chrono::milliseconds(2000));
     ++resent;
     status = CallAt(address, submit);
+    // Connected, and broken again: not a scheduler coming back (it refuses
+    // connections until it listens) but one that will not take this call
+    // (e.g. it wants TLS): said as any unreachable scheduler is.
+    if (status.error_code() == grpc::StatusCode::UNAVAILABLE && !NeverSent(status) && !RefusedForNow(status)) {
+      return Unreachable(address, status);
+    }
   }
   if (status.error_code() == grpc::StatusCode::UNAVAILABLE && !RefusedForNow(status)) {
     return absl::UnavailableError(fmt::format(

@@ -40,7 +40,8 @@ class SchedulerClient {
   // scheduler killed, restarting) is sent again, with the same key, to the
   // same address, for up to kResubmitFor: the scheduler answers a key it
   // has journaled with the ids it gave, so the jobs are there once. Then
-  // Unavailable naming what happened and the key to submit again with.
+  // Unavailable naming what happened and the key to submit again with; a
+  // connection that breaks again once made ends the retries at once.
   absl::StatusOr<std::vector<uint32_t>> Submit(const std::string& workload_json,
                                                const std::vector<v1::DoneTask>& done = {}, uint32_t moved_from = 0,
                                                const std::string& key = {});
