@@ -18,6 +18,7 @@ namespace weft {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 class LeaseTest : public RuntimeTest {
  protected:
@@ -96,6 +97,12 @@ class LeaseTest : public RuntimeTest {
     std::this_thread::sleep_for(std::chrono::milliseconds(3000));
     EXPECT_EQ(kill(-nodes[stopped], SIGCONT), 0);
     EXPECT_EQ(Wait(address, "0", 60).exit_code, 0);
+    // The node that was not stopped renewed its lease throughout: its tasks never paused.
+    for (const auto& [dir, pid] : nodes) {
+      if (dir != stopped) {
+        EXPECT_THAT(Slurp(fs::path(dir) / "node.log"), Not(HasSubstr("lease ran out")));
+      }
+    }
     return Slurp(fs::path(stopped) / "node.log");
   }
 
