@@ -135,5 +135,42 @@ TEST_F(LeaseTest, ANodesStoppedProcessGroupRunsNoTaskTwiceWithoutCgroups) {
   EXPECT_THAT(node_log, HasSubstr("past scheduler"));
 }
 
+// A node whose scheduler does not answer (stopped: no grant comes, and the
+// stream stays up) runs its tasks for at most its lease, 1 s: they are
+// frozen, then go on once the scheduler answers again (before its node
+// timeout, 5 s: nothing was given up). The task's ticks every 50 ms show
+// the pause.
+TEST_F(LeaseTest, TasksPauseWhileTheSchedulerDoesNotAnswerAndGoOnAfter) {
+  const std::string address = SpawnScheduler({"--nodes", "1", "--heartbeat", "0.1"});
+  const pid_t scheduler = spawned_.back();
+  SpawnWeftd({"node", "--scheduler", address, "--name", "n0", "--cpu", "1", "--mem", "1", "--work-dir",
+              (dir_ / "n0").string()},
+             dir_ / "n0.out");
+  ASSERT_TRUE(Until([&] { return Run({"status", "--scheduler", address}).out.find("nodes 1/1 up") != std::string::npos; }));
+  const fs::path ticks = WorkDir() / "ticks";
+  SubmitIds(address, Workload(fmt::format(R"({{"name": "ticking", "stages": [{{"name": "s", "tasks": 1,
+      "duration": 3, "demand": {{"cpu": 1, "mem": 0.1}},
+      "command": "for i in $(seq 1 60); do date +%s.%N >> {0}; sleep 0.05; done"}}]}})",
+                                          ticks.string())));
+  ASSERT_TRUE(Until([&] { return CountFileLines(ticks) >= 3; }));
+  ASSERT_EQ(kill(scheduler, SIGSTOP), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  ASSERT_EQ(kill(scheduler, SIGCONT), 0);
+  EXPECT_EQ(Wait(address, "0", 60).exit_code, 0);
+  std::vector<double> times;
+  std::istringstream in(Slurp(ticks));
+  for (double t; in >> t;) times.push_back(t);
+  EXPECT_EQ(times.size(), 60u) << "the task ran more or less than once";
+  double longest = 0;
+  for (size_t i = 1; i < times.size(); ++i) longest = std::max(longest, times[i] - times[i - 1]);
+  // Frozen at most 1 s (and a poll) into the 2.5 s stop, thawed at its end.
+  EXPECT_GE(longest, 1.2) << "the task ran on while its lease could not be renewed";
+  EXPECT_LE(longest, 3.0);
+  const std::string log = Slurp(dir_ / "n0" / "node.log");
+  EXPECT_THAT(log, HasSubstr("lease ran out"));
+  EXPECT_THAT(log, HasSubstr("lease is renewed"));
+  EXPECT_THAT(log, Not(HasSubstr("past scheduler")));
+}
+
 }  // namespace
 }  // namespace weft

@@ -11,6 +11,7 @@
 #include "core/status.h"
 #include "fmt/format.h"
 #include "runtime/node/agent_host.h"
+#include "runtime/node/link_lease.h"
 #include "runtime/node/node_book.h"
 #include "runtime/node/node_keeper.h"
 #include "runtime/node/scheduler_link.h"
@@ -27,18 +28,11 @@ using Clock = std::chrono::steady_clock;
 constexpr TimeUs kInstantBuiltinUs = 1000;
 constexpr auto kIdleWake = std::chrono::milliseconds(100);
 constexpr auto kRefusedPause = std::chrono::milliseconds(5000);  // before retrying a daemon it refused
-// A lease is renewed this many times per lease (or at every heartbeat, if
-// more often): a scheduler may be slow to answer for most of a lease before
-// the node's tasks are frozen.
-constexpr int64_t kRenewalsPerLease = 5;
 // Messages that may start processes are served only while the lease has at
 // least a quarter of it left (and at most this much), so the keeper never
 // freezes a child between its clone and its exec, which would leave the
 // daemon waiting for that exec (TaskSpawner) with nothing to thaw it.
 constexpr int64_t kServeGuardNs = 200'000'000;
-// Heartbeats a scheduler has not answered yet, kept to match its grants; a
-// scheduler further behind than this only makes the oldest ones useless.
-constexpr size_t kMaxUnanswered = 1000;
 
 // SetUsage: what a process used over its run, in the model's units (cores,
 // resident GB, storage MB/s, network MB/s): averages over the run from the
@@ -214,15 +208,7 @@ class Node {
     std::chrono::milliseconds node_timeout{0};  // the scheduler's; 0: not said
     Clock::time_point next_heartbeat;
     Clock::time_point last_heartbeat;  // sent (or registration)
-    // The lease (docs/runtime.md, "Node loss"): 0 when the scheduler grants
-    // none. Each renewal is a numbered heartbeat; a grant of heartbeat n
-    // lets the tasks run until n was sent plus the lease.
-    int64_t lease_ns = 0;
-    int64_t lease_until_ns = 0;  // BootTimeNs; 0: no grant yet this session
-    uint64_t next_seq = 1;
-    std::deque<std::pair<uint64_t, int64_t>> unanswered;  // (seq, BootTimeNs when sent)
-    Clock::time_point next_renewal;
-    Clock::time_point last_grant;  // (or registration)
+    LinkLease lease;  // the scheduler's lease on this node (link_lease.h)
     absl::flat_hash_map<uint64_t, uint64_t> running;  // attempt -> runner id
     absl::flat_hash_map<uint64_t, Phased> phased;     // attempt -> its phases
   };
@@ -231,7 +217,7 @@ class Node {
     auto wake_at = Clock::now() + kIdleWake;
     for (const LinkState& s : states_) {
       if (s.up) wake_at = std::min(wake_at, s.next_heartbeat);
-      if (s.up && s.lease_ns > 0) wake_at = std::min(wake_at, s.next_renewal);
+      if (s.up && s.lease.granted_by_scheduler()) wake_at = std::min(wake_at, s.lease.next_renewal());
     }
     // Held messages wait for a grant (the inbox) or for the keeper's thaw.
     if (!held_.empty()) wake_at = std::min(wake_at, Clock::now() + std::chrono::milliseconds(NodeKeeper::kPollMs));
@@ -258,13 +244,7 @@ class Node {
         s.node_timeout = std::chrono::milliseconds(e.registered.node_timeout_ms());
         s.last_heartbeat = Clock::now();
         s.next_heartbeat = s.last_heartbeat + s.heartbeat;
-        // No lease until the first grant: the first renewal goes at once.
-        s.lease_ns = std::max<int64_t>(0, e.registered.lease_ms()) * 1'000'000;
-        s.lease_until_ns = 0;
-        s.next_seq = 1;
-        s.unanswered.clear();
-        s.next_renewal = s.last_heartbeat;
-        s.last_grant = s.last_heartbeat;
+        s.lease.Start(e.registered.lease_ms(), s.last_heartbeat);  // renewed at once
         // Every daemon sharing the node runs the same policy (agent_host
         // checks it), so the last one to register speaks for all.
         book_.set_overbooked(static_cast<ResourceMask>(e.registered.overbooked() & kAllResources));
@@ -275,7 +255,7 @@ class Node {
         return;
       case LinkEvent::Kind::kMessage:
         if (!s.up) return;
-        if (e.message.has_lease()) return Granted(e.link, e.message.lease().seq());
+        if (e.message.has_lease()) return s.lease.Granted(e.message.lease().seq(), Clock::now());
         // Served in order once the node holds its lease (ServeHeld).
         held_.push_back(std::move(e));
         return;
@@ -304,27 +284,15 @@ class Node {
       LinkState& s = states_[l];
       if (!s.up || s.node_timeout.count() <= 0) continue;
       const bool stalled = now - s.last_heartbeat >= s.node_timeout;
-      if (!stalled && (s.lease_ns == 0 || now - s.last_grant < s.node_timeout)) continue;
+      if (!stalled && (!s.lease.granted_by_scheduler() || now - s.lease.last_grant() < s.node_timeout)) continue;
       spdlog::warn("{} for {} ms, past scheduler {}'s node timeout: killing its tasks and registering again",
                    stalled ? "stalled" : "no lease granted",
-                   std::chrono::duration_cast<std::chrono::milliseconds>(now - (stalled ? s.last_heartbeat : s.last_grant))
+                   std::chrono::duration_cast<std::chrono::milliseconds>(now - (stalled ? s.last_heartbeat : s.lease.last_grant()))
                        .count(),
                    links_[l]->address());
       LinkDown(l);
       links_[l]->Close(std::chrono::milliseconds(0));
     }
-  }
-
-  // Granted: the scheduler on `link` answered heartbeat `seq`: the lease
-  // runs until that heartbeat was sent plus the lease (the scheduler counts
-  // from when it heard it, later: its view ends after the node's).
-  void Granted(size_t link, uint64_t seq) {
-    LinkState& s = states_[link];
-    while (!s.unanswered.empty() && s.unanswered.front().first < seq) s.unanswered.pop_front();
-    if (s.unanswered.empty() || s.unanswered.front().first != seq) return;
-    s.lease_until_ns = std::max(s.lease_until_ns, s.unanswered.front().second + s.lease_ns);
-    s.unanswered.pop_front();
-    s.last_grant = Clock::now();
   }
 
   // NodeLeaseEnd: until when the node's tasks may run: the earliest end of
@@ -335,9 +303,9 @@ class Node {
     int64_t end = NodeKeeper::kNoLease;
     int64_t shortest = NodeKeeper::kNoLease;
     for (const LinkState& s : states_) {
-      if (!s.up || s.lease_ns == 0) continue;
-      end = std::min(end, s.lease_until_ns);
-      shortest = std::min(shortest, s.lease_ns);
+      if (!s.up || !s.lease.granted_by_scheduler()) continue;
+      end = std::min(end, s.lease.until_ns());
+      shortest = std::min(shortest, s.lease.lease_ns());
     }
     if (shortest_ns != nullptr) *shortest_ns = shortest;
     return end;
@@ -654,18 +622,15 @@ class Node {
     }
   }
 
-  // RenewalDue: the link's lease is due for renewal at `now`.
-  static bool RenewalDue(const LinkState& s, Clock::time_point now) { return s.lease_ns > 0 && now >= s.next_renewal; }
-
   // Heartbeats sends each link that is due a heartbeat: with its tasks'
   // measured usage every heartbeat interval, and numbered (a renewal of the
-  // lease) every lease / kRenewalsPerLease when that comes sooner.
+  // lease) every lease / LinkLease::kRenewalsPerLease when that comes sooner.
   void Heartbeats() {
     const auto now = Clock::now();
     bool usage_due = false, renewal_due = false;
     for (const LinkState& s : states_) {
       usage_due |= s.up && now >= s.next_heartbeat;
-      renewal_due |= s.up && RenewalDue(s, now);
+      renewal_due |= s.up && s.lease.RenewalDue(now);
     }
     if (!usage_due && !renewal_due) return;
     std::vector<v1::NodeMessage> beats(links_.size());
@@ -686,17 +651,10 @@ class Node {
       LinkState& s = states_[l];
       if (!s.up) continue;
       const bool with_usage = now >= s.next_heartbeat;
-      if (!with_usage && !RenewalDue(s, now)) continue;
+      if (!with_usage && !s.lease.RenewalDue(now)) continue;
       v1::Heartbeat& beat = *beats[l].mutable_heartbeat();
-      if (s.lease_ns > 0) {
-        beat.set_seq(s.next_seq++);
-        if (s.unanswered.size() >= kMaxUnanswered) s.unanswered.pop_front();
-        // Stamped before it leaves: the lease counts from no later than
-        // the scheduler's grant.
-        s.unanswered.emplace_back(beat.seq(), NodeKeeper::BootTimeNs());
-        const auto period = std::chrono::nanoseconds(s.lease_ns / kRenewalsPerLease);
-        s.next_renewal = now + std::min<std::chrono::nanoseconds>(period, s.heartbeat);
-      }
+      // Stamped before it leaves: the lease counts from no later than the scheduler's grant.
+      if (s.lease.granted_by_scheduler()) beat.set_seq(s.lease.Renew(now, NodeKeeper::BootTimeNs(), s.heartbeat));
       links_[l]->Write(beats[l]);
       s.last_heartbeat = now;
       if (with_usage) s.next_heartbeat = now + s.heartbeat;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,19 @@
 
 namespace weft::runtime {
 namespace {
+
+constexpr int kStoppedPolls = 2;  // a stop this long is not a scheduling hiccup
+
+// StateOf reads the state letter (proc(5) field 3) from an open
+// /proc/PID/stat; '?' when unreadable.
+char StateOf(int stat_fd) {
+  char buf[512];
+  const ssize_t n = pread(stat_fd, buf, sizeof buf - 1, 0);
+  if (n <= 0) return '?';
+  buf[n] = '\0';
+  const char* close_paren = std::strrchr(buf, ')');
+  return close_paren != nullptr && close_paren[1] == ' ' ? close_paren[2] : '?';
+}
 
 // Freezer: how the keeper stops and resumes the node's tasks: the node
 // cgroup's freezer file (open at fd 1), or without one the process groups
@@ -70,7 +84,7 @@ class Freezer {
 };
 
 // KeeperMain is the keeper's whole life (fds: 0 the daemon's pidfd, 1 the
-// node group's freezer file or /dev/null).
+// node group's freezer file or /dev/null, 2 the daemon's /proc stat).
 [[noreturn]] void KeeperMain(const std::filesystem::path& work_dir,
                              const std::vector<std::filesystem::path>& node_dirs,
                              const TaskCgroups::FreezeControl& control, std::atomic<int64_t>* lease_until_ns,
@@ -83,6 +97,7 @@ class Freezer {
   signal(SIGTERM, SIG_IGN);
   signal(SIGHUP, SIG_IGN);
   Freezer freezer(work_dir / "running", control);
+  int stopped_polls = 0;
   for (;;) {
     pollfd p{.fd = 0, .events = POLLIN, .revents = 0};
     const int ready = poll(&p, 1, NodeKeeper::kPollMs);
@@ -95,7 +110,9 @@ class Freezer {
       TaskRunner::KillLeftovers(work_dir);
       _exit(0);
     }
-    if (NodeKeeper::BootTimeNs() >= lease_until_ns->load()) {
+    const char state = StateOf(2);
+    stopped_polls = state == 'T' || state == 't' ? stopped_polls + 1 : 0;
+    if (stopped_polls >= kStoppedPolls || NodeKeeper::BootTimeNs() >= lease_until_ns->load()) {
       freezer.Freeze();
       frozen->store(1);
     } else if (frozen->load() != 0) {
@@ -118,13 +135,14 @@ std::unique_ptr<NodeKeeper> NodeKeeper::Start(const std::filesystem::path& work_
   const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, daemon, 0));
   const TaskCgroups::FreezeControl control = cgroups.NodeFreezeControl();
   const int freeze_fd = open(control.file.empty() ? "/dev/null" : control.file.c_str(), O_WRONLY | O_CLOEXEC);
+  const int stat_fd = open(("/proc/" + std::to_string(daemon) + "/stat").c_str(), O_RDONLY | O_CLOEXEC);
   void* page = mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   auto close_all = [&] {
-    for (int fd : {pidfd, freeze_fd}) {
+    for (int fd : {pidfd, freeze_fd, stat_fd}) {
       if (fd >= 0) close(fd);
     }
   };
-  if (pidfd < 0 || freeze_fd < 0 || page == MAP_FAILED) {
+  if (pidfd < 0 || freeze_fd < 0 || stat_fd < 0 || page == MAP_FAILED) {
     close_all();
     if (page != MAP_FAILED) munmap(page, sizeof(Shared));
     return nullptr;
@@ -137,14 +155,12 @@ std::unique_ptr<NodeKeeper> NodeKeeper::Start(const std::filesystem::path& work_
   if (middle == 0) {
     if (fork() != 0) _exit(0);
     shared->keeper.store(getpid());
-    // Only its own descriptors, at 0 and 1, and /dev/null at 2 (dup2 clears
+    // Only its own three descriptors, at 0, 1 and 2 (dup2 clears
     // close-on-exec, harmless: it never execs).
-    const int fds[2] = {pidfd, freeze_fd};
-    int moved[2];
-    for (int i = 0; i < 2; ++i) moved[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 10);
-    for (int i = 0; i < 2; ++i) dup2(moved[i], i);
-    const int null_fd = open("/dev/null", O_WRONLY);
-    if (null_fd >= 0) dup2(null_fd, 2);
+    const int fds[3] = {pidfd, freeze_fd, stat_fd};
+    int moved[3];
+    for (int i = 0; i < 3; ++i) moved[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 10);
+    for (int i = 0; i < 3; ++i) dup2(moved[i], i);
     close_range(3, ~0U, 0);
     KeeperMain(work_dir, node_dirs, control, &shared->lease_until_ns, &shared->frozen);
   }

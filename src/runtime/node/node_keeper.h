@@ -13,8 +13,11 @@
 //     cgroup (`cgroup.freeze`, v1 `freezer.state`) or, without one, a
 //     SIGSTOP of every recorded process group that is still the recorded
 //     one, again at every poll (a task started meanwhile is stopped too).
-//     Once a later lease is published it thaws them (or SIGCONTs the groups
-//     it stopped). It polls every kPollMs.
+//     It also freezes them while it sees the daemon stopped (SIGSTOP, a
+//     debugger) for two polls in a row, the common case, long before the
+//     lease runs out. Once the daemon runs again under a lease, or a later
+//     lease is published, it thaws them (or SIGCONTs the groups it
+//     stopped). It polls every kPollMs.
 // The keeper runs in a session of its own (setsid), so a signal to the
 // daemon's process group (Ctrl-Z at a terminal, `kill -STOP -- -PGID`) does
 // not reach it: a stopped daemon renews nothing, and its keeper freezes its
