@@ -1,5 +1,7 @@
 // The commands that use a running scheduler (FORMATS.md §4):
-//   weft submit --scheduler ADDR WORKLOAD   prints one job id per line
+//   weft submit --scheduler ADDR WORKLOAD   prints one job id per line; exit 75 when it may be run
+//                                           again (nothing new accepted, or a broken connection: then
+//                                           with --idempotency-key KEY, as its message says)
 //   weft submit --scheduler ADDR --wrap CMD [--cpu C --mem G --tasks N --name NAME]
 //   weft status --scheduler ADDR [JOB] [--out DIR]
 //   weft wait   --scheduler ADDR JOB [--timeout S]   exit 0 succeeded, 1 failed or cancelled, 3 timed out
@@ -12,6 +14,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <random>
 #include <string.h>
 #include <sstream>
 #include <thread>
@@ -29,6 +32,35 @@ namespace weft::cli {
 namespace {
 
 constexpr int kExitTimedOut = 3;
+// A submission refused for now (the scheduler's journal failing, its cluster
+// incomplete, the scheduler unreachable or its connection broken): nothing
+// new was accepted, or the message names the key to submit again with.
+// sysexits.h's EX_TEMPFAIL, so scripts can tell it from a failure (1) and
+// bad input (2).
+constexpr int kExitTryAgain = 75;
+
+// NewSubmissionKey: a fresh idempotency key (128 random bits, hex).
+std::string NewSubmissionKey() {
+  std::random_device random;
+  std::string key;
+  for (int i = 0; i < 4; ++i) key += fmt::format("{:08x}", static_cast<uint32_t>(random()));
+  return key;
+}
+
+// MessageForDisplay: a scheduler's message on one terminal line: control
+// characters escaped as EscapeForDisplay does, quotes kept (it is not
+// quoted here).
+std::string MessageForDisplay(std::string_view s) {
+  std::string out;
+  size_t begin = 0;
+  for (size_t i = 0; i <= s.size(); ++i) {
+    if (i < s.size() && s[i] != '"' && s[i] != '\\') continue;
+    out += EscapeForDisplay(s.substr(begin, i - begin));
+    if (i < s.size()) out += s[i];
+    begin = i + 1;
+  }
+  return out;
+}
 
 // ReadSubmission: the file's text, read up to the most a scheduler accepts
 // (so `weft submit /dev/zero` ends); nullopt after a one-line error.
@@ -58,17 +90,22 @@ std::optional<std::string> ReadSubmission(const std::string& path) {
   return text;
 }
 
-// SendSubmission sends a workload's text and prints the job ids.
-int SendSubmission(const SchedulerFlags& flags, const std::string& text) {
+// SendSubmission sends a workload's text under `key` (a new one if empty)
+// and prints the job ids.
+int SendSubmission(const SchedulerFlags& flags, const std::string& text, const std::string& key) {
   auto client = flags.Client();
   if (!client) return kExitBadInput;
-  absl::StatusOr<std::vector<uint32_t>> ids = client->Submit(text);
+  absl::StatusOr<std::vector<uint32_t>> ids = client->Submit(text, {}, 0, key.empty() ? NewSubmissionKey() : key);
+  if (!ids.ok() && absl::IsUnavailable(ids.status())) {
+    std::cerr << "error: " << ids.status().message() << "\n";
+    return kExitTryAgain;
+  }
   if (!ids.ok()) return ReportClientError(ids.status());
   for (uint32_t id : *ids) std::cout << id << "\n";
   return kExitOk;
 }
 
-int Submit(const SchedulerFlags& flags, const std::string& path) {
+int Submit(const SchedulerFlags& flags, const std::string& path, const std::string& key) {
   // Checked here first so a bad file never reaches the scheduler; the
   // scheduler checks again (it trusts no client). A jobs-only file (no
   // cluster section) can only be checked against the live nodes: there.
@@ -77,7 +114,7 @@ int Submit(const SchedulerFlags& flags, const std::string& path) {
   const nlohmann::json doc = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
   const bool jobs_only = doc.is_object() && !doc.contains("cluster");
   if (!jobs_only && !ReadWorkloadOrReport(path)) return kExitBadInput;
-  return SendSubmission(flags, *text);
+  return SendSubmission(flags, *text, key);
 }
 
 // WrapFlags: `weft submit --wrap CMD`: one job of one stage running CMD, as
@@ -141,7 +178,7 @@ void PrintStatus(const std::vector<v1::StatusReply>& replies, bool why = false) 
     if (r.replicas() > 1) line += fmt::format(" | scheduler replica {} of {}", r.replica(), r.replicas());
     if (!r.journal_error().empty()) {
       line += fmt::format(" | JOURNAL FAILING, new jobs refused and nothing launched until it commits: {}",
-                          EscapeForDisplay(r.journal_error()));
+                          MessageForDisplay(r.journal_error()));
     }
     std::cout << line << "\n";
     jobs.insert(jobs.end(), r.jobs().begin(), r.jobs().end());
@@ -303,8 +340,12 @@ void AddJobCommands(CLI::App& app, CommandRun& run) {
     auto flags = std::make_shared<SchedulerFlags>();
     auto path = std::make_shared<std::string>();
     auto wrap = std::make_shared<WrapFlags>();
+    auto key = std::make_shared<std::string>();
     CLI::App* cmd = app.add_subcommand("submit", "Submit a workload's jobs to a running scheduler; prints their ids");
     flags->Add(cmd);
+    cmd->add_option("--idempotency-key", *key,
+                    "The submission's key (default: a new one): a scheduler that has the key already returns the "
+                    "ids it gave and adds nothing");
     CLI::Option* workload =
         cmd->add_option("workload", *path, "Workload file (weft JSON; its cluster section is ignored)");
     CLI::Option* command =
@@ -322,10 +363,10 @@ void AddJobCommands(CLI::App& app, CommandRun& run) {
         cmd->add_option("--user", wrap->user, "--wrap: the job's user"),
     };
     for (CLI::Option* o : shape) o->needs(command);
-    cmd->callback([&run, flags, path, wrap, command] {
+    cmd->callback([&run, flags, path, wrap, command, key] {
       if (command->count() == 0 && path->empty()) throw CLI::RequiredError("a workload file or --wrap CMD");
-      run = [flags, path, wrap, command] {
-        return command->count() > 0 ? SendSubmission(*flags, WrapWorkload(*wrap)) : Submit(*flags, *path);
+      run = [flags, path, wrap, command, key] {
+        return command->count() > 0 ? SendSubmission(*flags, WrapWorkload(*wrap), *key) : Submit(*flags, *path, *key);
       };
     });
   }

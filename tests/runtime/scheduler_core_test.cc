@@ -337,6 +337,10 @@ TEST_F(SchedulerCoreTest, TasksSubmittedAsDoneElsewhereNeverRun) {
     one.set_job(0);
     EXPECT_EQ(core->Status(one).jobs(0).done(), 1u);
   }
+  // A restarted core holds its nodes for a lease (node_leases.h; the
+  // lease test is FakeTimeTest's): none to speak of here.
+  config_.lease_us = 1;
+  config_.lease_margin_us = 0;
   auto core = Open();  // a crash with a/1 running
   FakeLink link;
   auto session = core->RegisterNode(Node("n"), &link);
@@ -358,6 +362,8 @@ TEST_F(SchedulerCoreTest, ReopenedCoreResumesWithoutRerunningFinishedTasks) {
     core->OnNodeMessage(*session, Ends({link.Launches()[0].attempt()}));  // a/0 done
     ASSERT_EQ(link.Launches().size(), 2u);                               // a/1 running when we "crash"
   }
+  config_.lease_us = 1;  // no hold of the nodes after the restart to speak of (as above)
+  config_.lease_margin_us = 0;
   auto core = Open();
   EXPECT_EQ(State(*core, 0), "running");
   FakeLink link;
@@ -370,6 +376,45 @@ TEST_F(SchedulerCoreTest, ReopenedCoreResumesWithoutRerunningFinishedTasks) {
   EXPECT_EQ(link.Launches()[1].label(), "0-b-0-0");
   core->OnNodeMessage(*session, Ends({link.Launches()[1].attempt()}));
   EXPECT_EQ(State(*core, 0), "succeeded");
+}
+
+// Issue 34, finding 4: a submission that comes again under its idempotency
+// key (the client retrying after its connection broke) gets the ids it got
+// the first time and adds nothing, also after a crash and a restart (the
+// key is journaled with the jobs); the same key with another workload, or a
+// malformed key, is refused.
+TEST_F(SchedulerCoreTest, ASubmissionAgainUnderItsKeyGetsItsIdsAndAddsNothing) {
+  const std::string other = R"({"weft": 1, "jobs": [{"name": "other", "stages": [
+      {"name": "s", "tasks": 1, "duration": 1, "demand": {"cpu": 1, "mem": 1}}]}]})";
+  {
+    auto core = Open();
+    FakeLink link;
+    ASSERT_TRUE(core->RegisterNode(Node("n"), &link).ok());
+    ASSERT_EQ(*core->Submit(other), std::vector<uint32_t>{0});
+    const auto first = core->Submit(kTwoStages, {}, 0, "key-1");
+    ASSERT_TRUE(first.ok()) << first.status();
+    EXPECT_EQ(*first, std::vector<uint32_t>{1});
+    const auto again = core->Submit(kTwoStages, {}, 0, "key-1");
+    ASSERT_TRUE(again.ok()) << again.status();
+    EXPECT_EQ(*again, std::vector<uint32_t>{1});
+    EXPECT_EQ(Jobs(*core), 2u);
+    const auto reused = core->Submit(other, {}, 0, "key-1");
+    EXPECT_TRUE(absl::IsInvalidArgument(reused.status())) << reused.status();
+    EXPECT_TRUE(absl::IsInvalidArgument(core->Submit(other, {}, 0, "a key").status()));
+    EXPECT_TRUE(absl::IsInvalidArgument(core->Submit(other, {}, 0, std::string(129, 'k')).status()));
+    EXPECT_EQ(Jobs(*core), 2u);
+  }
+  auto core = Open();  // a crash, and a restart on the journal
+  const auto after = core->Submit(kTwoStages, {}, 0, "key-1");
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_EQ(*after, std::vector<uint32_t>{1});
+  EXPECT_EQ(Jobs(*core), 2u);
+  FakeLink link;
+  ASSERT_TRUE(core->RegisterNode(Node("n"), &link).ok());
+  const auto fresh = core->Submit(kTwoStages, {}, 0, "key-2");  // a new key is a new submission
+  ASSERT_TRUE(fresh.ok()) << fresh.status();
+  EXPECT_EQ(*fresh, std::vector<uint32_t>{2});
+  EXPECT_EQ(Jobs(*core), 3u);
 }
 
 TEST_F(SchedulerCoreTest, AStateDirKeepsItsPolicy) {
@@ -855,6 +900,45 @@ TEST_F(FakeTimeTest, ASilentNodeIsLostExactlyAfterItsTimeout) {
   clock_->Advance(1);
   EXPECT_TRUE(links[1 - busy].closed);
   EXPECT_EQ(NodesUp(), 0u);
+}
+
+// Issue 34, finding 3: a node whose stream broke may still run its tasks
+// until the lease it was last granted runs out (a heartbeat answered at
+// 0.3 s: until 1.3 s); they run elsewhere only after that and the margin
+// (0.5 s), never at once.
+TEST_F(FakeTimeTest, ALostNodesTasksRunElsewhereOnlyAfterItsLeaseAndTheMargin) {
+  config_.nodes = 2;
+  config_.lease_us = 1'000'000;
+  config_.lease_margin_us = 500'000;
+  core_ = Open();
+  ASSERT_NE(core_, nullptr);
+  FakeLink links[2];
+  auto s0 = core_->RegisterNode(Node("n0", 1, 2), &links[0]);
+  auto s1 = core_->RegisterNode(Node("n1", 1, 2), &links[1]);
+  ASSERT_TRUE(s0.ok() && s1.ok());
+  EXPECT_EQ(links[0].sent.front().registered().lease_ms(), 1000);
+  ASSERT_TRUE(core_->Submit(R"({"weft": 1, "jobs": [{"name": "j", "stages": [
+      {"name": "s", "tasks": 1, "duration": 1, "demand": {"cpu": 1, "mem": 1}}]}]})")
+                  .ok());
+  const int busy = links[0].Launches().size() == 1 ? 0 : 1;
+  ASSERT_EQ(links[busy].Launches().size(), 1u);
+  StartClock();
+
+  clock_->Advance(300'000);
+  v1::NodeMessage renewal = Heartbeat();
+  renewal.mutable_heartbeat()->set_seq(7);
+  core_->OnNodeMessage(busy == 0 ? *s0 : *s1, renewal);
+  ASSERT_TRUE(links[busy].sent.back().has_lease());
+  EXPECT_EQ(links[busy].sent.back().lease().seq(), 7u);
+
+  clock_->Advance(200'000);
+  core_->NodeGone(busy == 0 ? *s0 : *s1);  // 0.5 s: its stream broke
+  EXPECT_EQ(NodesUp(), 1u);
+  clock_->Advance(1'299'999);  // 1.799999 s: the lease and the margin not yet over
+  EXPECT_EQ(links[1 - busy].Launches().size(), 0u) << "rerun while the lost node's lease may still hold";
+  clock_->Advance(1);
+  ASSERT_EQ(links[1 - busy].Launches().size(), 1u);
+  EXPECT_EQ(links[1 - busy].Launches()[0].label(), "0-s-0-1");
 }
 
 // The engine's timers run on the same time: a job that arrives 2 s after its

@@ -225,9 +225,11 @@ TEST_F(RuntimeTest, AFullDiskHoldsEverythingUntilTheJournalCommitsAgain) {
   ASSERT_TRUE(Until([&] { return Run({"status", "--scheduler", address}).out.find("JOURNAL FAILING") != std::string::npos; }));
   const Result status = Run({"status", "--scheduler", address});
   EXPECT_THAT(status.out, HasSubstr("0/21")) << status.out;  // a's end is not journaled: not shown
+  // Issue 34, finding 9: the error as the journal said it, quotes unescaped.
+  EXPECT_THAT(status.out, Not(HasSubstr("\\\""))) << status.out;
   const Result refused = Run({"submit", "--scheduler", address, Write("more.json", Workload(R"({"name": "more",
       "stages": [{"name": "s", "tasks": 1, "duration": 0.1, "demand": {"cpu": 1, "mem": 0.1}}]})"))});
-  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_EQ(refused.exit_code, 75) << refused.err;  // refused for now: run it again later (finding 9)
   EXPECT_THAT(refused.err, HasSubstr("journal"));
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   EXPECT_FALSE(fs::exists(work / "b.log")) << "b was launched on an end that is not journaled";

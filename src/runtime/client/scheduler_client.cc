@@ -1,7 +1,9 @@
 #include "runtime/client/scheduler_client.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
+#include <thread>
 
 #include "fmt/format.h"
 
@@ -83,18 +85,78 @@ absl::Status SchedulerClient::ForJob(uint32_t job, Call&& call) {
   return not_found.ok() ? absl::NotFoundError(fmt::format("no job {}", job)) : not_found;
 }
 
+namespace {
+
+// NeverSent: an UNAVAILABLE that means the call reached no scheduler (no
+// connection could be made), so nothing was submitted.
+bool NeverSent(const grpc::Status& status) {
+  return status.error_message().find("failed to connect") != std::string::npos ||
+         status.error_message().find("Failed to connect") != std::string::npos;
+}
+
+// RefusedForNow: the scheduler itself refused the submission for now (its
+// journal failing, its cluster incomplete: scheduler_core.cc's
+// AcceptingJobs says "try again later"), so nothing was submitted.
+bool RefusedForNow(const grpc::Status& status) {
+  return status.error_message().find("try again later") != std::string::npos;
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<uint32_t>> SchedulerClient::Submit(const std::string& workload_json,
                                                              const std::vector<v1::DoneTask>& done,
-                                                             uint32_t moved_from) {
+                                                             uint32_t moved_from, const std::string& key) {
   v1::SubmitRequest request;
   request.set_workload_json(workload_json);
   for (const v1::DoneTask& d : done) *request.add_done() = d;
   request.set_moved_from(moved_from);
+  request.set_idempotency_key(key);
   v1::SubmitReply reply;
-  absl::Status s = WithFailover([&](v1::Scheduler::Stub& stub, grpc::ClientContext& context) {
+  auto submit = [&](v1::Scheduler::Stub& stub, grpc::ClientContext& context) {
     return stub.Submit(&context, request, &reply);
-  });
-  if (!s.ok()) return s;
+  };
+  if (key.empty()) {
+    absl::Status s = WithFailover(submit);
+    if (!s.ok()) return s;
+    return std::vector<uint32_t>(reply.job_ids().begin(), reply.job_ids().end());
+  }
+  if (addresses_.empty()) return absl::InvalidArgumentError("no scheduler address given");
+  // Failover to the next address only while nothing was sent: a submission
+  // that may have arrived is retried where it went (another daemon would
+  // not know its key).
+  grpc::Status status;
+  for (size_t tried = 0; tried < addresses_.size(); ++tried) {
+    status = CallAt(addresses_[current_], submit);
+    if (status.error_code() != grpc::StatusCode::UNAVAILABLE || !NeverSent(status)) break;
+    if (tried + 1 < addresses_.size()) current_ = (current_ + 1) % addresses_.size();
+  }
+  const std::string& address = addresses_[current_];
+  if (status.error_code() == grpc::StatusCode::UNAVAILABLE && NeverSent(status)) return Unreachable(address, status);
+  const grpc::Status first = status;
+  const auto give_up_at = std::chrono::steady_clock::now() + kResubmitFor;
+  auto pause = std::chrono::milliseconds(200);
+  int resent = 0;
+  while (status.error_code() == grpc::StatusCode::UNAVAILABLE && !RefusedForNow(status) &&
+         std::chrono::steady_clock::now() < give_up_at) {
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(2000));
+    ++resent;
+    status = CallAt(address, submit);
+    // Connected, and broken again: not a scheduler coming back (it refuses
+    // connections until it listens) but one that will not take this call
+    // (e.g. it wants TLS): said as any unreachable scheduler is.
+    if (status.error_code() == grpc::StatusCode::UNAVAILABLE && !NeverSent(status) && !RefusedForNow(status)) {
+      return Unreachable(address, status);
+    }
+  }
+  if (status.error_code() == grpc::StatusCode::UNAVAILABLE && !RefusedForNow(status)) {
+    return absl::UnavailableError(fmt::format(
+        "the connection to the scheduler at {} broke during the submission ({}) and it did not answer again "
+        "within {} s ({} tries): the jobs may or may not have been accepted; `weft submit --idempotency-key {}` "
+        "with the same workload gets their ids if they were, and submits them once if not",
+        address, first.error_message(), kResubmitFor.count(), resent, key));
+  }
+  if (!status.ok()) return FromGrpc(status);
   return std::vector<uint32_t>(reply.job_ids().begin(), reply.job_ids().end());
 }
 

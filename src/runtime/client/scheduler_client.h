@@ -14,6 +14,7 @@
 // Not thread-safe.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,17 @@ class SchedulerClient {
   SchedulerClient(const std::string& addresses, std::string token, TlsConfig tls = {});
 
   // done, moved_from: a failover's resubmission (failover.h; SubmitRequest).
+  // `key`: the submission's idempotency key (SubmitRequest; empty: none).
+  // With a key, a submission whose connection breaks once it was sent (the
+  // scheduler killed, restarting) is sent again, with the same key, to the
+  // same address, for up to kResubmitFor: the scheduler answers a key it
+  // has journaled with the ids it gave, so the jobs are there once. Then
+  // Unavailable naming what happened and the key to submit again with; a
+  // connection that breaks again once made ends the retries at once.
   absl::StatusOr<std::vector<uint32_t>> Submit(const std::string& workload_json,
-                                               const std::vector<v1::DoneTask>& done = {}, uint32_t moved_from = 0);
+                                               const std::vector<v1::DoneTask>& done = {}, uint32_t moved_from = 0,
+                                               const std::string& key = {});
+  static constexpr std::chrono::seconds kResubmitFor{20};
   // JobStatus: the reply of the replica that owns `job` (with that job only).
   // Unavailable when no address owns it and some could not be reached.
   absl::StatusOr<v1::StatusReply> JobStatus(uint32_t job);

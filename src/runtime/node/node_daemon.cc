@@ -2,13 +2,16 @@
 
 #include <poll.h>
 
+#include <algorithm>
 #include <chrono>
+#include <deque>
 #include <optional>
 
 #include "absl/container/flat_hash_map.h"
 #include "core/status.h"
 #include "fmt/format.h"
 #include "runtime/node/agent_host.h"
+#include "runtime/node/link_lease.h"
 #include "runtime/node/node_book.h"
 #include "runtime/node/node_keeper.h"
 #include "runtime/node/scheduler_link.h"
@@ -25,6 +28,11 @@ using Clock = std::chrono::steady_clock;
 constexpr TimeUs kInstantBuiltinUs = 1000;
 constexpr auto kIdleWake = std::chrono::milliseconds(100);
 constexpr auto kRefusedPause = std::chrono::milliseconds(5000);  // before retrying a daemon it refused
+// Messages that may start processes are served only while the lease has at
+// least a quarter of it left (and at most this much), so the keeper never
+// freezes a child between its clone and its exec, which would leave the
+// daemon waiting for that exec (TaskSpawner) with nothing to thaw it.
+constexpr int64_t kServeGuardNs = 200'000'000;
 
 // SetUsage: what a process used over its run, in the model's units (cores,
 // resident GB, storage MB/s, network MB/s): averages over the run from the
@@ -142,7 +150,8 @@ class Node {
       : config_(config),
         stop_(stop),
         wake_fd_(wake_fd),
-        runner_(config.work_dir, TaskCgroups::GroupName(config.name, config.work_dir)),
+        runner_(config.work_dir,
+                config.no_cgroups ? std::string() : TaskCgroups::GroupName(config.name, config.work_dir)),
         book_(config.capacity) {}
 
   void Run() {
@@ -160,6 +169,8 @@ class Node {
       Wait();
       CheckStall();
       for (LinkEvent& e : inbox_.Take()) Handle(e);
+      PublishLease();
+      ServeHeld();
       if (agent_) {
         agent_->FireTimers();
         RouteAgentActions();
@@ -167,7 +178,10 @@ class Node {
       ReportEnds();
       Heartbeats();
     }
-    runner_.KillAll();
+    // Frozen tasks die only once thawed: the keeper lets them go once they are signalled.
+    runner_.KillAll([this] {
+      if (keeper_) keeper_->SetLease(NodeKeeper::kNoLease);
+    });
     links_.clear();  // ends every stream
   }
 
@@ -194,6 +208,7 @@ class Node {
     std::chrono::milliseconds node_timeout{0};  // the scheduler's; 0: not said
     Clock::time_point next_heartbeat;
     Clock::time_point last_heartbeat;  // sent (or registration)
+    LinkLease lease;  // the scheduler's lease on this node (link_lease.h)
     absl::flat_hash_map<uint64_t, uint64_t> running;  // attempt -> runner id
     absl::flat_hash_map<uint64_t, Phased> phased;     // attempt -> its phases
   };
@@ -202,7 +217,10 @@ class Node {
     auto wake_at = Clock::now() + kIdleWake;
     for (const LinkState& s : states_) {
       if (s.up) wake_at = std::min(wake_at, s.next_heartbeat);
+      if (s.up && s.lease.granted_by_scheduler()) wake_at = std::min(wake_at, s.lease.next_renewal());
     }
+    // Held messages wait for a grant (the inbox) or for the keeper's thaw.
+    if (!held_.empty()) wake_at = std::min(wake_at, Clock::now() + std::chrono::milliseconds(NodeKeeper::kPollMs));
     if (agent_ && agent_->NextTimer()) wake_at = std::min(wake_at, *agent_->NextTimer());
     const int timeout_ms = static_cast<int>(std::max<int64_t>(
         0, std::chrono::duration_cast<std::chrono::milliseconds>(wake_at - Clock::now()).count() + 1));
@@ -226,6 +244,7 @@ class Node {
         s.node_timeout = std::chrono::milliseconds(e.registered.node_timeout_ms());
         s.last_heartbeat = Clock::now();
         s.next_heartbeat = s.last_heartbeat + s.heartbeat;
+        s.lease.Start(e.registered.lease_ms(), s.last_heartbeat);  // renewed at once
         // Every daemon sharing the node runs the same policy (agent_host
         // checks it), so the last one to register speaks for all.
         book_.set_overbooked(static_cast<ResourceMask>(e.registered.overbooked() & kAllResources));
@@ -235,7 +254,10 @@ class Node {
         LinkDown(e.link);
         return;
       case LinkEvent::Kind::kMessage:
-        if (s.up) OnMessage(e.link, e.message);
+        if (!s.up) return;
+        if (e.message.has_lease()) return s.lease.Granted(e.message.lease().seq(), Clock::now());
+        // Served in order once the node holds its lease (ServeHeld).
+        held_.push_back(std::move(e));
         return;
     }
   }
@@ -249,24 +271,80 @@ class Node {
   }
 
   // CheckStall runs first after every wait. A daemon that was stopped
-  // (SIGSTOP) past a scheduler's node timeout has been declared lost there,
-  // and its tasks run again elsewhere: it kills them and registers again,
-  // before it reads anything the link queued meanwhile. Its keeper froze
-  // the tasks while it was stopped, so a first copy cannot have run on
-  // (and finished) beside the rerun; they are thawed once that is decided.
+  // (SIGSTOP) past a scheduler's node timeout, or that has heard no grant
+  // of its lease for that long, has been (or is about to be) declared lost
+  // there, and its tasks run again elsewhere: it kills them and registers
+  // again, before it reads anything the link queued meanwhile. Its keeper
+  // froze the tasks when their lease ran out, so a first copy cannot have
+  // run on (and finished) beside the rerun; the keeper thaws what is left
+  // once PublishLease says a lease holds again.
   void CheckStall() {
-    const bool frozen = keeper_ && keeper_->TakeFrozen();
     const auto now = Clock::now();
     for (size_t l = 0; l < states_.size(); ++l) {
       LinkState& s = states_[l];
-      if (!s.up || s.node_timeout.count() <= 0 || now - s.last_heartbeat < s.node_timeout) continue;
-      spdlog::warn("stalled for {} ms, past scheduler {}'s node timeout: killing its tasks and registering again",
-                   std::chrono::duration_cast<std::chrono::milliseconds>(now - s.last_heartbeat).count(),
+      if (!s.up || s.node_timeout.count() <= 0) continue;
+      const bool stalled = now - s.last_heartbeat >= s.node_timeout;
+      if (!stalled && (!s.lease.granted_by_scheduler() || now - s.lease.last_grant() < s.node_timeout)) continue;
+      spdlog::warn("{} for {} ms, past scheduler {}'s node timeout: killing its tasks and registering again",
+                   stalled ? "stalled" : "no lease granted",
+                   std::chrono::duration_cast<std::chrono::milliseconds>(now - (stalled ? s.last_heartbeat : s.lease.last_grant()))
+                       .count(),
                    links_[l]->address());
       LinkDown(l);
       links_[l]->Close(std::chrono::milliseconds(0));
     }
-    if (frozen) runner_.cgroups().ThawNode();
+  }
+
+  // NodeLeaseEnd: until when the node's tasks may run: the earliest end of
+  // the leases of the links that are up (each scheduler's tasks run here,
+  // and the keeper freezes the node as a whole); kNoLease when no link up
+  // grants one. Sets `shortest_ns` to the shortest of those leases.
+  int64_t NodeLeaseEnd(int64_t* shortest_ns = nullptr) const {
+    int64_t end = NodeKeeper::kNoLease;
+    int64_t shortest = NodeKeeper::kNoLease;
+    for (const LinkState& s : states_) {
+      if (!s.up || !s.lease.granted_by_scheduler()) continue;
+      end = std::min(end, s.lease.until_ns());
+      shortest = std::min(shortest, s.lease.lease_ns());
+    }
+    if (shortest_ns != nullptr) *shortest_ns = shortest;
+    return end;
+  }
+
+  // PublishLease tells the keeper the node's lease (it freezes the tasks
+  // past it and thaws them within it), and logs when that changes.
+  void PublishLease() {
+    if (!keeper_) return;
+    keeper_->SetLease(NodeLeaseEnd());
+    const bool frozen = keeper_->frozen();
+    // Said only when tasks are held: a node without any (just registered,
+    // its first grant on its way) is frozen and thawed in silence.
+    if (frozen != said_frozen_ && runner_.running() > 0) {
+      if (frozen) {
+        spdlog::warn("the node's lease ran out: its tasks are frozen until a scheduler renews it");
+      } else {
+        spdlog::info("the node's lease is renewed: its tasks run again");
+      }
+    }
+    said_frozen_ = frozen;
+  }
+
+  // ServeHeld serves what the schedulers sent, in order, while the node
+  // holds its lease with some of it left (kServeGuardNs): a launch starts a
+  // process only where the keeper will not freeze it as it starts.
+  void ServeHeld() {
+    while (!held_.empty()) {
+      int64_t shortest = 0;
+      const int64_t end = NodeLeaseEnd(&shortest);
+      if (end != NodeKeeper::kNoLease &&
+          end - NodeKeeper::BootTimeNs() < std::min(kServeGuardNs, shortest / 4)) {
+        return;
+      }
+      if (keeper_ && keeper_->frozen()) return;  // thawed at the keeper's next poll
+      LinkEvent e = std::move(held_.front());
+      held_.pop_front();
+      if (states_[e.link].up) OnMessage(e.link, e.message);
+    }
   }
 
   // UpReplicas: how many replicas the links that are up report, if any is up.
@@ -281,6 +359,7 @@ class Node {
     LinkState& s = states_[link];
     if (!s.up) return;
     s.up = false;
+    std::erase_if(held_, [link](const LinkEvent& e) { return e.link == link; });
     // The scheduler gives up on whatever it ran here when the stream ends.
     for (const auto& [attempt, id] : s.running) runner_.Kill(id);
     s.running.clear();
@@ -543,16 +622,22 @@ class Node {
     }
   }
 
+  // Heartbeats sends each link that is due a heartbeat: with its tasks'
+  // measured usage every heartbeat interval, and numbered (a renewal of the
+  // lease) every lease / LinkLease::kRenewalsPerLease when that comes sooner.
   void Heartbeats() {
     const auto now = Clock::now();
-    bool due = false;
-    for (const LinkState& s : states_) due |= s.up && now >= s.next_heartbeat;
-    if (!due) return;
+    bool usage_due = false, renewal_due = false;
+    for (const LinkState& s : states_) {
+      usage_due |= s.up && now >= s.next_heartbeat;
+      renewal_due |= s.up && s.lease.RenewalDue(now);
+    }
+    if (!usage_due && !renewal_due) return;
     std::vector<v1::NodeMessage> beats(links_.size());
-    for (const TaskUsage& u : runner_.SampleUsage()) {
+    for (const TaskUsage& u : usage_due ? runner_.SampleUsage() : std::vector<TaskUsage>()) {
       auto it = origins_.find(u.id);
       if (it == origins_.end() || !states_[it->second.link].up ||
-          states_[it->second.link].session != it->second.session) {
+          states_[it->second.link].session != it->second.session || now < states_[it->second.link].next_heartbeat) {
         continue;
       }
       v1::TaskUsage* t = beats[it->second.link].mutable_heartbeat()->add_usage();
@@ -564,11 +649,15 @@ class Node {
     }
     for (size_t l = 0; l < states_.size(); ++l) {
       LinkState& s = states_[l];
-      if (!s.up || now < s.next_heartbeat) continue;
-      beats[l].mutable_heartbeat();
+      if (!s.up) continue;
+      const bool with_usage = now >= s.next_heartbeat;
+      if (!with_usage && !s.lease.RenewalDue(now)) continue;
+      v1::Heartbeat& beat = *beats[l].mutable_heartbeat();
+      // Stamped before it leaves: the lease counts from no later than the scheduler's grant.
+      if (s.lease.granted_by_scheduler()) beat.set_seq(s.lease.Renew(now, NodeKeeper::BootTimeNs(), s.heartbeat));
       links_[l]->Write(beats[l]);
       s.last_heartbeat = now;
-      s.next_heartbeat = now + s.heartbeat;
+      if (with_usage) s.next_heartbeat = now + s.heartbeat;
     }
   }
 
@@ -585,7 +674,9 @@ class Node {
   std::vector<LinkState> states_;
   absl::flat_hash_map<uint64_t, Origin> origins_;  // by runner id
   uint64_t next_task_id_ = 1;
-  std::unique_ptr<NodeKeeper> keeper_;  // kills what the daemon leaves; freezes its tasks while it is stopped
+  std::unique_ptr<NodeKeeper> keeper_;  // kills what the daemon leaves; freezes its tasks past their lease
+  bool said_frozen_ = false;            // the log last said the tasks are frozen
+  std::deque<LinkEvent> held_;          // what the schedulers sent, served while the lease holds (ServeHeld)
   std::unique_ptr<AgentHost> agent_;  // the policy's node agent, when it has one
   size_t agent_link_ = 0;             // the link whose START built it (its clock)
 };

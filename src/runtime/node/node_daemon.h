@@ -11,6 +11,12 @@
 // every scheduler replica; its actions go to the daemon owning the job or
 // replica they are about (replica_ids.h).
 //
+// Its tasks run under a lease (docs/runtime.md, "Node loss"): each link
+// renews its scheduler's with numbered heartbeats, the daemon publishes the
+// earliest end of the leases of the links that are up to its keeper
+// (node_keeper.h), which freezes the tasks past it, and what a scheduler
+// sends is served only while the lease has some of it left.
+//
 // If a link's stream breaks (its scheduler died or declared this node lost),
 // the node kills the tasks that scheduler launched, since it has already
 // given them up and will run them elsewhere, and the link registers again.
@@ -40,6 +46,7 @@ struct NodeConfig {
   std::filesystem::path work_dir;
   std::string token;
   TlsConfig tls;  // --tls-*: TLS to the scheduler (runtime/tls.h); empty: clear text
+  bool no_cgroups = false;  // --no-cgroups: process groups only, as on a machine without writable cgroups
 };
 
 // RunNode serves until `stop` is set (and `wake_fd`, if >= 0, becomes

@@ -301,11 +301,12 @@ void TaskRunner::LeaveContainer(const std::string& container) {
   if (!cgroups_.Remove(container)) cgroups_to_remove_.push_back(container);
 }
 
-void TaskRunner::KillAll() {
+void TaskRunner::KillAll(const std::function<void()>& after_signals) {
   std::vector<uint64_t> ids;
   ids.reserve(running_.size());
   for (const auto& [id, task] : running_) ids.push_back(id);
   for (uint64_t id : ids) Kill(id);
+  if (after_signals) after_signals();
   for (uint64_t id : ids) {
     pollfd p{.fd = running_.at(id).pidfd, .events = POLLIN, .revents = 0};
     while (poll(&p, 1, -1) < 0 && errno == EINTR) {

@@ -54,6 +54,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -171,8 +172,11 @@ class TaskRunner {
   void Kill(uint64_t id);
 
   // KillAll kills every running task and returns once all are reaped; their
-  // exits are returned by the next Reap.
-  void KillAll();
+  // exits are returned by the next Reap. `after_signals`, if given, runs
+  // once every task is signalled, before the wait: where something else
+  // holds the tasks frozen (the node's keeper), it must let them go there,
+  // or they never die.
+  void KillAll(const std::function<void()>& after_signals = {});
 
   // Reap returns the tasks that ended since the last call, without blocking.
   std::vector<TaskExit> Reap();

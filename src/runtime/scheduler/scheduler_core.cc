@@ -92,6 +92,7 @@ absl::Status SchedulerCore::Recover() {
   ASSIGN_OR_RETURN(const StateIdentity identity, ReadIdentity(r.meta, config_.policy, config_.params, config_.replica,
                                                                config_.state_dir, unix_now));
   params_ = identity.params;
+  RETURN_IF_ERROR(submission_keys_.Load(r.meta));
   ASSIGN_OR_RETURN(built_, policy::BuildPolicy(identity.policy, params_));
   if (config_.replica.count > 1 && !built_.policy->has_node_agents()) {
     // Only a policy whose node agents decide what runs on their node can
@@ -109,11 +110,16 @@ absl::Status SchedulerCore::Recover() {
   RestoreNodes(r, slots_);
   outbox_.Resize(slots_.size());
   relay_.Resize(slots_.size());
+  leases_.Resize(slots_.size());
   if (!slots_.complete()) {
     if (!r.jobs.empty()) return absl::DataLossError("the journal has jobs but not the cluster they ran on");
     return absl::OkStatus();
   }
-  // Nodes come back by registering again; until then they are down.
+  // Nodes come back by registering again; until then they are down. What
+  // the previous run granted is not journaled: any node may hold a lease of
+  // it for one more lease from now, so none of them comes up (and none of
+  // the tasks it ran runs again) before that has passed.
+  leases_.Restarted(NowUs());
   RETURN_IF_ERROR(StartRun(std::vector<bool>(slots_.size(), false)));
   ASSIGN_OR_RETURN(std::vector<RecoveredJob> recovered, RecoverJobs(r, archived, live_.cluster));
   const TimeUs now = NowUs();
@@ -167,20 +173,42 @@ void SchedulerCore::AddLiveJob(JobId id, LiveJob built, TimeUs now, std::span<co
 absl::Status SchedulerCore::AcceptingJobs() const {
   if (!journal_error_.empty()) {
     return absl::UnavailableError(fmt::format(
-        "the scheduler cannot write its journal ({}): new jobs are refused until it can", journal_error_));
+        "the scheduler cannot write its journal ({}): new jobs are refused until it can; try again later",
+        journal_error_));
   }
   if (!run_) {
     return absl::UnavailableError(
-        fmt::format("the cluster is not complete yet: {} of {} nodes registered", slots_.size(), slots_.expected()));
+        fmt::format("the cluster is not complete yet: {} of {} nodes registered; try again later", slots_.size(),
+                    slots_.expected()));
   }
   return absl::OkStatus();
 }
 
+std::optional<absl::StatusOr<std::vector<uint32_t>>> SchedulerCore::KnownSubmission(std::string_view key,
+                                                                                    uint64_t digest) const {
+  if (key.empty()) return std::nullopt;
+  const std::optional<SubmittedIds> known = submission_keys_.Find(key);
+  if (!known) return std::nullopt;
+  if (known->digest != digest) {
+    return absl::InvalidArgumentError(fmt::format(
+        "Submit: idempotency key {} was used for another submission (jobs {}..): a new submission needs a new key",
+        key, config_.replica.Global(known->first)));
+  }
+  std::vector<uint32_t> ids;
+  for (uint32_t i = 0; i < known->count; ++i) ids.push_back(config_.replica.Global(known->first + i));
+  spdlog::info("a submission came again under key {}: its {} jobs were accepted before, nothing added", key,
+               ids.size());
+  return ids;
+}
+
 absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view workload_json,
-                                                           std::vector<v1::DoneTask> done, uint32_t moved_from) {
+                                                           std::vector<v1::DoneTask> done, uint32_t moved_from,
+                                                           std::string_view key) {
   if (const size_t bad = FirstInvalidUtf8(workload_json); bad != std::string_view::npos) {
     return absl::InvalidArgumentError(fmt::format("Submit: workload_json is not valid UTF-8 (byte {})", bad));
   }
+  if (!key.empty()) RETURN_IF_ERROR(CheckSubmissionKey(key));
+  const uint64_t digest = key.empty() ? 0 : WorkloadDigest(workload_json);
   // Parsed and validated without the lock, so that a large submission holds
   // up neither the nodes' heartbeats nor any other call (bug 3 of issue 20).
   // The cluster never changes once complete: the copy is what the jobs run on.
@@ -188,6 +216,9 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
   const TimeUs parse_start = clock_.NowUs();
   {
     std::lock_guard lock(mu_);
+    // A retry of a submission already journaled: its ids, before anything
+    // else (also while new jobs are refused: these are not new).
+    if (auto known = KnownSubmission(key, digest)) return *known;
     RETURN_IF_ERROR(AcceptingJobs());
     cluster = live_.cluster;
   }
@@ -203,6 +234,9 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
 
   EventLock lock(*this);
   const TimeUs locked_at = clock_.NowUs();
+  // The same submission may have been journaled meanwhile (a retry that
+  // came while the first was still being parsed).
+  if (auto known = KnownSubmission(key, digest)) return *known;
   RETURN_IF_ERROR(AcceptingJobs());
   RETURN_IF_ERROR(jobs_.CheckLimits(tasks, bytes));
   // All or nothing (bug 4): whatever could fail is done before the journal
@@ -225,7 +259,12 @@ absl::StatusOr<std::vector<uint32_t>> SchedulerCore::Submit(std::string_view wor
     if (done_tasks[i].empty()) continue;
     tx.Then([&] { return journal_->SetMeta(DoneMetaKey(entries[i].id), done_tasks[i].JournalText()); });
   }
+  const SubmittedIds submitted{static_cast<uint32_t>(jobs_.size()), static_cast<uint32_t>(specs.size()), digest};
+  if (!key.empty()) {
+    tx.Then([&] { return journal_->SetMeta(SubmissionKeys::MetaKey(key), SubmissionKeys::MetaValue(submitted)); });
+  }
   RETURN_IF_ERROR(tx.Commit());
+  if (!key.empty()) submission_keys_.Add(key, submitted);
   for (size_t i = 0; i < specs.size(); ++i) {
     const std::vector<AttemptRecord> history = done_tasks[i].History(entries[i].id);
     const Job& job = specs[i].live.job;
@@ -395,18 +434,24 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
     }
     outbox_.Resize(slots_.size());
     relay_.Resize(slots_.size());
+    leases_.Resize(slots_.size());
   }
   const TimeUs now = NowUs();
   // The same node again: its old stream is dead or stale.
   if (outbox_.connected(slot)) LoseNode(slot, now, /*close=*/true);
+  ReleaseHeldMachines(now);  // before it connects: a slot released now comes up below, once
   const uint64_t generation = outbox_.Connect(slot, link, now);
   relay_.NewSession(slot);
-  outbox_.SendNow(slot, RegisteredMessage(slot, config_.heartbeat_us, config_.node_timeout_us, config_.replica,
-                                          built_.policy->overbooked()));
+  leases_.Granted(slot, now);  // the node counts its lease from its first grant; counting from here is later
+  v1::SchedulerMessage registered =
+      RegisteredMessage(slot, config_.heartbeat_us, config_.node_timeout_us, config_.replica, built_.policy->overbooked());
+  registered.mutable_registered()->set_lease_ms(config_.lease_us / 1000);
+  outbox_.SendNow(slot, std::move(registered));
   spdlog::info("node {} registered in slot {} (rack {}) with {}", request.name(), slot, request.rack(),
                capacity.ToString());
   if (run_) {
-    run_->MachineUp(slot, now);
+    // A node lost a moment ago (and held: its old lease may still run) comes up when released.
+    if (!leases_.held(slot)) run_->MachineUp(slot, now);
   } else if (slots_.complete()) {
     std::vector<bool> up(slots_.size());
     for (uint32_t s = 0; s < outbox_.size(); ++s) up[s] = outbox_.connected(s);
@@ -421,6 +466,14 @@ void SchedulerCore::OnNodeMessage(const Session& session, const v1::NodeMessage&
   if (!outbox_.Current(session.slot, session.generation)) return;
   const TimeUs now = NowUs();
   outbox_.HeardFrom(session.slot, now);
+  if (message.has_heartbeat() && message.heartbeat().seq() > 0) {
+    // Answered at once, whatever else waits (a failing journal holds back
+    // launches, never a lease): the node's tasks go on while it hears this.
+    leases_.Granted(session.slot, now);
+    v1::SchedulerMessage grant;
+    grant.mutable_lease()->set_seq(message.heartbeat().seq());
+    outbox_.SendNow(session.slot, std::move(grant));
+  }
   // Before the cluster is complete no attempt runs: there is nothing to report.
   if (!run_) return;
   if (message.has_ends()) run_->OnTaskEnds(message.ends(), now);
@@ -442,7 +495,20 @@ void SchedulerCore::NodeGone(const Session& session) {
 
 void SchedulerCore::LoseNode(uint32_t slot, TimeUs now, bool close) {
   outbox_.Disconnect(slot, close);
-  if (run_) run_->MachineDown(slot, now);
+  if (!run_) return;  // nothing runs before the cluster is complete
+  leases_.Lost(slot);
+  ReleaseHeldMachines(now);
+}
+
+void SchedulerCore::ReleaseHeldMachines(TimeUs now) {
+  for (const NodeLeases::Due& due : leases_.TakeDue(now)) {
+    if (!run_) continue;
+    if (due.down) {
+      spdlog::info("node {}'s lease has run out: its tasks run elsewhere", slots_.name(due.slot));
+      run_->MachineDown(due.slot, now);
+    }
+    if (outbox_.connected(due.slot)) run_->MachineUp(due.slot, now);
+  }
 }
 
 void SchedulerCore::RunClock() {
@@ -547,6 +613,7 @@ void SchedulerCore::FlushUnlessQueued() {
 
 void SchedulerCore::Flush() {
   deferred_events_ = 0;
+  ReleaseHeldMachines(NowUs());
   if (!pending_attempts_.empty() || !pending_job_ends_.empty()) {
     const TimeUs commit_start = clock_.NowUs();
     const absl::Status s = CommitPending();

@@ -34,6 +34,7 @@
 //   metrics_snapshot.h the job table's part of a /metrics snapshot
 //   journal_recovery.h what Open reads back from the journal and archive
 //   node_outbox.h      node sessions and what waits to be sent to each
+//   node_leases.h      the nodes' leases: when a lost node's tasks may run elsewhere
 //   attempt_launches.h launches (command templating), phase starts, reservations
 //   agent_relay.h      traffic with the policy's node agents
 //   results_export.h   the export rows, and phases and series kept in memory
@@ -52,6 +53,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -71,6 +73,7 @@
 #include "runtime/scheduler/job_intake.h"
 #include "runtime/scheduler/job_table.h"
 #include "runtime/scheduler/journal_recovery.h"
+#include "runtime/scheduler/node_leases.h"
 #include "runtime/scheduler/node_outbox.h"
 #include "runtime/scheduler/node_slots.h"
 #include "runtime/scheduler/results_archive.h"
@@ -78,6 +81,7 @@
 #include "runtime/scheduler/retention.h"
 #include "runtime/scheduler/scheduler_metrics.h"
 #include "runtime/scheduler/status_reply.h"
+#include "runtime/scheduler/submission_keys.h"
 #include "sim/live_engine.h"
 #include "weft/v1/weft.pb.h"
 
@@ -91,6 +95,14 @@ struct SchedulerConfig {
   uint32_t max_attempts = 4;
   TimeUs heartbeat_us = 500'000;      // nodes send a heartbeat this often
   TimeUs node_timeout_us = 5'000'000; // a node silent this long is lost
+  // A node's lease (node_leases.h, docs/runtime.md "Node loss"): each
+  // answered heartbeat lets the node run its tasks for lease_us more; a lost
+  // node's tasks run elsewhere only lease_margin_us after its last lease ran
+  // out. The node renews it every lease_us / 5 (or at its heartbeat, if
+  // more often), so a scheduler slow to answer for most of a lease pauses
+  // the tasks (frozen) rather than failing anything.
+  TimeUs lease_us = 1'000'000;
+  TimeUs lease_margin_us = 500'000;
   uint64_t seed = 1;
   // NORMAL survives a kill -9 of the daemon (what the runtime promises);
   // FULL also survives power loss, at an fsync (~5 ms here) per commit.
@@ -129,8 +141,11 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   // a dead daemon journaled them ok), journaled with the jobs (meta
   // done:ID) and never run; InvalidArgument for one that names no task.
   // moved_from: the global id + 1 of the job they continue (for the log).
+  // `key`: the client's idempotency key (submission_keys.h; empty: none):
+  // a key already journaled returns the ids it was given and adds nothing.
   absl::StatusOr<std::vector<uint32_t>> Submit(std::string_view workload_json,
-                                               std::vector<v1::DoneTask> done = {}, uint32_t moved_from = 0);
+                                               std::vector<v1::DoneTask> done = {}, uint32_t moved_from = 0,
+                                               std::string_view key = {});
   v1::StatusReply Status(const v1::StatusRequest& request);
   absl::Status Cancel(uint32_t job);
   absl::StatusOr<v1::ExportChunk> Export();
@@ -195,6 +210,9 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   void AddLiveJob(JobId id, LiveJob built, TimeUs now, std::span<const AttemptRecord> history);
   // AcceptingJobs: Unavailable while the cluster is incomplete or the journal failing.
   absl::Status AcceptingJobs() const;
+  // KnownSubmission: the global ids a submission under `key` was given, if
+  // `key` is journaled; InvalidArgument when it was for another workload.
+  std::optional<absl::StatusOr<std::vector<uint32_t>>> KnownSubmission(std::string_view key, uint64_t digest) const;
   TimeUs NowUs() const;
   // Flush journals what the engine reported, then sends what it decided. If
   // the commit fails (a full disk), nothing is sent: the events and what
@@ -209,8 +227,13 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   // commit: group commit), up to kMaxDeferredEvents events.
   void FlushUnlessQueued();
   // LoseNode: the node in `slot` is gone (its session ended, its stream
-  // closed if `close`); the engine hears that its machine is down.
+  // closed if `close`); the engine hears that its machine is down once the
+  // node's lease has run out (ReleaseHeldMachines).
   void LoseNode(uint32_t slot, TimeUs now, bool close);
+  // ReleaseHeldMachines: the machines whose nodes' leases have run out by
+  // `now` go down in the engine (their tasks run elsewhere), and come up
+  // again if their node has registered meanwhile.
+  void ReleaseHeldMachines(TimeUs now);
   // Retention: compacts what retention_ no longer keeps (best effort: a
   // failure keeps the jobs for the next try).
   void MaybeCompact(TimeUs now);
@@ -235,9 +258,11 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   std::vector<std::string> params_;  // as given (k=v), for the nodes' agents
   NodeSlots slots_;
   NodeOutbox outbox_;
+  NodeLeases leases_{config_.lease_us, config_.lease_margin_us};
   Workload live_;  // the cluster once complete, and every job ever accepted (JobId = index)
   absl::flat_hash_map<std::string, UserId> users_;
   JobTable jobs_;
+  SubmissionKeys submission_keys_;  // idempotency keys of the journaled submissions
   AgentRelay relay_{outbox_, jobs_, config_.replica};
   Retention retention_{config_.retain_jobs, config_.retain_age_us};
   ResultsExport export_;

@@ -200,7 +200,8 @@ grpc::Status SchedulerService::ServeSubmit(grpc::ServerContext* context, const v
                                       v1::SubmitReply* reply) {
   if (grpc::Status s = CheckToken(*context, token_); !s.ok()) return s;
   absl::StatusOr<std::vector<uint32_t>> ids =
-      core_.Submit(request->workload_json(), {request->done().begin(), request->done().end()}, request->moved_from());
+      core_.Submit(request->workload_json(), {request->done().begin(), request->done().end()}, request->moved_from(),
+                   request->idempotency_key());
   if (!ids.ok()) return ToGrpc(ids.status());
   for (uint32_t id : *ids) reply->add_job_ids(id);
   return grpc::Status::OK;
