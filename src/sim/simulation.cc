@@ -109,6 +109,7 @@ absl::StatusOr<SimulationResult> Simulate(JobSource& source, const SimulationReq
   if (series) engine.AddObserver(series.get());
   if (timeline) engine.AddObserver(timeline.get());
   if (events) engine.AddObserver(events.get());
+  for (RunObserver* observer : request.observers) engine.AddObserver(observer);
 
   const auto start = std::chrono::steady_clock::now();
   std::unique_ptr<ProgressBar> bar;

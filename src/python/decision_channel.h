@@ -1,0 +1,44 @@
+// File: python/decision_channel.h
+//
+// DecisionChannel: the hand-off between an environment's engine, which runs
+// on a thread of its own, and the agent, on Python's thread. Exactly one side
+// runs at a time: the engine runs until its policy needs a choice (Ask),
+// then sleeps until the agent answers (Answer), which wakes the engine and
+// sleeps until the next question or the end of the run (Finish). So the
+// whole engine runs in C++ between decisions, and the run is as
+// deterministic as a plain simulation.
+// Thread-safe: one engine thread and one agent thread.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+
+namespace weft::python {
+
+class DecisionChannel {
+ public:
+  // Engine side. Ask waits for the agent's action; nullopt once the agent
+  // has abandoned the run (Abandon): the policy then stops deciding.
+  std::optional<uint32_t> Ask();
+  // Finish: the run is over; no Ask follows.
+  void Finish();
+
+  // Agent side. WaitForQuestion waits until the engine asks or finishes;
+  // true when it asked. Answer hands the action over and waits likewise.
+  bool WaitForQuestion();
+  bool Answer(uint32_t action);
+  // Abandon ends the run early: every Ask, now and later, returns nullopt.
+  void Abandon();
+
+ private:
+  enum class Turn : uint8_t { kEngine, kAgent, kFinished };
+  std::mutex mu_;
+  std::condition_variable cv_;
+  Turn turn_ = Turn::kEngine;
+  bool abandoned_ = false;
+  uint32_t action_ = 0;
+};
+
+}  // namespace weft::python
