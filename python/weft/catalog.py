@@ -6,8 +6,9 @@ from ._inputs import input_args
 
 
 def policies():
-    """The registered policies: a list of dicts (name, description, source, params)."""
-    return _weft._policies()
+    """The registered policies: a list of dicts (name, description, source, params),
+    the built-in ones, then those registered from Python."""
+    return _weft._policies() + _weft._python_policies()
 
 
 def bounds(workload):

@@ -22,7 +22,7 @@ from ._inputs import input_args
 from .spaces import Box, Dict, Discrete
 
 JOB_FEATURES = ["ready_tasks", "remaining_tasks", "wait_seconds", "demand_cpu", "demand_mem", "estimated_seconds",
-                "stage_index", "job_stages"]
+                "stage_index", "job_stages", "priority"]
 CLUSTER_FEATURES = ["now_seconds", "jobs_in_system", "free_cpu_fraction", "candidates"]
 POLICY_ROLES = ("job-order",)
 
@@ -30,7 +30,7 @@ POLICY_ROLES = ("job-order",)
 class SchedulingEnv:
     """Episodes of one workload (or trace), each a whole simulated run.
 
-    observation: {"jobs": float32 (max_jobs, 8) a row per candidate job in
+    observation: {"jobs": float32 (max_jobs, 9) a row per candidate job in
     arrival order (JOB_FEATURES), "mask": int8 (max_jobs,) 1 for the rows that
     are candidates, "cluster": float64 (4,) (CLUSTER_FEATURES)}.
     action: Discrete(max_jobs), the row of the job to serve; an action past
@@ -52,7 +52,7 @@ class SchedulingEnv:
         self._seed = int(seed) if seed is not None else 1
         self._session = _weft._EnvSession(*input_args(workload, trace), self._seed, self.max_jobs, model)
         self.observation_space = Dict({
-            "jobs": Box(0, np.inf, (self.max_jobs, len(JOB_FEATURES)), np.float32),
+            "jobs": Box(-np.inf, np.inf, (self.max_jobs, len(JOB_FEATURES)), np.float32),  # priorities may be < 0
             "mask": Box(0, 1, (self.max_jobs,), np.int8),
             "cluster": Box(0, np.inf, (len(CLUSTER_FEATURES),), np.float64),
         })

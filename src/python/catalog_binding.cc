@@ -5,6 +5,7 @@
 #include "pybind11/stl.h"
 #include "python/bindings.h"
 #include "python/errors.h"
+#include "python/python_policy.h"
 #include "python/run_source.h"
 #include "trace/workload_reader.h"
 
@@ -78,6 +79,9 @@ void BindCatalog(py::module_& m) {
   m.def("_policies", &Policies);
   m.def("_bounds", &Bounds, py::arg("workload"), py::arg("workload_json"));
   m.def("_validate", &Validate, py::arg("text"));
+  m.def("_register_policy", &RegisterPythonPolicy, py::arg("name"), py::arg("description"), py::arg("factory"),
+        py::arg("params"), py::arg("max_jobs"));
+  m.def("_python_policies", &PythonPolicies);
 }
 
 }  // namespace weft::python

@@ -15,10 +15,15 @@
 #include <mutex>
 #include <optional>
 
+#include "python/job_order_policy.h"
+
 namespace weft::python {
 
-class DecisionChannel {
+class DecisionChannel final : public JobOrderAgent {
  public:
+  // Choose asks the agent across the channel (Ask).
+  std::optional<uint32_t> Choose(const JobOrderObservation& /*observation*/) override { return Ask(); }
+
   // Engine side. Ask waits for the agent's action; nullopt once the agent
   // has abandoned the run (Abandon): the policy then stops deciding.
   std::optional<uint32_t> Ask();

@@ -10,20 +10,6 @@ namespace py = pybind11;
 namespace weft::python {
 namespace {
 
-// Observation copies the observation out: the engine rewrites it at the next decision.
-py::dict Observation(const JobOrderObservation& o) {
-  py::array_t<float> jobs({static_cast<py::ssize_t>(o.max_jobs), static_cast<py::ssize_t>(kJobFeatures)});
-  std::copy(o.jobs.begin(), o.jobs.end(), jobs.mutable_data());
-  py::array_t<int8_t> mask(static_cast<py::ssize_t>(o.max_jobs));
-  std::copy(o.mask.begin(), o.mask.end(), mask.mutable_data());
-  py::array_t<double> cluster(static_cast<py::ssize_t>(o.cluster.size()), o.cluster.data());
-  py::dict d;
-  d["jobs"] = jobs;
-  d["mask"] = mask;
-  d["cluster"] = cluster;
-  return d;
-}
-
 py::tuple Outcome(const EnvSession& session, const StepOutcome& out) {
   py::dict info;
   info["decisions"] = session.observation().decisions;
@@ -33,7 +19,7 @@ py::tuple Outcome(const EnvSession& session, const StepOutcome& out) {
     info["jobs_done"] = out.jobs_done;
     info["end_time"] = out.end_seconds;
   }
-  return py::make_tuple(Observation(session.observation()), out.reward, out.terminated, info);
+  return py::make_tuple(ObservationToPython(session.observation()), out.reward, out.terminated, info);
 }
 
 std::unique_ptr<EnvSession> MakeSession(const std::string& workload, const std::string& workload_json,

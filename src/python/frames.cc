@@ -71,4 +71,18 @@ py::dict TimelineFrame(const std::vector<Timeline::Bin>& bins) {
   return d;
 }
 
+// Observation copies the observation out: the engine rewrites it at the next decision.
+py::dict ObservationToPython(const JobOrderObservation& o) {
+  py::array_t<float> jobs({static_cast<py::ssize_t>(o.max_jobs), static_cast<py::ssize_t>(kJobFeatures)});
+  std::copy(o.jobs.begin(), o.jobs.end(), jobs.mutable_data());
+  py::array_t<int8_t> mask(static_cast<py::ssize_t>(o.max_jobs));
+  std::copy(o.mask.begin(), o.mask.end(), mask.mutable_data());
+  py::array_t<double> cluster(static_cast<py::ssize_t>(o.cluster.size()), o.cluster.data());
+  py::dict d;
+  d["jobs"] = jobs;
+  d["mask"] = mask;
+  d["cluster"] = cluster;
+  return d;
+}
+
 }  // namespace weft::python

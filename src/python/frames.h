@@ -3,7 +3,7 @@
 // A run's records as the columns of a DataFrame: a dict of numpy arrays (one
 // per column of tasks.csv, jobs.csv, phases.csv, timeline.csv), each text
 // column as (codes, names), which python/weft/_frames.py makes a column of
-// str. Called with the GIL held.
+// str; and a job-order observation. Called with the GIL held.
 #pragma once
 
 #include <vector>
@@ -12,6 +12,7 @@
 #include "pybind11/numpy.h"
 #include "pybind11/pybind11.h"
 #include "pybind11/stl.h"
+#include "python/job_order_policy.h"
 #include "python/run_records.h"
 
 namespace weft::python {
@@ -30,5 +31,9 @@ pybind11::dict TaskFrame(const TaskColumns& t);
 pybind11::dict JobFrame(const JobColumns& j);
 pybind11::dict PhaseFrame(const PhaseColumns& p);
 pybind11::dict TimelineFrame(const std::vector<Timeline::Bin>& bins);
+
+// ObservationToPython: a job-order decision's observation as the environment
+// gives it ({"jobs", "mask", "cluster"}), copied: the engine rewrites it.
+pybind11::dict ObservationToPython(const JobOrderObservation& o);
 
 }  // namespace weft::python

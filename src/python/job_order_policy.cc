@@ -18,8 +18,8 @@ void JobOrderObservation::Clear() {
 
 class JobOrderPolicy::Scheduler final : public policy::OfferScheduler {
  public:
-  Scheduler(policy::Context& ctx, DecisionChannel& channel, JobOrderObservation& observation)
-      : OfferScheduler(ctx), channel_(channel), observation_(observation) {}
+  Scheduler(policy::Context& ctx, JobOrderAgent& agent, JobOrderObservation& observation)
+      : OfferScheduler(ctx), agent_(agent), observation_(observation) {}
 
   void OnJobArrived(JobId /*job*/) override {
     Accrue();
@@ -46,7 +46,7 @@ class JobOrderPolicy::Scheduler final : public policy::OfferScheduler {
       size_t pick = 0;
       if (candidates_.size() > 1) {
         Observe();
-        const std::optional<uint32_t> action = channel_.Ask();
+        const std::optional<uint32_t> action = agent_.Choose(observation_);
         if (!action) {
           abandoned_ = true;  // the agent left: decide nothing more, let the run drain
           return;
@@ -106,6 +106,7 @@ class JobOrderPolicy::Scheduler final : public policy::OfferScheduler {
       row[kEstimatedSeconds] = static_cast<float>(UsToSeconds(job.EstimatedDuration(pool_.Front(g))));
       row[kStageIndex] = static_cast<float>(g.stage);
       row[kJobStages] = static_cast<float>(job.num_stages());
+      row[kPriority] = static_cast<float>(job.priority());
       o.mask[i] = 1;
       o.job_ids.push_back(g.job.value());
     }
@@ -122,7 +123,7 @@ class JobOrderPolicy::Scheduler final : public policy::OfferScheduler {
     o.cluster[kCandidates] = static_cast<double>(candidates_.size());
   }
 
-  DecisionChannel& channel_;
+  JobOrderAgent& agent_;
   JobOrderObservation& observation_;
   std::vector<GroupId> candidates_;
   absl::flat_hash_set<uint32_t> seen_;
@@ -133,7 +134,7 @@ class JobOrderPolicy::Scheduler final : public policy::OfferScheduler {
 };
 
 std::unique_ptr<policy::ClusterScheduler> JobOrderPolicy::MakeScheduler(policy::Context& ctx, uint32_t /*replica*/) {
-  auto scheduler = std::make_unique<Scheduler>(ctx, channel_, observation_);
+  auto scheduler = std::make_unique<Scheduler>(ctx, agent_, observation_);
   scheduler_ = scheduler.get();
   return scheduler;
 }

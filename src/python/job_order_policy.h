@@ -5,14 +5,15 @@
 // which job to serve next. At each round (once per instant, with everything
 // that happened at it known) it gathers the candidates: per job with ready
 // tasks, its first ready stage (fifo's order) whose task fits on some
-// machine now. With two or more it asks the agent (DecisionChannel) which
+// machine now. With two or more it asks the agent (JobOrderAgent) which
 // one, and places as many of that stage's ready tasks as fit, first fit, as
 // fifo places a group; with one it serves it without asking; with none the
 // round ends. So a decision point is reached only when there is a choice.
 //
 // The observation, written before each question into the shared
 // JobOrderObservation: a row per candidate (at most max_jobs, in arrival
-// order) of kJobFeatures numbers, and the cluster's. The reward between two
+// order) of kJobFeatures numbers, and the cluster's. Who answers is a
+// JobOrderAgent. The reward between two
 // decisions is minus the integral of the number of jobs in the system over
 // the simulated time between them, in job-seconds (Decima's); what accrued
 // before the first decision goes to the first step, so an episode's return
@@ -26,7 +27,7 @@
 
 #include "policy/common/offer_scheduler.h"
 #include "policy/policy.h"
-#include "python/decision_channel.h"
+#include <optional>
 
 namespace weft::python {
 
@@ -40,6 +41,7 @@ enum JobFeature : int {
   kEstimatedSeconds,     // the estimated duration of its next task (non-clairvoyant: learned, else 1 s)
   kStageIndex,           // the stage's index in the job
   kJobStages,            // the job's number of stages
+  kPriority,             // the job's priority (higher first in fifo)
   kJobFeatures
 };
 // The cluster's features, in this order.
@@ -59,10 +61,19 @@ struct JobOrderObservation {
   uint64_t decisions = 0;
 };
 
+// JobOrderAgent: who chooses: the environment's agent across a
+// DecisionChannel, or a Python policy called in place (python_policy.h).
+class JobOrderAgent {
+ public:
+  virtual ~JobOrderAgent() = default;
+  // Choose: the row of the candidate to serve, given the observation just
+  // written; nullopt: the agent gave up, decide nothing more.
+  virtual std::optional<uint32_t> Choose(const JobOrderObservation& observation) = 0;
+};
+
 class JobOrderPolicy final : public policy::Policy {
  public:
-  JobOrderPolicy(DecisionChannel& channel, JobOrderObservation& observation)
-      : channel_(channel), observation_(observation) {}
+  JobOrderPolicy(JobOrderAgent& agent, JobOrderObservation& observation) : agent_(agent), observation_(observation) {}
   policy::Knowledge knowledge() const override { return policy::Knowledge::kNonClairvoyant; }
   std::unique_ptr<policy::ClusterScheduler> MakeScheduler(policy::Context& ctx, uint32_t replica) override;
 
@@ -74,7 +85,7 @@ class JobOrderPolicy final : public policy::Policy {
 
  private:
   class Scheduler;
-  DecisionChannel& channel_;
+  JobOrderAgent& agent_;
   JobOrderObservation& observation_;
   Scheduler* scheduler_ = nullptr;  // owned by the engine
 };

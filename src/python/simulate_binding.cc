@@ -7,6 +7,7 @@
 #include "pybind11/stl.h"
 #include "python/bindings.h"
 #include "python/frames.h"
+#include "python/python_policy.h"
 #include "python/simulate.h"
 
 namespace py = pybind11;
@@ -31,7 +32,10 @@ py::dict SimulateToPython(const std::string& workload, const std::string& worklo
   {
     py::gil_scoped_release release;
     std::unique_ptr<RunInput> input = RunInput::Open(Input(workload, workload_json, trace, spec.seed));
+    TakePythonPolicyError();
     run = SimulateRecorded(*input, spec);
+    // A Python policy that raised stopped deciding: its error, not the stall it caused.
+    if (const std::string error = TakePythonPolicyError(); !error.empty()) throw std::runtime_error(error);
   }
   py::dict d = Summary(run.result);
   d["tasks"] = TaskFrame(run.records->tasks());
