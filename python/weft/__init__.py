@@ -12,7 +12,7 @@ from .runs import SimulationError, SimulationResult, compare, simulate
 from .catalog import bounds, policies
 from .workload import Workload, machines
 from . import env
-from .job_order import Fifo, JobOrderPolicy, register_policy
+from .job_order import DynamicPartition, Fifo, JobOrderPolicy, register_policy
 
 __all__ = ["SimulationError", "SimulationResult", "WorkloadError", "bounds", "compare", "env", "policies",
-           "simulate", "Workload", "machines", "Fifo", "JobOrderPolicy", "register_policy"]
+           "simulate", "Workload", "machines", "DynamicPartition", "Fifo", "JobOrderPolicy", "register_policy"]

@@ -22,7 +22,7 @@ from ._inputs import input_args
 from .spaces import Box, Dict, Discrete
 
 JOB_FEATURES = ["ready_tasks", "remaining_tasks", "wait_seconds", "demand_cpu", "demand_mem", "estimated_seconds",
-                "stage_index", "job_stages", "priority"]
+                "stage_index", "job_stages", "priority", "running_tasks"]
 CLUSTER_FEATURES = ["now_seconds", "jobs_in_system", "free_cpu_fraction", "candidates"]
 POLICY_ROLES = ("job-order",)
 
@@ -30,7 +30,7 @@ POLICY_ROLES = ("job-order",)
 class SchedulingEnv:
     """Episodes of one workload (or trace), each a whole simulated run.
 
-    observation: {"jobs": float32 (max_jobs, 9) a row per candidate job in
+    observation: {"jobs": float32 (max_jobs, 10) a row per candidate job in
     arrival order (JOB_FEATURES), "mask": int8 (max_jobs,) 1 for the rows that
     are candidates, "cluster": float64 (4,) (CLUSTER_FEATURES)}.
     action: Discrete(max_jobs), the row of the job to serve; an action past

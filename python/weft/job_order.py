@@ -4,6 +4,8 @@ from .env import JOB_FEATURES
 
 _PRIORITY = JOB_FEATURES.index("priority")
 _WAIT = JOB_FEATURES.index("wait_seconds")
+_RUNNING = JOB_FEATURES.index("running_tasks")
+_JOBS_IN_SYSTEM = 1  # CLUSTER_FEATURES
 
 
 class JobOrderPolicy:
@@ -28,6 +30,30 @@ class Fifo(JobOrderPolicy):
             if (jobs[row, _PRIORITY], jobs[row, _WAIT]) > (jobs[best, _PRIORITY], jobs[best, _WAIT]):
                 best = row
         return best
+
+
+class DynamicPartition(JobOrderPolicy):
+    """Decima's dynamic-partition heuristic (its heuristic_agent.py) in the
+    job-order role: each job may hold ceil(executors / jobs in the system)
+    slots; the freed slot goes to the first job, in arrival order, below that
+    cap. Departures, since the job-order role decides per slot and not per
+    executor group: a freed executor does not first go back to its own job
+    (the role does not say whose it was), executors move at no cost, and when
+    every job is at its cap the slot goes to the job holding the fewest
+    instead of staying idle."""
+
+    def __init__(self, executors=50):
+        self.executors = executors
+
+    def choose(self, obs):
+        jobs = obs["jobs"]
+        rows = int(obs["mask"].sum())
+        in_system = max(1.0, float(obs["cluster"][_JOBS_IN_SYSTEM]))
+        cap = -(-self.executors // in_system)  # ceil
+        for row in range(rows):
+            if jobs[row, _RUNNING] < cap:
+                return row
+        return min(range(rows), key=lambda row: (jobs[row, _RUNNING], row))
 
 
 def register_policy(name, policy, params=None, description="", max_jobs=16):

@@ -107,6 +107,9 @@ class JobOrderPolicy::Scheduler final : public policy::OfferScheduler {
       row[kStageIndex] = static_cast<float>(g.stage);
       row[kJobStages] = static_cast<float>(job.num_stages());
       row[kPriority] = static_cast<float>(job.priority());
+      uint64_t running = 0;
+      for (uint32_t st = 0; st < job.num_stages(); ++st) running += job.stage_progress(st).running;
+      row[kRunningTasks] = static_cast<float>(running);
       o.mask[i] = 1;
       o.job_ids.push_back(g.job.value());
     }

@@ -42,6 +42,7 @@ enum JobFeature : int {
   kStageIndex,           // the stage's index in the job
   kJobStages,            // the job's number of stages
   kPriority,             // the job's priority (higher first in fifo)
+  kRunningTasks,         // tasks of the job launched or running
   kJobFeatures
 };
 // The cluster's features, in this order.

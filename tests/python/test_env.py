@@ -1,9 +1,10 @@
 """weft.env.SchedulingEnv: the Gym API contract, determinism by seed, and the engine under it."""
 import numpy as np
+import pandas as pd
 import pytest
 
 import weft
-from conftest import TPCH
+from conftest import ROOT, TPCH
 
 
 def run_episode(env, seed, choose):
@@ -61,10 +62,28 @@ def test_same_seed_and_actions_give_the_same_episode():
 def test_always_the_oldest_job_is_fifo_and_the_return_is_minus_the_total_jct():
     # Serving the first candidate (arrival order) every time is fifo's order;
     # the reward integrates the jobs in the system, so the return is minus the sum of JCTs.
+    for workload in (TPCH, str(ROOT / "examples" / "default.json")):
+        env = weft.env.SchedulingEnv(workload=workload, seed=1)
+        _, total, steps, _ = run_episode(env, 1, lambda obs: 0)
+        fifo = weft.simulate(workload=workload, policy="fifo", check=False)
+        pd.testing.assert_frame_equal(env.episode()["tasks"], fifo.tasks)
+        assert -total == pytest.approx(fifo.jobs.jct.sum(), rel=1e-9)
+        assert steps > 1
+
+
+def test_episode_is_none_until_one_ends():
     env = weft.env.SchedulingEnv(workload=TPCH, seed=1)
-    _, total, _, _ = run_episode(env, 1, lambda obs: 0)
-    fifo = weft.simulate(workload=TPCH, policy="fifo")
-    assert -total == pytest.approx(fifo.jobs.jct.sum(), rel=1e-9)
+    assert env.episode() is None
+    env.reset(seed=1)
+    env.step(0)
+    assert env.episode() is None
+
+
+def test_dynamic_partition_runs_as_an_agent():
+    env = weft.env.SchedulingEnv(workload=TPCH, seed=1)
+    agent = weft.DynamicPartition(executors=160)
+    _, total, _, info = run_episode(env, 1, agent.choose)
+    assert info["status"] == "ok" and total < 0
 
 
 def test_a_reset_mid_episode_starts_over():
