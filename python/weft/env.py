@@ -31,7 +31,7 @@ class SchedulingEnv:
     """Episodes of one workload (or trace), each a whole simulated run.
 
     observation: {"jobs": float32 (max_jobs, 10) a row per candidate job in
-    arrival order (JOB_FEATURES), "mask": int8 (max_jobs,) 1 for the rows that
+    fifo's order, priority then arrival (JOB_FEATURES), "mask": int8 (max_jobs,) 1 for the rows that
     are candidates, "cluster": float64 (4,) (CLUSTER_FEATURES)}.
     action: Discrete(max_jobs), the row of the job to serve; an action past
     the candidates is taken modulo their number.
