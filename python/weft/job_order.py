@@ -1,4 +1,6 @@
 """Scheduling policies written in Python (the job-order role; docs/python.md)."""
+import numpy as np
+
 from . import _weft
 from .env import JOB_FEATURES
 
@@ -46,14 +48,11 @@ class DynamicPartition(JobOrderPolicy):
         self.executors = executors
 
     def choose(self, obs):
-        jobs = obs["jobs"]
-        rows = int(obs["mask"].sum())
+        running = obs["jobs"][:int(obs["mask"].sum()), _RUNNING]
         in_system = max(1.0, float(obs["cluster"][_JOBS_IN_SYSTEM]))
         cap = -(-self.executors // in_system)  # ceil
-        for row in range(rows):
-            if jobs[row, _RUNNING] < cap:
-                return row
-        return min(range(rows), key=lambda row: (jobs[row, _RUNNING], row))
+        below = np.flatnonzero(running < cap)
+        return int(below[0]) if len(below) else int(running.argmin())  # argmin: the first of the least
 
 
 def register_policy(name, policy, params=None, description="", max_jobs=16):

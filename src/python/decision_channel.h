@@ -6,10 +6,12 @@
 // then sleeps until the agent answers (Answer), which wakes the engine and
 // sleeps until the next question or the end of the run (Finish). So the
 // whole engine runs in C++ between decisions, and the run is as
-// deterministic as a plain simulation.
+// deterministic as a plain simulation. A waiting side spins for a few
+// microseconds before it sleeps on the condition variable.
 // Thread-safe: one engine thread and one agent thread.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -39,10 +41,17 @@ class DecisionChannel final : public JobOrderAgent {
 
  private:
   enum class Turn : uint8_t { kEngine, kAgent, kFinished };
+  // Set hands the turn over; AwaitNot waits while the turn is `turn` (and
+  // the run is not abandoned), spinning briefly first: the other side
+  // usually answers within microseconds, and a sleep and wake-up through
+  // the kernel costs more than that.
+  void Set(Turn turn);
+  Turn AwaitNot(Turn turn);
+
   std::mutex mu_;
   std::condition_variable cv_;
-  Turn turn_ = Turn::kEngine;
-  bool abandoned_ = false;
+  std::atomic<Turn> turn_{Turn::kEngine};
+  std::atomic<bool> abandoned_atomic_{false};
   uint32_t action_ = 0;
 };
 
