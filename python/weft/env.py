@@ -25,6 +25,7 @@ JOB_FEATURES = ["ready_tasks", "remaining_tasks", "wait_seconds", "demand_cpu", 
                 "stage_index", "job_stages", "priority", "running_tasks"]
 CLUSTER_FEATURES = ["now_seconds", "jobs_in_system", "free_cpu_fraction", "candidates"]
 POLICY_ROLES = ("job-order",)
+__all__ = ["SchedulingEnv", "VecSchedulingEnv", "JOB_FEATURES", "CLUSTER_FEATURES"]
 
 
 class SchedulingEnv:
@@ -95,3 +96,63 @@ class SchedulingEnv:
     def close(self):
         self._session.close()
         self._done = True
+
+
+class VecSchedulingEnv:
+    """num_envs SchedulingEnvs of one workload stepped in one call, Gymnasium's
+    vector API: every engine runs at once (a thread each) between the calls,
+    so N environments use up to N cores. Observations are stacked (a leading
+    axis of num_envs); an environment whose episode ends starts the next one
+    at once (seed + num_envs), its last observation and info going to
+    infos[i]["final_observation"] and ["final_info"]."""
+
+    def __init__(self, num_envs, workload=None, seed=1, policy_role="job-order", trace=None, max_jobs=16,
+                 model="fixed"):
+        if policy_role not in POLICY_ROLES:
+            raise NotImplementedError(f"policy_role {policy_role!r}: only {', '.join(POLICY_ROLES)} is built so far")
+        self.num_envs = int(num_envs)
+        self.max_jobs = int(max_jobs)
+        self._seed = int(seed) if seed is not None else 1
+        self._session = _weft._VecEnvSession(*input_args(workload, trace), self._seed, self.max_jobs, model,
+                                             self.num_envs)
+        self.single_observation_space = Dict({
+            "jobs": Box(-np.inf, np.inf, (self.max_jobs, len(JOB_FEATURES)), np.float32),
+            "mask": Box(0, 1, (self.max_jobs,), np.int8),
+            "cluster": Box(0, np.inf, (len(CLUSTER_FEATURES),), np.float64),
+        })
+        self.single_action_space = Discrete(self.max_jobs)
+        self._seeds = None
+
+    def _stack(self, observations):
+        return {key: np.stack([o[key] for o in observations]) for key in ("jobs", "mask", "cluster")}
+
+    def reset(self, seed=None, options=None):
+        base = self._seed if seed is None else int(seed)
+        self._seeds = [base + i for i in range(self.num_envs)]
+        outs = self._session.reset(self._seeds)
+        return self._stack([o[0] for o in outs]), [o[3] for o in outs]
+
+    def step(self, actions):
+        if self._seeds is None:
+            raise RuntimeError("step: call reset() first")
+        actions = [int(a) for a in np.asarray(actions).reshape(-1)]
+        if len(actions) != self.num_envs or min(actions) < 0:
+            raise ValueError(f"step: {self.num_envs} actions >= 0, one per environment")
+        next_seeds = [s + self.num_envs for s in self._seeds]
+        results = self._session.step(actions, next_seeds)
+        observations, rewards, terminated, infos = [], [], [], []
+        for i, (out, restarted) in enumerate(results):
+            obs, reward, done, info = out
+            if restarted is not None:
+                info = {"final_observation": obs, "final_info": info, **restarted[3]}
+                obs = restarted[0]
+                self._seeds[i] = next_seeds[i]
+            observations.append(obs)
+            rewards.append(reward)
+            terminated.append(done)
+            infos.append(info)
+        return (self._stack(observations), np.array(rewards), np.array(terminated),
+                np.zeros(self.num_envs, dtype=bool), infos)
+
+    def close(self):
+        self._session.close()

@@ -45,10 +45,14 @@ void DecisionChannel::Finish() { Set(Turn::kFinished); }
 
 bool DecisionChannel::WaitForQuestion() { return AwaitNot(Turn::kEngine) == Turn::kAgent; }
 
-bool DecisionChannel::Answer(uint32_t action) {
-  if (turn_.load(std::memory_order_acquire) != Turn::kAgent) return false;
+void DecisionChannel::Send(uint32_t action) {
+  if (turn_.load(std::memory_order_acquire) != Turn::kAgent) return;
   action_ = action;  // published by Set's release
   Set(Turn::kEngine);
+}
+
+bool DecisionChannel::Answer(uint32_t action) {
+  Send(action);
   return WaitForQuestion();
 }
 

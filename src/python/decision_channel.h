@@ -36,6 +36,9 @@ class DecisionChannel final : public JobOrderAgent {
   // true when it asked. Answer hands the action over and waits likewise.
   bool WaitForQuestion();
   bool Answer(uint32_t action);
+  // Send hands the action over without waiting (Answer is Send, then
+  // WaitForQuestion); nothing if the engine is not asking.
+  void Send(uint32_t action);
   // Abandon ends the run early: every Ask, now and later, returns nullopt.
   void Abandon();
 

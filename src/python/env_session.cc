@@ -16,7 +16,7 @@ void EnvSession::Close() {
   thread_.reset();
 }
 
-StepOutcome EnvSession::Reset(uint64_t seed) {
+void EnvSession::Begin(uint64_t seed) {
   Close();
   observation_ = JobOrderObservation(options_.max_jobs);
   channel_ = std::make_unique<DecisionChannel>();
@@ -38,10 +38,9 @@ StepOutcome EnvSession::Reset(uint64_t seed) {
     final_reward_ = policy_->RewardSinceLastDecision(stats_.end_us);
     channel_->Finish();
   });
-  return Outcome(channel_->WaitForQuestion());
 }
 
-StepOutcome EnvSession::Step(uint32_t action) { return Outcome(channel_->Answer(action)); }
+StepOutcome EnvSession::Await() { return Outcome(channel_->WaitForQuestion()); }
 
 StepOutcome EnvSession::Outcome(bool asked) {
   StepOutcome out;

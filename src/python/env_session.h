@@ -48,10 +48,22 @@ class EnvSession {
   EnvSession(const EnvSession&) = delete;
   EnvSession& operator=(const EnvSession&) = delete;
 
-  StepOutcome Reset(uint64_t seed);
+  StepOutcome Reset(uint64_t seed) {
+    Begin(seed);
+    return Await();
+  }
   // Step: the action picks candidate `action` (modulo the candidates offered).
-  // Precondition: an episode under way and not terminated.
-  StepOutcome Step(uint32_t action);
+  // Precondition: an episode under way and not terminated (running()).
+  StepOutcome Step(uint32_t action) {
+    Send(action);
+    return Await();
+  }
+  // Reset and Step in two halves, so that several sessions can run at once
+  // (the vectorized environment): Begin or Send starts the engine, Await
+  // waits for its next decision or its end.
+  void Begin(uint64_t seed);
+  void Send(uint32_t action) { channel_->Send(action); }
+  StepOutcome Await();
   // Close ends the episode under way, if any.
   void Close();
 

@@ -103,3 +103,27 @@ def test_unknown_role_and_bad_workload_raise(tmp_path):
     env = weft.env.SchedulingEnv(workload=TPCH)
     with pytest.raises(RuntimeError):
         env.step(0)  # before reset
+
+
+def test_the_vectorized_form_steps_as_separate_environments_and_restarts_ended_ones():
+    vec = weft.env.VecSchedulingEnv(2, workload=TPCH, seed=1)
+    obs, infos = vec.reset(seed=5)
+    assert obs["jobs"].shape == (2, vec.max_jobs, len(weft.env.JOB_FEATURES))
+    singles = [weft.env.SchedulingEnv(workload=TPCH) for _ in range(2)]
+    single_obs = [env.reset(seed=5 + i)[0] for i, env in enumerate(singles)]
+    for i in range(2):
+        np.testing.assert_array_equal(obs["jobs"][i], single_obs[i]["jobs"])
+    returns, ended = np.zeros(2), [None, None]
+    for _ in range(10_000):
+        obs, reward, terminated, truncated, infos = vec.step([1, 0])
+        returns += reward
+        for i in range(2):
+            if terminated[i] and ended[i] is None:
+                ended[i] = returns[i]
+                assert "final_info" in infos[i] and infos[i]["final_info"]["status"] == "ok"
+                assert obs["mask"][i].sum() >= 2  # the next episode's first decision
+        if all(e is not None for e in ended):
+            break
+    expected = [run_episode(env, 5 + i, lambda o, a=a: a)[1] for i, (env, a) in enumerate(zip(singles, [1, 0]))]
+    assert ended == pytest.approx(expected, rel=1e-12)
+    vec.close()
