@@ -99,3 +99,12 @@ def test_policies_lists_the_registry(run_cli):
     assert "fifo" in names and "sparrow" in names
     delay = next(p for p in weft.policies() if p["name"] == "delay")
     assert any(param["name"] == "node_wait" for param in delay["params"])
+
+
+def test_a_trace_replays_as_the_command_lines(run_cli, tmp_path):
+    trace = "tpch-cloudlab:" + str(ROOT / "examples" / "data" / "tpch_cloudlab_excerpt.csv")
+    out = cli_result(run_cli, tmp_path, "--trace", trace, "-p", "fair")
+    r = weft.simulate(trace=trace, policy="fair")
+    assert len(r.jobs) > 0
+    assert_frame_matches_csv(r.tasks, out / "tasks.csv")
+    assert_frame_matches_csv(r.jobs, out / "jobs.csv")
