@@ -1,7 +1,6 @@
 #include "python/python_policy.h"
 
 #include <deque>
-#include <map>
 #include <memory>
 
 #include "fmt/format.h"
