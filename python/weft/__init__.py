@@ -8,11 +8,11 @@ See docs/python.md. The engine is the C++ one `weft sim` runs (the `_weft`
 extension module); this package only turns what it returns into DataFrames.
 """
 from ._weft import WorkloadError
-from .runs import SimulationError, SimulationResult, compare, simulate
+from .runs import SimulationError, SimulationResult, compare, simulate, sweep
 from .catalog import bounds, policies
 from .workload import Workload, machines
 from . import env
 from .job_order import DynamicPartition, Fifo, JobOrderPolicy, register_policy
 
 __all__ = ["SimulationError", "SimulationResult", "WorkloadError", "bounds", "compare", "env", "policies",
-           "simulate", "Workload", "machines", "DynamicPartition", "Fifo", "JobOrderPolicy", "register_policy"]
+           "simulate", "sweep", "Workload", "machines", "DynamicPartition", "Fifo", "JobOrderPolicy", "register_policy"]

@@ -1,4 +1,5 @@
-"""weft.simulate and weft.compare: the command line's `weft sim` and `weft compare`."""
+"""weft.simulate, weft.compare and weft.sweep: the command line's `weft sim`, `weft compare` and `weft sweep`."""
+import itertools
 import json
 import os
 
@@ -112,12 +113,45 @@ def compare(workload=None, trace=None, policies=("fifo",), params=None, seeds=(1
         seeds = (seed,)
     if isinstance(seeds, int):
         seeds = (seeds,)
-    rows, specs = [], []
+    runs = [(policy, _policy_params(policy, params), {}, s) for policy in policies for s in seeds]
+    return _run_table(workload, trace, runs, model, check, latency, max_attempts, task_failures, threads)
+
+
+def sweep(workload=None, trace=None, policies=("fifo",), params=None, seeds=(1,), model="fixed", check=True,
+          latency=0.0, max_attempts=4, task_failures=0.0, threads=None):
+    """Simulate every combination of policies x parameter values x seeds, as `weft sweep`.
+
+    params: {name: [values]} for every policy, or {"POLICY:name": [values]} for one;
+    a single value is a list of one. Returns compare's tidy DataFrame with one more
+    column per swept parameter (its value, or None for a policy it does not apply to).
+    """
+    if isinstance(policies, str):
+        policies = policies.split(",")
+    if isinstance(seeds, int):
+        seeds = (seeds,)
+    params = params or {}
+    names = sorted({key.partition(":")[2] or key for key in params})
+    runs = []
     for policy in policies:
-        own = _policy_params(policy, params)
-        for s in seeds:
-            specs.append(run_spec(policy, own, s, model, check, latency, max_attempts, task_failures, 1.0))
-            rows.append({"policy": policy, "params": " ".join(own), "seed": s})
+        grid = {}
+        for key, values in params.items():
+            owner, sep, name = key.partition(":")
+            if sep and owner != policy:
+                continue
+            grid[name if sep else key] = list(values) if isinstance(values, (list, tuple, range)) else [values]
+        for combo in itertools.product(*grid.values()):
+            chosen = dict(zip(grid.keys(), combo))
+            for s in seeds:
+                runs.append((policy, param_strings(chosen), {n: chosen.get(n) for n in names}, s))
+    return _run_table(workload, trace, runs, model, check, latency, max_attempts, task_failures, threads)
+
+
+def _run_table(workload, trace, runs, model, check, latency, max_attempts, task_failures, threads):
+    """One row per (policy, k=v strings, extra columns, seed) run, on threads."""
+    rows, specs = [], []
+    for policy, own, columns, s in runs:
+        specs.append(run_spec(policy, own, s, model, check, latency, max_attempts, task_failures, 1.0))
+        rows.append({"policy": policy, "params": " ".join(own), "seed": s, **columns})
     if threads is None:
         threads = len(os.sched_getaffinity(0))
     results = _weft._compare(*input_args(workload, trace), specs, int(threads))

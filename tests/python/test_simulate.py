@@ -108,3 +108,12 @@ def test_a_trace_replays_as_the_command_lines(run_cli, tmp_path):
     assert len(r.jobs) > 0
     assert_frame_matches_csv(r.tasks, out / "tasks.csv")
     assert_frame_matches_csv(r.jobs, out / "jobs.csv")
+
+
+def test_sweep_runs_every_combination_with_compares_numbers():
+    s = weft.sweep(workload=TPCH, policies=["fifo", "delay"], params={"delay:node_wait": [0.5, 3]}, seeds=[1, 2])
+    assert len(s) == 2 + 4  # fifo x 2 seeds, delay x 2 values x 2 seeds
+    assert list(s[s.policy == "fifo"].node_wait.isna()) == [True, True]
+    row = s[(s.policy == "delay") & (s.node_wait == 3) & (s.seed == 2)]
+    r = weft.simulate(workload=TPCH, policy="delay", params={"node_wait": 3}, seed=2)
+    assert row.avg_jct.item() == r.summary["avg_jct"] and row.params.item() == "node_wait=3"
