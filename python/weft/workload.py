@@ -155,3 +155,19 @@ class Workload:
 
     def __repr__(self):
         return f"<weft.Workload {len(self.doc['jobs'])} jobs>"
+
+
+def read_trace(format, paths, window=None, sample=1.0, seed=1, machines=0, scale_arrivals=1.0):
+    """A trace read by weft's native reader (docs/traces.md) as a Workload, as
+    `weft trace convert FORMAT:PATHS` with --window START:END, --sample,
+    --seed, --machines and --scale-arrivals. paths: a path or a list of them
+    (the format's table files)."""
+    if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__"):
+        paths = [paths]
+    start, end = (0.0, math.inf) if window is None else window
+    start = 0.0 if start is None else float(start)
+    end = math.inf if end is None else float(end)
+    text = _weft._read_trace(f"{format}:" + ",".join(str(p) for p in paths), start, end, float(sample), int(seed),
+                             int(machines), float(scale_arrivals))
+    doc = json.loads(text)
+    return Workload(doc["cluster"], doc["jobs"])

@@ -1,5 +1,5 @@
-// _policies, _bounds and _validate: `weft policies`, `weft bounds` and
-// `weft validate` for Python.
+// _policies, _bounds, _validate and _read_trace: `weft policies`, `weft bounds`,
+// `weft validate` and `weft trace convert` for Python.
 #include "metrics/lower_bounds.h"
 #include "policy/registry.h"
 #include "pybind11/stl.h"
@@ -7,6 +7,8 @@
 #include "python/errors.h"
 #include "python/python_policy.h"
 #include "python/run_source.h"
+#include "trace/trace_formats.h"
+#include "trace/trace_source.h"
 #include "trace/workload_reader.h"
 
 namespace py = pybind11;
@@ -73,6 +75,48 @@ void Validate(const std::string& text) {
   ThrowWorkloadError(ParseWorkload(text).status());
 }
 
+// JsonDocumentSink: a trace's jobs gathered into one weft JSON document,
+// as `weft trace convert` writes them.
+class JsonDocumentSink final : public JobSink {
+ public:
+  absl::Status Cluster(const nlohmann::json& cluster) override {
+    doc_["weft"] = 1;
+    doc_["cluster"] = cluster;
+    doc_["jobs"] = nlohmann::json::array();
+    return absl::OkStatus();
+  }
+  absl::Status Job(const nlohmann::json& job) override {
+    doc_["jobs"].push_back(job);
+    return absl::OkStatus();
+  }
+  std::string Text() const { return doc_.dump(); }
+
+ private:
+  nlohmann::json doc_;
+};
+
+// ReadTraceJson: `weft trace convert`'s document, as text; WorkloadError on bad input.
+std::string ReadTraceJson(const std::string& spec_text, double window_start_s, double window_end_s, double sample,
+                          uint64_t seed, uint32_t machines, double scale_arrivals) {
+  if (!(sample > 0 && sample <= 1)) throw py::value_error("sample: must be in (0, 1]");
+  if (!(scale_arrivals > 0)) throw py::value_error("scale_arrivals: must be > 0");
+  if (!(window_start_s < window_end_s)) throw py::value_error("window: its start must come before its end");
+  py::gil_scoped_release release;
+  absl::StatusOr<TraceSpec> spec = ParseTraceSpec(spec_text);
+  ThrowWorkloadError(spec.status());
+  TraceOptions options;
+  options.window_start_s = window_start_s;
+  options.window_end_s = window_end_s;
+  options.sample = sample;
+  options.seed = seed;
+  options.machines = machines;
+  options.scale_arrivals = scale_arrivals;
+  JsonDocumentSink sink;
+  TraceReport report;
+  ThrowWorkloadError(ReadTrace(*spec, options, sink, report));
+  return sink.Text();
+}
+
 }  // namespace
 
 void BindCatalog(py::module_& m) {
@@ -82,6 +126,8 @@ void BindCatalog(py::module_& m) {
   m.def("_register_policy", &RegisterPythonPolicy, py::arg("name"), py::arg("description"), py::arg("factory"),
         py::arg("params"), py::arg("max_jobs"));
   m.def("_python_policies", &PythonPolicies);
+  m.def("_read_trace", &ReadTraceJson, py::arg("spec"), py::arg("window_start"), py::arg("window_end"),
+        py::arg("sample"), py::arg("seed"), py::arg("machines"), py::arg("scale_arrivals"));
 }
 
 }  // namespace weft::python

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 import weft
-from conftest import TPCH
+from conftest import ROOT, TPCH
 
 
 def stage_rows():
@@ -60,3 +60,18 @@ def test_a_bad_field_raises_with_the_readers_message(run_cli, tmp_path):
 def test_missing_columns_are_named():
     with pytest.raises(weft.WorkloadError, match="tasks"):
         weft.Workload.from_stages(pd.DataFrame({"job": ["j"], "stage": ["s"]}), weft.machines(1, cpu=1, mem=1))
+
+
+def test_read_trace_gives_the_converted_workload(run_cli, tmp_path):
+    trace = ROOT / "examples" / "data" / "tpch_cloudlab_excerpt.csv"
+    w = weft.read_trace("tpch-cloudlab", trace)
+    out = tmp_path / "converted.json"
+    done = run_cli("trace", "convert", f"tpch-cloudlab:{trace}", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert w.doc == json.loads(out.read_text())
+    sampled = weft.read_trace("tpch-cloudlab", [trace], sample=0.5, seed=3)
+    assert 0 < len(sampled.jobs) < len(w.jobs)
+    with pytest.raises(weft.WorkloadError):
+        weft.read_trace("tpch-cloudlab", tmp_path / "missing.csv")
+    with pytest.raises(weft.WorkloadError):
+        weft.read_trace("no-such-format", trace)
