@@ -14,6 +14,7 @@ packages=(
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   libcpp-httplib-dev prometheus-cpp-dev  # the scheduler's dashboard and /metrics
   libssl-dev  # TLS files checked at start, the dashboard's HTTPS (src/runtime/tls.h)
+  python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest  # `import weft` (src/python/) and its tests
 )
 # --test: what only the test suite needs besides: a one-machine Slurm cluster
 # for `weft sweep --slurm` (scripts/slurm-local.sh), and clang with its
@@ -24,6 +25,11 @@ packages=(
 if [ "${1:-}" = --test ]; then
   packages+=(slurm-wlm munge clang libclang-rt-14-dev openssl iproute2 chromium)
 fi
+# --torch: PyTorch, on demand, for training learned schedulers on the Python
+# module's environment (docs/python.md); no test needs it.
+for arg in "$@"; do
+  if [ "$arg" = --torch ]; then packages+=(python3-torch); fi
+done
 
 missing=()
 for p in "${packages[@]}"; do

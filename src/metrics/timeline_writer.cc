@@ -146,7 +146,11 @@ void TimelineWriter::OnContainerEnd(const ContainerRecord& r) {
 
 void TimelineWriter::OnRunEnd(TimeUs end_us) { run_end_us_ = end_us; }
 
-absl::Status TimelineWriter::Finish() {
+std::unique_ptr<TimelineWriter> TimelineWriter::InMemory(const Workload& workload, TimeUs step_us, TimeUs origin_us) {
+  return std::unique_ptr<TimelineWriter>(new TimelineWriter("", workload, origin_us, step_us));
+}
+
+std::vector<Timeline::Bin> TimelineWriter::Rows() {
   const TimeUs end = last_end_us_ > 0 ? last_end_us_ : run_end_us_;
   const Resources& capacity = workload_.cluster.total_capacity();
   std::array<double, kNumResources> scale{};
@@ -154,6 +158,14 @@ absl::Status TimelineWriter::Finish() {
     const double cap = capacity.units(static_cast<Resource>(k));
     scale[k] = cap > 0 ? 1.0 / cap : 0.0;
   }
+  std::vector<Timeline::Bin> bins = timeline_.Bins(end);
+  for (Timeline::Bin& bin : bins) {
+    for (int q = Timeline::kAlloc; q < Timeline::kNumQuantities; ++q) bin.mean[q] *= scale[(q - Timeline::kAlloc) % kNumResources];
+  }
+  return bins;
+}
+
+absl::Status TimelineWriter::Finish() {
   ASSIGN_OR_RETURN(std::unique_ptr<ResultFile> file, ResultFile::Open(dir_, "timeline.csv", compress_));
   fmt::memory_buffer& out = file->buffer();
   fmt::format_to(std::back_inserter(out), "time,running,waiting");
@@ -161,11 +173,11 @@ absl::Status TimelineWriter::Finish() {
     for (std::string_view name : kResourceNames) fmt::format_to(std::back_inserter(out), ",{}_{}", name, kind);
   }
   out.push_back('\n');
-  for (const Timeline::Bin& bin : timeline_.Bins(end)) {
+  for (const Timeline::Bin& bin : Rows()) {
     fmt::format_to(std::back_inserter(out), "{},{:.6g},{:.6g}", FormatSeconds(bin.start_us),
                    bin.mean[Timeline::kRunning], bin.mean[Timeline::kWaiting]);
     for (int q = Timeline::kAlloc; q < Timeline::kNumQuantities; ++q) {
-      fmt::format_to(std::back_inserter(out), ",{:.6g}", bin.mean[q] * scale[(q - Timeline::kAlloc) % kNumResources]);
+      fmt::format_to(std::back_inserter(out), ",{:.6g}", bin.mean[q]);
     }
     out.push_back('\n');
     file->Flush();

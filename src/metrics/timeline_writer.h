@@ -104,6 +104,9 @@ class TimelineWriter final : public RunObserver {
   static absl::StatusOr<std::unique_ptr<TimelineWriter>> Open(const std::string& dir, const Workload& workload,
                                                               TimeUs step_us = kDefaultStepUs, bool compress = false,
                                                               std::optional<TimeUs> origin_us = std::nullopt);
+  // InMemory: a writer that keeps its rows for Rows() and has no file (the
+  // Python module builds its timeline DataFrame from them). step_us > 0.
+  static std::unique_ptr<TimelineWriter> InMemory(const Workload& workload, TimeUs step_us, TimeUs origin_us);
 
   void OnAttemptEnd(const AttemptRecord& record) override;
   void OnPhaseEnd(const PhaseRecord& record) override;
@@ -115,6 +118,11 @@ class TimelineWriter final : public RunObserver {
   // place; the run ends at the last job or attempt end seen (else at
   // OnRunEnd's time), as RunMetrics's makespan does.
   absl::Status Finish();
+
+  // Rows: timeline.csv's rows as numbers, unrounded: each bin's start and
+  // length, its mean running and waiting attempts, and its resources as
+  // fractions of the cluster's capacity. Call once, after the run.
+  std::vector<Timeline::Bin> Rows();
 
  private:
   TimelineWriter(std::string dir, const Workload& workload, TimeUs origin_us, TimeUs step_us);

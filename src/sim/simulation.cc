@@ -114,6 +114,7 @@ absl::StatusOr<SimulationResult> Simulate(JobSource& source, const SimulationReq
   if (flows) engine.AddObserver(flows.get());
   if (timeline) engine.AddObserver(timeline.get());
   if (events) engine.AddObserver(events.get());
+  for (RunObserver* observer : request.observers) engine.AddObserver(observer);
 
   const auto start = std::chrono::steady_clock::now();
   std::unique_ptr<ProgressBar> bar;

@@ -29,6 +29,9 @@ struct SimulationRequest {
   std::string events_path;  // empty: no event log
   bool check = true;        // run the schedule checker
   bool progress = false;    // draw a progress bar on stderr
+  // Observers attached besides the writers (the Python module's in-memory
+  // records); they must outlive the call.
+  std::vector<RunObserver*> observers;
 };
 
 struct SimulationResult {

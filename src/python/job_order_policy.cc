@@ -1,0 +1,149 @@
+#include "python/job_order_policy.h"
+
+#include <algorithm>
+
+#include "absl/container/flat_hash_set.h"
+
+namespace weft::python {
+
+using policy::GroupId;
+using policy::OrderKey;
+
+void JobOrderObservation::Clear() {
+  std::fill(jobs.begin(), jobs.end(), 0.0f);
+  std::fill(mask.begin(), mask.end(), 0);
+  std::fill(cluster.begin(), cluster.end(), 0.0);
+  job_ids.clear();
+}
+
+class JobOrderPolicy::Scheduler final : public policy::OfferScheduler {
+ public:
+  Scheduler(policy::Context& ctx, JobOrderAgent& agent, JobOrderObservation& observation)
+      : OfferScheduler(ctx), agent_(agent), observation_(observation) {}
+
+  void OnJobArrived(JobId /*job*/) override {
+    Accrue();
+    ++in_system_;
+  }
+  void OnJobFinished(JobId job, bool succeeded) override {
+    Accrue();
+    --in_system_;
+    OfferScheduler::OnJobFinished(job, succeeded);
+  }
+
+  // The job-seconds accrued since the last decision up to `end_us` (minus the reward).
+  double AccruedSeconds(TimeUs end_us) const {
+    return (accrued_us_ + static_cast<double>(in_system_) * static_cast<double>(end_us - last_us_)) / 1e6;
+  }
+
+ protected:
+  OrderKey KeyFor(const GroupId& g) override { return policy::FifoKey(ctx_.job(g.job), g.stage); }
+
+  void Round(std::span<const MachineId> /*freed*/, std::span<const GroupId> /*fresh*/) override {
+    while (!abandoned_) {
+      Gather();
+      if (candidates_.empty()) return;
+      size_t pick = 0;
+      if (candidates_.size() > 1) {
+        Observe();
+        const std::optional<uint32_t> action = agent_.Choose(observation_);
+        if (!action) {
+          abandoned_ = true;  // the agent left: decide nothing more, let the run drain
+          return;
+        }
+        const size_t choices = std::min<size_t>(candidates_.size(), observation_.max_jobs);
+        pick = *action % choices;
+      }
+      const uint64_t before = pool_.count(candidates_[pick]);
+      PlaceGroup(candidates_[pick]);
+      if (pool_.count(candidates_[pick]) == before) return;  // refused: never ask the same question forever
+    }
+  }
+
+ private:
+  // Accrue integrates the jobs in the system up to now.
+  void Accrue() {
+    const TimeUs now = ctx_.Now();
+    accrued_us_ += static_cast<double>(in_system_) * static_cast<double>(now - last_us_);
+    last_us_ = now;
+  }
+
+  // Gather: per job, its first ready group (in fifo's order) that fits now.
+  void Gather() {
+    candidates_.clear();
+    seen_.clear();
+    for (const auto& [key, g] : pool_.ordered()) {
+      if (seen_.contains(g.job.value())) continue;
+      if (!finder_.FirstFit(ctx_.job(g.job).demand(g.stage)).valid()) continue;
+      seen_.insert(g.job.value());
+      candidates_.push_back(g);
+    }
+  }
+
+  void Observe() {
+    Accrue();
+    JobOrderObservation& o = observation_;
+    o.Clear();
+    // The first decision comes with the observation of reset(), which has no
+    // reward: what accrued before it goes to the first step's, so that an
+    // episode's return is minus the sum of its JCTs.
+    if (o.decisions > 0) {
+      o.reward = -accrued_us_ / 1e6;
+      accrued_us_ = 0;
+    }
+    ++o.decisions;
+    const TimeUs now = ctx_.Now();
+    const size_t rows = std::min<size_t>(candidates_.size(), o.max_jobs);
+    for (size_t i = 0; i < rows; ++i) {
+      const GroupId& g = candidates_[i];
+      const policy::JobView job = ctx_.job(g.job);
+      float* row = &o.jobs[i * kJobFeatures];
+      row[kReadyTasks] = static_cast<float>(pool_.count(g));
+      row[kRemainingTasks] = static_cast<float>(job.num_tasks() - job.tasks_done());
+      row[kWaitSeconds] = static_cast<float>(UsToSeconds(now - job.arrival()));
+      row[kDemandCpu] = static_cast<float>(job.demand(g.stage).units(kCpu));
+      row[kDemandMem] = static_cast<float>(job.demand(g.stage).units(kMem));
+      row[kEstimatedSeconds] = static_cast<float>(UsToSeconds(job.EstimatedDuration(pool_.Front(g))));
+      row[kStageIndex] = static_cast<float>(g.stage);
+      row[kJobStages] = static_cast<float>(job.num_stages());
+      row[kPriority] = static_cast<float>(job.priority());
+      uint64_t running = 0;
+      for (uint32_t st = 0; st < job.num_stages(); ++st) running += job.stage_progress(st).running;
+      row[kRunningTasks] = static_cast<float>(running);
+      o.mask[i] = 1;
+      o.job_ids.push_back(g.job.value());
+    }
+    const policy::ClusterState& cluster = ctx_.cluster();
+    double free_cpu = 0, total_cpu = 0;
+    for (size_t m = 0; m < cluster.size(); ++m) {
+      const MachineId id(static_cast<uint32_t>(m));
+      total_cpu += cluster.capacity(id).units(kCpu);
+      if (cluster.up(id)) free_cpu += std::max(0.0, cluster.free(id).units(kCpu));
+    }
+    o.cluster[kNowSeconds] = UsToSeconds(now);
+    o.cluster[kJobsInSystem] = in_system_;
+    o.cluster[kFreeCpuFraction] = total_cpu > 0 ? free_cpu / total_cpu : 0;
+    o.cluster[kCandidates] = static_cast<double>(candidates_.size());
+  }
+
+  JobOrderAgent& agent_;
+  JobOrderObservation& observation_;
+  std::vector<GroupId> candidates_;
+  absl::flat_hash_set<uint32_t> seen_;
+  uint64_t in_system_ = 0;
+  TimeUs last_us_ = 0;
+  double accrued_us_ = 0;
+  bool abandoned_ = false;
+};
+
+std::unique_ptr<policy::ClusterScheduler> JobOrderPolicy::MakeScheduler(policy::Context& ctx, uint32_t /*replica*/) {
+  auto scheduler = std::make_unique<Scheduler>(ctx, agent_, observation_);
+  scheduler_ = scheduler.get();
+  return scheduler;
+}
+
+double JobOrderPolicy::RewardSinceLastDecision(TimeUs end_us) const {
+  return scheduler_ == nullptr ? 0.0 : -scheduler_->AccruedSeconds(end_us);
+}
+
+}  // namespace weft::python
