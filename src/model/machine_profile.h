@@ -4,7 +4,7 @@
 // sharing (docs/model.md, "The machine profile"), read from a profile file
 // (trace/profile_reader.h; `--profile FILE` on weft sim, compare and sweep).
 // Every cost defaults to 0: with none, results are those of the pure max-min
-// model. Plain data; the calibration (issue 33) measures real values.
+// model. Plain data; a calibration of real nodes is to measure real values.
 #pragma once
 
 #include <string>

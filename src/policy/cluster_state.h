@@ -28,14 +28,19 @@ class ClusterState {
   const Resources& capacity(MachineId m) const { return cluster_->machine(m).capacity; }
 
   bool up(MachineId m) const { return up_[m.value()]; }
+  // set_unfitted: the resources Fits ignores for every caller (the engine
+  // sets the policy's, Policy::unfitted, once).
+  void set_unfitted(ResourceMask unfitted) { unfitted_ = unfitted; }
+  ResourceMask unfitted() const { return unfitted_; }
   // allocated: the sum of the demands of tasks launched on m outside
   // containers, plus the sizes of the containers granted on m.
   const Resources& allocated(MachineId m) const { return allocated_[m.value()]; }
   Resources free(MachineId m) const { return capacity(m) - allocated_[m.value()]; }
   // Fits: m is up and `demand` fits in what is not yet allocated, but for
-  // the resources in `overbooked`.
+  // the resources in `overbooked` and those the run does not fit tasks by
+  // (the policies' `fit` parameter: set_unfitted).
   bool Fits(MachineId m, const Resources& demand, ResourceMask overbooked = 0) const {
-    return up_[m.value()] && (allocated_[m.value()] + demand).FitsInExcept(capacity(m), overbooked);
+    return up_[m.value()] && (allocated_[m.value()] + demand).FitsInExcept(capacity(m), overbooked | unfitted_);
   }
   // used: what the tasks running on m really use now, measured (the
   // execution model in simulation, the nodes' readings for real); it follows
@@ -58,6 +63,7 @@ class ClusterState {
   std::vector<bool> up_;
   std::vector<Resources> allocated_;
   std::vector<Resources> used_;
+  ResourceMask unfitted_ = 0;
   std::vector<uint32_t> running_;
   uint32_t num_up_ = 0;
 };

@@ -30,15 +30,22 @@ class Policy {
 
   // What the policy may know about jobs (enforced by JobView).
   virtual Knowledge knowledge() const = 0;
-  // overbooked: the resources the policy may, by design, reserve beyond a
+  // overbooked_by_design: the resources the policy may reserve beyond a
   // machine's capacity (DAGPS: cpu, disk and net; a static-slot scheduler may
   // also over-commit memory). The engine and the checker allow it for those
   // resources only; the execution model charges for it (oversubscribed
   // resources are shared or slow tasks down; memory beyond capacity fails
   // the newest tasks, as an OOM killer would).
-  virtual ResourceMask overbooked() const { return 0; }
+  virtual ResourceMask overbooked_by_design() const { return 0; }
+  // overbooked: those, and the resources the run's `fit` parameter leaves
+  // out of placement (unfitted: a policy that fits tasks by cpu and memory
+  // only, as YARN's Capacity Scheduler does, lets disk and network contend).
+  ResourceMask overbooked() const { return overbooked_by_design() | unfitted_; }
   // overbooking: some resource may be overbooked (summary.json's flag).
   bool overbooking() const { return overbooked() != 0; }
+  // unfitted: the resources `fit` leaves out (0: every resource is fitted).
+  ResourceMask unfitted() const { return unfitted_; }
+  void set_unfitted(ResourceMask unfitted) { unfitted_ = unfitted; }
   // Number of cluster scheduler replicas (Sparrow runs several).
   virtual uint32_t num_schedulers() const { return 1; }
 
@@ -49,6 +56,9 @@ class Policy {
   virtual std::unique_ptr<NodeAgent> MakeNodeAgent(Context& /*ctx*/, MachineId /*machine*/) { return nullptr; }
   virtual bool has_job_managers() const { return false; }
   virtual bool has_node_agents() const { return false; }
+
+ private:
+  ResourceMask unfitted_ = 0;
 };
 
 struct PolicyInfo {

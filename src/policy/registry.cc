@@ -62,6 +62,13 @@ const PolicyInfo* FindPolicy(std::string_view name) {
   return nullptr;
 }
 
+ResourceMask UnfittedBy(std::string_view fit) {
+  if (fit == "cpu+mem") return MaskOf(kDisk) | MaskOf(kNet);
+  if (fit == "cpu+mem+disk") return MaskOf(kNet);
+  if (fit == "cpu+mem+net") return MaskOf(kDisk);
+  return 0;  // "all"
+}
+
 const std::vector<ParamSpec>& CommonParams() {
   static const std::vector<ParamSpec> kCommon = {
       {.name = "estimate_noise",
@@ -76,6 +83,12 @@ const std::vector<ParamSpec>& CommonParams() {
        .help = "seconds assumed for a task whose duration is neither known nor learned yet",
        .min = 1e-6,
        .max = 1e9},
+      {.name = "fit",
+       .type = ParamType::kChoice,
+       .default_value = "all",
+       .help = "resources tasks are placed by; the others are left to contend (cpu+mem: YARN's Capacity "
+               "Scheduler)",
+       .choices = {"all", "cpu+mem", "cpu+mem+disk", "cpu+mem+net"}},
   };
   return kCommon;
 }
@@ -94,6 +107,7 @@ absl::StatusOr<BuiltPolicy> BuildPolicy(std::string_view name, const std::vector
   if (!params.ok()) return absl::InvalidArgumentError(fmt::format("policy {}: {}", name, StatusMessage(params.status())));
   auto policy = info->make(*params);
   if (!policy.ok()) return absl::InvalidArgumentError(fmt::format("policy {}: {}", name, StatusMessage(policy.status())));
+  (*policy)->set_unfitted(UnfittedBy(params->Choice("fit")));
   return BuiltPolicy{info, std::move(*policy), std::move(*params)};
 }
 

@@ -31,6 +31,8 @@ void RegisterTestPolicy(const PolicyInfo* info);
 
 // CommonParams: parameters every policy accepts (e.g. estimate_noise).
 const std::vector<ParamSpec>& CommonParams();
+// UnfittedBy: the resources a `fit` value leaves out of placement.
+ResourceMask UnfittedBy(std::string_view fit);
 
 struct BuiltPolicy {
   const PolicyInfo* info = nullptr;

@@ -49,6 +49,7 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
       has_job_managers_(policy.has_job_managers()),
       cluster_(workload.cluster),
       root_rng_(opt_.seed) {
+  cluster_.set_unfitted(policy.unfitted());  // what the policy's `fit` leaves to contend
   queue_.SetLaneDelay(opt_.latency_us);  // messages and notifications between roles skip the heap
   opt_.knowledge.seed = opt_.seed;
   if (source != nullptr) jobs_.SetSource(*source);

@@ -365,7 +365,7 @@ class LyingPolicy final : public policy::Policy {
  public:
   explicit LyingPolicy(bool lie) : lie_(lie) {}
   policy::Knowledge knowledge() const override { return policy::Knowledge::kNonClairvoyant; }
-  ResourceMask overbooked() const override { return lie_ && asked_++ > 0 ? kAllResources : 0; }
+  ResourceMask overbooked_by_design() const override { return lie_ && asked_++ > 0 ? kAllResources : 0; }
   std::unique_ptr<policy::ClusterScheduler> MakeScheduler(policy::Context& ctx, uint32_t) override {
     return std::make_unique<AllOnMachine0>(ctx);
   }

@@ -117,7 +117,7 @@ class ScriptedPolicy final : public policy::Policy {
  public:
   explicit ScriptedPolicy(Script& s) : s_(s) {}
   policy::Knowledge knowledge() const override { return s_.knowledge; }
-  ResourceMask overbooked() const override { return s_.overbooking ? kAllResources : s_.overbooked; }
+  ResourceMask overbooked_by_design() const override { return s_.overbooking ? kAllResources : s_.overbooked; }
   uint32_t num_schedulers() const override { return s_.schedulers; }
   std::unique_ptr<policy::ClusterScheduler> MakeScheduler(Context& ctx, uint32_t) override {
     return std::make_unique<ScriptedScheduler>(ctx, s_);

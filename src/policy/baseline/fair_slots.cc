@@ -83,7 +83,7 @@ class FairSlotsPolicy final : public Policy {
  public:
   explicit FairSlotsPolicy(Slots slots) : slots_(slots) {}
   Knowledge knowledge() const override { return Knowledge::kNonClairvoyant; }
-  ResourceMask overbooked() const override { return kAllResources; }
+  ResourceMask overbooked_by_design() const override { return kAllResources; }
   std::unique_ptr<ClusterScheduler> MakeScheduler(Context& ctx, uint32_t /*replica*/) override {
     return std::make_unique<FairSlotsScheduler>(ctx, slots_);
   }

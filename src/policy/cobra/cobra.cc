@@ -16,7 +16,7 @@ class CobraPolicy final : public Policy {
 
   Knowledge knowledge() const override { return knowledge_; }
   // Over-subscribed cpu is overbooked by design (container_protocol.h).
-  ResourceMask overbooked() const override { return config_.cpu_oversubscription > 1 ? MaskOf(kCpu) : 0; }
+  ResourceMask overbooked_by_design() const override { return config_.cpu_oversubscription > 1 ? MaskOf(kCpu) : 0; }
   bool has_job_managers() const override { return true; }
   std::unique_ptr<ClusterScheduler> MakeScheduler(Context& ctx, uint32_t /*replica*/) override {
     return std::make_unique<CobraScheduler>(ctx, config_);

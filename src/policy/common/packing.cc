@@ -4,19 +4,19 @@
 
 namespace weft::policy {
 
-double Alignment(const Resources& demand, const Resources& free, const Resources& capacity) {
+double Alignment(const Resources& demand, const Resources& free, const Resources& capacity, ResourceMask ignored) {
   double score = 0;
   for (int r = 0; r < kNumResources; ++r) {
     const auto res = static_cast<Resource>(r);
     const double cap = static_cast<double>(capacity.micro(res));
-    if (cap <= 0) continue;
+    if (cap <= 0 || InMask(ignored, res)) continue;
     score += (static_cast<double>(demand.micro(res)) / cap) * (static_cast<double>(free.micro(res)) / cap);
   }
   return score;
 }
 
 double MachineAlignment(const ClusterState& cluster, MachineId m, const Resources& demand) {
-  return Alignment(demand, cluster.free(m), cluster.capacity(m));
+  return Alignment(demand, cluster.free(m), cluster.capacity(m), cluster.unfitted());
 }
 
 Resources ReferenceCapacity(const ClusterState& cluster) {

@@ -22,12 +22,15 @@
 
 namespace weft::policy {
 
-// Alignment returns sum over resources r with capacity[r] > 0 of
-// (demand[r] / capacity[r]) * (free[r] / capacity[r]). 0 when nothing overlaps.
-double Alignment(const Resources& demand, const Resources& free, const Resources& capacity);
+// Alignment returns sum over resources r with capacity[r] > 0, outside
+// `ignored`, of (demand[r] / capacity[r]) * (free[r] / capacity[r]). 0 when
+// nothing overlaps.
+double Alignment(const Resources& demand, const Resources& free, const Resources& capacity, ResourceMask ignored = 0);
 
 // MachineAlignment is Alignment against machine `m`'s free resources and
-// capacity in `cluster`.
+// capacity in `cluster`, over the resources the run places by (the `fit`
+// parameter: an unfitted resource's free amount may be negative and says
+// nothing about the fit).
 double MachineAlignment(const ClusterState& cluster, MachineId m, const Resources& demand);
 
 // ReferenceCapacity returns, per resource, the largest capacity of any

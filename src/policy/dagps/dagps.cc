@@ -226,7 +226,7 @@ class DagpsPolicy final : public Policy {
  public:
   explicit DagpsPolicy(const DagpsOptions& options) : options_(options) {}
   Knowledge knowledge() const override { return Knowledge::kClairvoyant; }
-  ResourceMask overbooked() const override {
+  ResourceMask overbooked_by_design() const override {
     return options_.overbook > 0 ? MaskOf(kCpu) | MaskOf(kDisk) | MaskOf(kNet) : 0;
   }
   std::unique_ptr<ClusterScheduler> MakeScheduler(Context& ctx, uint32_t /*replica*/) override {

@@ -25,7 +25,7 @@ class UrsaPolicy final : public Policy {
       : scheduler_(scheduler), node_(node), m2i_(m2i) {}
 
   Knowledge knowledge() const override { return Knowledge::kClairvoyant; }
-  ResourceMask overbooked() const override { return kMonotaskOverbooking; }
+  ResourceMask overbooked_by_design() const override { return kMonotaskOverbooking; }
   bool has_job_managers() const override { return true; }
   bool has_node_agents() const override { return true; }
 
@@ -53,7 +53,7 @@ class UrsaYarnPolicy final : public Policy {
       : yarn_(yarn), node_(node), cpu_oversubscription_(cpu_oversubscription) {}
 
   Knowledge knowledge() const override { return Knowledge::kClairvoyant; }
-  ResourceMask overbooked() const override { return kMonotaskOverbooking; }
+  ResourceMask overbooked_by_design() const override { return kMonotaskOverbooking; }
   bool has_job_managers() const override { return true; }
   bool has_node_agents() const override { return true; }
 
