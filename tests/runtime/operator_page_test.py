@@ -2,8 +2,8 @@
 """The operator's live page against a live local cluster (docs/runtime.md, "Dashboard and metrics"): on one
 node of 2 cpus, a job holding both cpus runs while a second one waits; /api/jobs must list both with their
 user and state, /api/nodes the node, and the page read in headless Chromium must show the running job and the
-queued one in its jobs table while they are so (skipped, exit 77, where Chromium cannot be had). Once both
-ended, /metrics must count them in its job-time histograms.
+queued one in its jobs table while they are so (skipped, exit 77, where Chromium cannot be had), and /metrics
+its per-user series. Once both ended, /metrics must count them in its job-time histograms.
 
   operator_page_test.py --weft BUILD/src/weft --work DIR
 """
@@ -110,6 +110,13 @@ def main():
         nodes = api("/api/nodes")["nodes"]
         if len(nodes) != 1 or not nodes[0]["up"] or nodes[0]["capacity"]["cpu"] != 2 or nodes[0]["reserved"]["cpu"] != 2:
             failures.append(f"/api/nodes: {nodes}, expected one node up with its 2 cpus reserved")
+
+        with urllib.request.urlopen(at("/metrics"), timeout=30) as r:
+            now = r.read().decode().splitlines()
+        for series in ('weft_user_running_tasks{user="alice"} 1', 'weft_user_running_tasks{user="bob"} 0',
+                       'weft_user_active_jobs{user="bob"} 1'):
+            if series not in now:
+                failures.append(f"/metrics while both are active lacks `{series}`")
 
         if browser:
             with tempfile.TemporaryDirectory() as profile:

@@ -180,5 +180,24 @@ TEST(OperatorViewTest, HistogramsAreCumulativePrometheusBuckets) {
   EXPECT_THAT(text, HasSubstr("weft_job_completion_seconds_sum 7\n"));
 }
 
+TEST(OperatorViewTest, UserGaugesCountTheActiveJobsByUser) {
+  v1::StatusReply r = Status();
+  r.mutable_jobs(1)->set_running(3);
+  const std::string text = UserGauges(r, ExportFactsOf(ThreeJobs()));
+  EXPECT_THAT(text, HasSubstr("# TYPE weft_user_running_tasks gauge\n"));
+  EXPECT_THAT(text, HasSubstr("weft_user_running_tasks{user=\"alice\"} 1\n"));  // the ended job not counted
+  EXPECT_THAT(text, HasSubstr("weft_user_running_tasks{user=\"bob\"} 3\n"));
+  EXPECT_THAT(text, HasSubstr("weft_user_active_jobs{user=\"alice\"} 1\n"));
+  EXPECT_EQ(UserGauges(v1::StatusReply{}, ExportFacts{}), "");
+}
+
+TEST(OperatorViewTest, UserGaugesEscapeLabelValues) {
+  v1::ExportChunk c = ThreeJobs();
+  c.set_workload_json(R"({"jobs":[{"name":"etl","user":"a\"b\\c"}]})");
+  v1::StatusReply r = Status();
+  r.mutable_jobs()->DeleteSubrange(1, 2);
+  EXPECT_THAT(UserGauges(r, ExportFactsOf(c)), HasSubstr(R"(weft_user_running_tasks{user="a\"b\\c"} 1)"));
+}
+
 }  // namespace
 }  // namespace weft::runtime

@@ -86,7 +86,13 @@ std::string LiveDashboard::NodesJson() {
   return OperatorNodesJson(core_.Status(request));
 }
 
-std::string LiveDashboard::MetricsText() { return JobTimeHistograms(Facts()); }
+std::string LiveDashboard::MetricsText() {
+  v1::StatusRequest request;
+  request.set_all(true);
+  const v1::StatusReply status = core_.Status(request);
+  const ExportFacts facts = Facts();
+  return JobTimeHistograms(facts) + UserGauges(status, facts);
+}
 
 std::string LiveDashboard::Build() {
   auto chunk = core_.Export();

@@ -43,7 +43,7 @@ class LiveDashboard {
   std::string NodesJson();
 
   // MetricsText: what /metrics adds to the scheduler's own series: the ended
-  // jobs' queue-wait and completion-time histograms.
+  // jobs' queue-wait and completion-time histograms and the per-user gauges.
   std::string MetricsText();
 
  private:

@@ -35,6 +35,33 @@ void Histogram(const char* name, const char* help, std::vector<double> values, s
                      values.size());
 }
 
+// LabelValue: `text` escaped for a label value of the text format.
+std::string LabelValue(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\\' || c == '"') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+// Users: per user of the active jobs, its running tasks and active jobs.
+std::map<std::string, std::pair<uint64_t, uint64_t>> Users(const v1::StatusReply& status, const ExportFacts& facts) {
+  std::map<std::string, std::pair<uint64_t, uint64_t>> per_user;
+  for (const v1::JobStatus& j : status.jobs()) {
+    if (!Active(j)) continue;
+    const auto known = facts.jobs.find(j.id());
+    auto& [running, active] = per_user[known == facts.jobs.end() ? "" : known->second.user];
+    running += j.running();
+    ++active;
+  }
+  return per_user;
+}
+
 }  // namespace
 
 ExportFacts ExportFactsOf(const v1::ExportChunk& chunk) {
@@ -86,7 +113,6 @@ std::string CurrentStage(const ExportFacts::Job& job) {
 std::string OperatorJobsJson(const v1::StatusReply& status, const ExportFacts& facts, double now_s) {
   nlohmann::json jobs = nlohmann::json::array();
   nlohmann::json failures = nlohmann::json::array();
-  std::map<std::string, std::pair<uint64_t, uint64_t>> per_user;  // user: running tasks, active jobs
   uint64_t running_total = 0;
   static const ExportFacts::Job kUnknown;
   for (const v1::JobStatus& j : status.jobs()) {
@@ -102,9 +128,6 @@ std::string OperatorJobsJson(const v1::StatusReply& status, const ExportFacts& f
                       {"running", j.running()},
                       {"age_s", std::max(0.0, now_s - j.submitted_s())},
                       {"stage", CurrentStage(job)}});
-      auto& [running, active] = per_user[job.user];
-      running += j.running();
-      ++active;
       running_total += j.running();
     }
     if (j.has_last_failure()) {
@@ -126,7 +149,7 @@ std::string OperatorJobsJson(const v1::StatusReply& status, const ExportFacts& f
   std::reverse(failures.begin(), failures.end());
   if (failures.size() > kMaxFailures) failures.erase(failures.begin() + kMaxFailures, failures.end());
   nlohmann::json shares = nlohmann::json::array();
-  for (const auto& [user, counts] : per_user) {
+  for (const auto& [user, counts] : Users(status, facts)) {
     shares.push_back({{"user", user},
                       {"running", counts.first},
                       {"jobs", counts.second},
@@ -164,6 +187,20 @@ std::string JobTimeHistograms(const ExportFacts& facts) {
             out);
   Histogram("weft_job_completion_seconds", "Ended jobs: time from arrival to the end (JCT).", facts.completion_s, out);
   return out;
+}
+
+std::string UserGauges(const v1::StatusReply& status, const ExportFacts& facts) {
+  const auto per_user = Users(status, facts);
+  if (per_user.empty()) return "";
+  std::string running = "# HELP weft_user_running_tasks Tasks launched or running, by the user of their job.\n"
+                        "# TYPE weft_user_running_tasks gauge\n";
+  std::string jobs = "# HELP weft_user_active_jobs Jobs waiting or running, by user.\n"
+                     "# TYPE weft_user_active_jobs gauge\n";
+  for (const auto& [user, counts] : per_user) {
+    running += fmt::format("weft_user_running_tasks{{user=\"{}\"}} {}\n", LabelValue(user), counts.first);
+    jobs += fmt::format("weft_user_active_jobs{{user=\"{}\"}} {}\n", LabelValue(user), counts.second);
+  }
+  return running + jobs;
 }
 
 }  // namespace weft::runtime

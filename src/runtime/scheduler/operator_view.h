@@ -70,4 +70,9 @@ std::string OperatorNodesJson(const v1::StatusReply& status);
 // with cumulative buckets, _sum and _count.
 std::string JobTimeHistograms(const ExportFacts& facts);
 
+// UserGauges: per-user series in the Prometheus text format, from the
+// active jobs of `status`: weft_user_running_tasks and weft_user_active_jobs,
+// label `user` ("" for jobs without one); nothing when no job is active.
+std::string UserGauges(const v1::StatusReply& status, const ExportFacts& facts);
+
 }  // namespace weft::runtime
