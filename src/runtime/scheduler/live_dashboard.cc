@@ -103,7 +103,7 @@ std::string LiveDashboard::Build() {
   }
   auto run = report::LoadRun(scratch_.string());
   if (!run.ok()) return Notice(fmt::format("cannot read the run back: {}", StatusMessage(run.status())));
-  std::string page = report::ReportPage("weft live", {{"live", &*run}}, report::SeriesOptions{});
+  std::string page = report::ReportPage("Finished jobs", {{"live", &*run}}, report::SeriesOptions{});
   // Reload by itself (Page fills the slot): the simplest refresh that keeps
   // the report's page as is.
   if (const size_t head = page.find("<head>"); head != std::string::npos) page.insert(head + 6, kRefreshSlot);

@@ -5,7 +5,7 @@ namespace weft::runtime {
 const std::string_view kOperatorSection = R"HTML(
 <section id="weft-operator">
 <style>
-#weft-operator { font-family: system-ui, sans-serif; margin: 1em; }
+#weft-operator { font-family: system-ui, sans-serif; margin: 1em 0 2em; }
 #weft-operator table { border-collapse: collapse; margin-bottom: 1.2em; }
 #weft-operator th, #weft-operator td { border-bottom: 1px solid #ddd; padding: 2px 10px; text-align: left; }
 #weft-operator td.op-empty { color: #777; font-style: italic; }
@@ -27,7 +27,6 @@ const std::string_view kOperatorSection = R"HTML(
 <h2>Recent task failures</h2>
 <table id="op-failures"><thead><tr><th>job</th><th>name</th><th>user</th><th>stage</th><th>task</th><th>attempt</th>
 <th>node</th><th>reason</th><th>last stderr line</th></tr></thead><tbody></tbody></table>
-<h2>Finished jobs</h2>
 </section>
 <script>
 (function () {
@@ -77,6 +76,7 @@ const std::string_view kOperatorSection = R"HTML(
     try {
       const [jobs, nodes] = await Promise.all([get("api/jobs"), get("api/nodes")]);
       const running = jobs.jobs.filter((j) => j.state === "running").length;
+      document.title = "weft live: " + running + " running, " + (jobs.jobs.length - running) + " queued";
       $("op-summary").className = "";
       $("op-summary").textContent = "policy " + jobs.policy + "; nodes up " + jobs.nodes_up + " of " +
           jobs.nodes_expected + "; jobs running " + running + ", queued " + (jobs.jobs.length - running) +
