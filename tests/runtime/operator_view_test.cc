@@ -88,6 +88,24 @@ TEST(OperatorViewTest, ExportFactsGiveUsersStagesAndEndedJobTimes) {
   EXPECT_EQ(facts.completion_s, std::vector<double>{10});
 }
 
+TEST(OperatorViewTest, ExportFactsOfManyJobsCountEachJobsAttempts) {
+  // Enough jobs that a map of them grows many times while being filled.
+  v1::ExportChunk c;
+  std::string jobs;
+  for (uint32_t j = 0; j < 1000; ++j) {
+    jobs += (j ? "," : "") + std::string(R"({"name":"j","stages":[{"name":"s","tasks":2}]})");
+    for (uint32_t k = 0; k <= j % 2; ++k) {
+      v1::AttemptRow* a = c.add_attempts();
+      a->set_job(j);
+      a->set_outcome("ok");
+    }
+  }
+  c.set_workload_json(R"({"jobs":[)" + jobs + "]}");
+  const ExportFacts facts = ExportFactsOf(c);
+  ASSERT_EQ(facts.jobs.size(), 1000u);
+  for (uint32_t j = 0; j < 1000; ++j) ASSERT_EQ(facts.jobs.at(j).stages[0].done, j % 2 + 1) << "job " << j;
+}
+
 TEST(OperatorViewTest, ReplicasNumberJobsByGlobalId) {
   v1::ExportChunk c = ThreeJobs();
   c.set_replicas(2);

@@ -67,14 +67,13 @@ std::map<std::string, std::pair<uint64_t, uint64_t>> Users(const v1::StatusReply
 ExportFacts ExportFactsOf(const v1::ExportChunk& chunk) {
   ExportFacts facts;
   facts.epoch_unix_us = chunk.epoch_unix_us();
-  // Jobs by local id, in the workload's order (results_export.h).
-  std::vector<ExportFacts::Job*> by_local;
+  // Jobs by local id, in the workload's order (results_export.h); keyed by
+  // global id once complete (the map's entries move as it grows).
+  std::vector<ExportFacts::Job> by_local;
   const nlohmann::json doc = nlohmann::json::parse(chunk.workload_json(), nullptr, false);
   if (doc.is_object() && doc.contains("jobs") && doc["jobs"].is_array()) {
-    uint32_t local = 0;
     for (const nlohmann::json& j : doc["jobs"]) {
-      ExportFacts::Job& job = facts.jobs[GlobalId(local++, chunk)];
-      by_local.push_back(&job);
+      ExportFacts::Job& job = by_local.emplace_back();
       if (!j.is_object()) continue;
       if (auto u = j.find("user"); u != j.end() && u->is_string()) job.user = u->get<std::string>();
       if (auto st = j.find("stages"); st != j.end() && st->is_array()) {
@@ -92,8 +91,12 @@ ExportFacts ExportFactsOf(const v1::ExportChunk& chunk) {
   }
   for (const v1::AttemptRow& a : chunk.attempts()) {
     if (a.outcome() != "ok" || a.job() >= by_local.size()) continue;
-    std::vector<ExportFacts::Stage>& stages = by_local[a.job()]->stages;
+    std::vector<ExportFacts::Stage>& stages = by_local[a.job()].stages;
     if (a.stage() < stages.size()) ++stages[a.stage()].done;
+  }
+  facts.jobs.reserve(by_local.size());
+  for (uint32_t local = 0; local < by_local.size(); ++local) {
+    facts.jobs.emplace(GlobalId(local, chunk), std::move(by_local[local]));
   }
   for (const v1::JobRow& row : chunk.jobs()) {
     if (row.end_us() <= 0 || row.state().empty() || row.state() == "running") continue;
