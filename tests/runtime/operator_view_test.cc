@@ -121,6 +121,8 @@ TEST(OperatorViewTest, JobsJsonListsRunningAndQueuedWithProgressAgeStageAndShare
   const nlohmann::json j = nlohmann::json::parse(OperatorJobsJson(Status(), ExportFactsOf(ThreeJobs()), 50));
   EXPECT_EQ(j["policy"], "fifo");
   ASSERT_EQ(j["jobs"].size(), 2u);  // the ended job is not listed
+  EXPECT_EQ(j["jobs_running"], 1);
+  EXPECT_EQ(j["jobs_queued"], 1);
   EXPECT_EQ(j["jobs"][0]["name"], "etl");
   EXPECT_EQ(j["jobs"][0]["user"], "alice");
   EXPECT_EQ(j["jobs"][0]["state"], "running");
@@ -144,6 +146,23 @@ TEST(OperatorViewTest, JobsJsonListsRunningAndQueuedWithProgressAgeStageAndShare
   EXPECT_EQ(j["failures"][0]["exit_code"], 137);
   EXPECT_EQ(j["failures"][0]["node"], "node-1");
   EXPECT_THAT(j["failures"][0]["stderr_tail"].get<std::string>(), HasSubstr("killed here"));
+}
+
+TEST(OperatorViewTest, JobsJsonListsRunningJobsFirstUpToItsLimitAndCountsAll) {
+  v1::StatusReply r;
+  for (uint32_t id = 0; id < kMaxJobs + 50; ++id) {
+    v1::JobStatus* j = r.add_jobs();
+    j->set_id(id);
+    j->set_state(id % 50 == 49 ? "running" : "waiting");  // 3 running, the last one at the end
+  }
+  const nlohmann::json j = nlohmann::json::parse(OperatorJobsJson(r, ExportFacts{}, 0));
+  EXPECT_EQ(j["jobs_running"], 3);
+  EXPECT_EQ(j["jobs_queued"], kMaxJobs + 47);
+  ASSERT_EQ(j["jobs"].size(), kMaxJobs);
+  EXPECT_EQ(j["jobs"][0]["id"], 49);
+  EXPECT_EQ(j["jobs"][2]["id"], kMaxJobs + 49);
+  EXPECT_EQ(j["jobs"][3]["id"], 0);  // then the oldest queued
+  EXPECT_EQ(j["jobs"][3]["state"], "waiting");
 }
 
 TEST(OperatorViewTest, JobsJsonWithoutExportStillListsJobs) {

@@ -75,11 +75,12 @@ const std::string_view kOperatorSection = R"HTML(
   async function poll() {
     try {
       const [jobs, nodes] = await Promise.all([get("api/jobs"), get("api/nodes")]);
-      const running = jobs.jobs.filter((j) => j.state === "running").length;
-      document.title = "weft live: " + running + " running, " + (jobs.jobs.length - running) + " queued";
+      const running = jobs.jobs_running, queued = jobs.jobs_queued;
+      document.title = "weft live: " + running + " running, " + queued + " queued";
       $("op-summary").className = "";
       $("op-summary").textContent = "policy " + jobs.policy + "; nodes up " + jobs.nodes_up + " of " +
-          jobs.nodes_expected + "; jobs running " + running + ", queued " + (jobs.jobs.length - running) +
+          jobs.nodes_expected + "; jobs running " + running + ", queued " + queued +
+          (running + queued > jobs.jobs.length ? " (the first " + jobs.jobs.length + " listed)" : "") +
           (jobs.journal_error ? "; the journal cannot commit: " + jobs.journal_error : "") +
           "; updated " + new Date().toLocaleTimeString();
       fill("op-jobs", jobs.jobs.map((j) => [j.id, j.name, j.user || "-", j.state === "waiting" ? "queued" : j.state,

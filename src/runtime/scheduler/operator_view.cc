@@ -116,13 +116,19 @@ std::string CurrentStage(const ExportFacts::Job& job) {
 std::string OperatorJobsJson(const v1::StatusReply& status, const ExportFacts& facts, double now_s) {
   nlohmann::json jobs = nlohmann::json::array();
   nlohmann::json failures = nlohmann::json::array();
-  uint64_t running_total = 0;
+  nlohmann::json queued = nlohmann::json::array();
+  uint64_t running_total = 0, running_jobs = 0, queued_jobs = 0;
   static const ExportFacts::Job kUnknown;
   for (const v1::JobStatus& j : status.jobs()) {
     const auto known = facts.jobs.find(j.id());
     const ExportFacts::Job& job = known == facts.jobs.end() ? kUnknown : known->second;
     if (Active(j)) {
-      jobs.push_back({{"id", j.id()},
+      const bool running = j.state() == "running";
+      ++(running ? running_jobs : queued_jobs);
+      running_total += j.running();
+      nlohmann::json& list = running ? jobs : queued;
+      if (list.size() >= kMaxJobs) continue;
+      list.push_back({{"id", j.id()},
                       {"name", j.name()},
                       {"user", job.user},
                       {"state", j.state()},
@@ -131,7 +137,6 @@ std::string OperatorJobsJson(const v1::StatusReply& status, const ExportFacts& f
                       {"running", j.running()},
                       {"age_s", std::max(0.0, now_s - j.submitted_s())},
                       {"stage", CurrentStage(job)}});
-      running_total += j.running();
     }
     if (j.has_last_failure()) {
       const v1::TaskFailure& f = j.last_failure();
@@ -147,6 +152,12 @@ std::string OperatorJobsJson(const v1::StatusReply& status, const ExportFacts& f
                           {"error", f.error()},
                           {"stderr_tail", f.stderr_tail()}});
     }
+  }
+  // Running jobs, then the oldest queued ones, up to kMaxJobs: what an
+  // operator can read; the counts say how many there are in all.
+  for (nlohmann::json& q : queued) {
+    if (jobs.size() >= kMaxJobs) break;
+    jobs.push_back(std::move(q));
   }
   // Newest jobs first, a bounded list: the page is for what happens now.
   std::reverse(failures.begin(), failures.end());
@@ -164,6 +175,8 @@ std::string OperatorJobsJson(const v1::StatusReply& status, const ExportFacts& f
                               {"nodes_expected", status.nodes_expected()},
                               {"journal_error", status.journal_error()},
                               {"now_s", now_s},
+                              {"jobs_running", running_jobs},
+                              {"jobs_queued", queued_jobs},
                               {"jobs", jobs},
                               {"failures", failures},
                               {"shares", shares}};

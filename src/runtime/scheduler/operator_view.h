@@ -52,11 +52,15 @@ ExportFacts ExportFactsOf(const v1::ExportChunk& chunk);
 // DAG, the earliest stage still open.
 std::string CurrentStage(const ExportFacts::Job& job);
 
-// kMaxFailures: how many recent failures /api/jobs lists, newest jobs first.
-inline constexpr int kMaxFailures = 20;
+// kMaxFailures: how many recent failures /api/jobs lists, newest jobs first;
+// kMaxJobs: how many active jobs it lists, the running ones first, then the
+// oldest queued (it counts them all).
+inline constexpr size_t kMaxFailures = 20;
+inline constexpr size_t kMaxJobs = 100;
 
 // OperatorJobsJson: /api/jobs: the scheduler's summary, the active jobs
-// (waiting or running) with their progress and age at `now_s` (scheduler
+// (waiting or running; their numbers, and at most kMaxJobs of them listed)
+// with their progress and age at `now_s` (scheduler
 // time, seconds), the held jobs' last task failures, and running tasks per
 // user now.
 std::string OperatorJobsJson(const v1::StatusReply& status, const ExportFacts& facts, double now_s);
