@@ -5,7 +5,7 @@ user and state, /api/nodes the node, and the page read in headless Chromium must
 queued one in its jobs table while they are so (skipped, exit 77, where Chromium cannot be had), and /metrics
 its per-user series. Once both ended, /metrics must count them in its job-time histograms.
 
-  operator_page_test.py --weft BUILD/src/weft --work DIR
+  operator_page_test.py --weft BUILD/src/weft --work DIR [--screenshot OUT.png]
 """
 import argparse
 import json
@@ -62,6 +62,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--weft", required=True)
     ap.add_argument("--work", required=True)
+    ap.add_argument("--screenshot", help="also save the page, read while both jobs are active, as this PNG")
     a = ap.parse_args()
     browser = ensure_chromium()
     shutil.rmtree(a.work, ignore_errors=True)
@@ -121,6 +122,10 @@ def main():
         if browser:
             with tempfile.TemporaryDirectory() as profile:
                 dom = chromium(browser, profile, "--virtual-time-budget=3000", "--dump-dom", at("/"))
+            if a.screenshot:
+                with tempfile.TemporaryDirectory() as profile:
+                    chromium(browser, profile, "--virtual-time-budget=3000", "--window-size=1200,760",
+                             f"--screenshot={os.path.abspath(a.screenshot)}", at("/"))
             if os.path.exists(finished):
                 failures.append("the first job ended before the page was read (machine too slow?)")
             table = JobsTable()
