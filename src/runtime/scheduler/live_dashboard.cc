@@ -52,7 +52,7 @@ std::string LiveDashboard::Page(int refresh_seconds) {
   return page;
 }
 
-ExportFacts LiveDashboard::Facts() {
+std::shared_ptr<const ExportFacts> LiveDashboard::Facts() {
   std::lock_guard lock(facts_mu_);
   const auto now = std::chrono::steady_clock::now();
   if (facts_at_ == std::chrono::steady_clock::time_point{} ||
@@ -60,7 +60,7 @@ ExportFacts LiveDashboard::Facts() {
     auto chunk = core_.Export();
     // On a failed export the last facts stand: users and stages only go
     // missing, the jobs' status still shows.
-    if (chunk.ok()) facts_ = ExportFactsOf(*chunk);
+    if (chunk.ok()) facts_ = std::make_shared<const ExportFacts>(ExportFactsOf(*chunk));
     facts_at_ = now;
   }
   return facts_;
@@ -70,13 +70,13 @@ std::string LiveDashboard::JobsJson() {
   v1::StatusRequest request;
   request.set_all(true);
   const v1::StatusReply status = core_.Status(request);
-  const ExportFacts facts = Facts();
+  const std::shared_ptr<const ExportFacts> facts = Facts();
   // The scheduler's clock counts from its journal's epoch (Unix time), so
   // its `now` is the wall clock minus that epoch.
   const int64_t unix_us = std::chrono::duration_cast<std::chrono::microseconds>(
                               std::chrono::system_clock::now().time_since_epoch()).count();
-  const double now_s = facts.epoch_unix_us > 0 ? static_cast<double>(unix_us - facts.epoch_unix_us) / 1e6 : 0;
-  return OperatorJobsJson(status, facts, now_s);
+  const double now_s = facts->epoch_unix_us > 0 ? static_cast<double>(unix_us - facts->epoch_unix_us) / 1e6 : 0;
+  return OperatorJobsJson(status, *facts, now_s);
 }
 
 std::string LiveDashboard::NodesJson() {
@@ -90,8 +90,8 @@ std::string LiveDashboard::MetricsText() {
   v1::StatusRequest request;
   request.set_all(true);
   const v1::StatusReply status = core_.Status(request);
-  const ExportFacts facts = Facts();
-  return JobTimeHistograms(facts) + UserGauges(status, facts);
+  const std::shared_ptr<const ExportFacts> facts = Facts();
+  return JobTimeHistograms(*facts) + UserGauges(status, *facts);
 }
 
 std::string LiveDashboard::Build() {

@@ -17,6 +17,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -50,7 +51,7 @@ class LiveDashboard {
   std::string Build();
   // Facts: what the JSON reads of the scheduler's export, at most
   // kMinRebuildSeconds old (empty when the export fails).
-  ExportFacts Facts();
+  std::shared_ptr<const ExportFacts> Facts();
 
   SchedulerCore& core_;
   std::filesystem::path scratch_;
@@ -58,7 +59,7 @@ class LiveDashboard {
   std::string page_;
   std::chrono::steady_clock::time_point built_at_{};
   std::mutex facts_mu_;
-  ExportFacts facts_;
+  std::shared_ptr<const ExportFacts> facts_ = std::make_shared<const ExportFacts>();
   std::chrono::steady_clock::time_point facts_at_{};
 };
 
