@@ -49,9 +49,9 @@ class LiveDashboard {
 
  private:
   std::string Build();
-  // Facts: what the JSON reads of the scheduler's export, at most
-  // kMinRebuildSeconds old (empty when the export fails).
-  std::shared_ptr<const ExportFacts> Facts();
+  // Facts: what the JSON and /metrics read of the scheduler's export, at
+  // most `max_age_s` old (empty when the export fails).
+  std::shared_ptr<const ExportFacts> Facts(double max_age_s);
 
   SchedulerCore& core_;
   std::filesystem::path scratch_;
