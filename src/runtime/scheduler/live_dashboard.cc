@@ -70,8 +70,15 @@ std::string LiveDashboard::JobsJson() {
   v1::StatusRequest request;
   request.set_all(true);
   const v1::StatusReply status = core_.Status(request);
-  // Many viewers polling cost one export every kMinRebuildSeconds.
-  const std::shared_ptr<const ExportFacts> facts = Facts(kMinRebuildSeconds);
+  // Many viewers polling cost one export every kMinRebuildSeconds; sooner
+  // when a job is not known yet, so a new job shows its user and stage.
+  std::shared_ptr<const ExportFacts> facts = Facts(kMinRebuildSeconds);
+  for (const v1::JobStatus& j : status.jobs()) {
+    if (!facts->jobs.contains(j.id())) {
+      facts = Facts(kNewJobSeconds);
+      break;
+    }
+  }
   // The scheduler's clock counts from its journal's epoch (Unix time), so
   // its `now` is the wall clock minus that epoch.
   const int64_t unix_us = std::chrono::duration_cast<std::chrono::microseconds>(

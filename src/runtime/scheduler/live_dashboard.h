@@ -30,6 +30,7 @@ class SchedulerCore;
 class LiveDashboard {
  public:
   static constexpr double kMinRebuildSeconds = 2;
+  static constexpr double kNewJobSeconds = 0.25;
 
   LiveDashboard(SchedulerCore& core, std::filesystem::path scratch_dir) : core_(core), scratch_(std::move(scratch_dir)) {}
 
