@@ -3,7 +3,7 @@
 node of 2 cpus, a job holding both cpus runs while a second one waits; /api/jobs must list both with their
 user and state, /api/nodes the node, and the page read in headless Chromium must show the running job and the
 queued one in its jobs table while they are so (skipped, exit 77, where Chromium cannot be had), and /metrics
-its per-user series. Once both ended, /metrics must count them in its job-time histograms.
+its per-user series. Once both ended (the first cancelled), /metrics must count them in its job-time histograms.
 
   operator_page_test.py --weft BUILD/src/weft --work DIR [--screenshot OUT.png]
 """
@@ -73,8 +73,8 @@ def main():
     workload = os.path.join(a.work, "two.json")
     with open(workload, "w") as f:
         json.dump({"weft": 1, "jobs": [
-            {"name": "holder-job", "user": "alice", "stages": [{"name": "crunch", "tasks": 1, "duration": 8,
-             "demand": {"cpu": 2, "mem": 0.1}, "command": f"sh -c 'touch {started}; sleep 8; touch {finished}'"}]},
+            {"name": "holder-job", "user": "alice", "stages": [{"name": "crunch", "tasks": 1, "duration": 60,
+             "demand": {"cpu": 2, "mem": 0.1}, "command": f"sh -c 'touch {started}; sleep 60; touch {finished}'"}]},
             {"name": "queued-job", "user": "bob", "stages": [{"name": "tail", "tasks": 1, "duration": 0.1,
              "demand": {"cpu": 2, "mem": 0.1}, "command": "true"}]}]}, f)
     out = run([a.weft, "cluster", "up", "--nodes", "1", "--cpu", "2", "--mem", "2", "--dir", cluster])
@@ -137,8 +137,11 @@ def main():
                 elif shown[name][3] != state or shown[name][2] != want[name][0]:
                     failures.append(f"the page shows {name} as {shown[name]}, expected {state} for {want[name][0]}")
 
-        for job in ids:
-            run([a.weft, "wait", "--scheduler", scheduler, job, "--timeout", "60"])
+        # Cancelled, the first job ends (it counts as ended) and lets the second run.
+        run([a.weft, "cancel", "--scheduler", scheduler, ids[0]])
+        subprocess.run([a.weft, "wait", "--scheduler", scheduler, ids[0], "--timeout", "60"], capture_output=True,
+                       timeout=90)  # exits 1: the job did not succeed
+        run([a.weft, "wait", "--scheduler", scheduler, ids[1], "--timeout", "60"])
         if api("/api/jobs")["jobs"]:
             failures.append("/api/jobs still lists jobs once all ended")
         with urllib.request.urlopen(at("/metrics"), timeout=30) as r:
