@@ -3,8 +3,8 @@
 // DashboardServer: the HTTP side of `weftd scheduler --http ADDR`, on
 // cpp-httplib (Debian's libcpp-httplib-dev): GET /metrics (the Prometheus
 // text format), GET / (the live dashboard page) and GET /api/jobs and
-// /api/nodes (the JSON the page polls), from handlers the daemon gives it. The same rule as the gRPC port (runtime/auth.h): loopback needs
-// nothing, any other address needs the scheduler's token, which a request
+// /api/nodes (the JSON the page polls), from handlers the daemon gives it.
+// The same rule as the gRPC port (runtime/auth.h): loopback needs nothing, any other address needs the scheduler's token, which a request
 // carries as `Authorization: Bearer TOKEN` or, for a browser, `?token=TOKEN`.
 // With the scheduler's TLS (runtime/tls.h) it serves HTTPS with the same
 // certificate, and with its CA it asks browsers and scrapers for a client

@@ -143,7 +143,8 @@ std::string OperatorJobsJson(const v1::StatusReply& status, const ExportFacts& f
       failures.push_back({{"job", j.id()},
                           {"name", j.name()},
                           {"user", job.user},
-                          {"stage", f.stage() < job.stages.size() ? job.stages[f.stage()].name : fmt::format("stage {}", f.stage())},
+                          {"stage", f.stage() < job.stages.size() ? job.stages[f.stage()].name
+                                                                  : fmt::format("stage {}", f.stage())},
                           {"task", f.task()},
                           {"attempt", f.attempt()},
                           {"node", f.node()},
@@ -193,14 +194,15 @@ std::string OperatorNodesJson(const v1::StatusReply& status) {
                      {"reserved", ResourcesJson(n.reserved())},
                      {"used", ResourcesJson(n.used())}});
   }
-  const nlohmann::json out = {{"nodes_up", status.nodes_up()}, {"nodes_expected", status.nodes_expected()}, {"nodes", nodes}};
+  const nlohmann::json out = {
+      {"nodes_up", status.nodes_up()}, {"nodes_expected", status.nodes_expected()}, {"nodes", nodes}};
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string JobTimeHistograms(const ExportFacts& facts) {
   std::string out;
-  Histogram("weft_job_queue_wait_seconds", "Ended jobs: time from arrival to the first task's start.", facts.queue_wait_s,
-            out);
+  Histogram("weft_job_queue_wait_seconds", "Ended jobs: time from arrival to the first task's start.",
+            facts.queue_wait_s, out);
   Histogram("weft_job_completion_seconds", "Ended jobs: time from arrival to the end (JCT).", facts.completion_s, out);
   return out;
 }
