@@ -208,8 +208,13 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
     const std::filesystem::path kept_http = config.state_dir / "http-listen";
     const std::string http_bind = ListenAddress(http, kept_http);
     auto started = DashboardServer::Start(http_bind, *http_token,
-                                          {.metrics = [&c] { c.RefreshMetrics(); return c.metrics().Exposition(); },
-                                           .page = [&d = *dashboard](int refresh) { return d.Page(refresh); }},
+                                          {.metrics = [&c, &d = *dashboard] {
+                                             c.RefreshMetrics();
+                                             return c.metrics().Exposition() + d.MetricsText();
+                                           },
+                                           .page = [&d = *dashboard](int refresh) { return d.Page(refresh); },
+                                           .jobs_json = [&d = *dashboard] { return d.JobsJson(); },
+                                           .nodes_json = [&d = *dashboard] { return d.NodesJson(); }},
                                           *tls);
     if (!started.ok()) {
       server->Shutdown();

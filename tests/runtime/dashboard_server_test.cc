@@ -63,7 +63,9 @@ TEST(SchedulerMetricsTest, RendersEventsAndSnapshotAsPrometheusText) {
 
 DashboardServer::Handlers Fixed() {
   return {.metrics = [] { return std::string("weft_up 1\n"); },
-          .page = [](int refresh) { return fmt::format("<!doctype html><title>live {}</title>", refresh); }};
+          .page = [](int refresh) { return fmt::format("<!doctype html><title>live {}</title>", refresh); },
+          .jobs_json = [] { return std::string(R"({"jobs":[]})"); },
+          .nodes_json = [] { return std::string(R"({"nodes":[]})"); }};
 }
 
 TEST(DashboardServerTest, ServesMetricsAndPageOnLoopback) {
@@ -77,8 +79,14 @@ TEST(DashboardServerTest, ServesMetricsAndPageOnLoopback) {
   EXPECT_THAT(metrics->get_header_value("Content-Type"), HasSubstr("text/plain; version=0.0.4"));
   auto page = client.Get("/");
   ASSERT_TRUE(page);
-  EXPECT_THAT(page->body, HasSubstr("<title>live 5</title>"));  // the default refresh
-  EXPECT_THAT(client.Get("/?refresh=0")->body, HasSubstr("<title>live 0</title>"));
+  // By default the page does not reload itself: its tables poll the JSON.
+  EXPECT_THAT(page->body, HasSubstr("<title>live 0</title>"));
+  EXPECT_THAT(client.Get("/?refresh=7")->body, HasSubstr("<title>live 7</title>"));
+  auto jobs = client.Get("/api/jobs");
+  ASSERT_TRUE(jobs);
+  EXPECT_EQ(jobs->body, R"({"jobs":[]})");
+  EXPECT_THAT(jobs->get_header_value("Content-Type"), HasSubstr("application/json"));
+  EXPECT_EQ(client.Get("/api/nodes")->body, R"({"nodes":[]})");
   EXPECT_EQ(client.Get("/?refresh=soon")->status, 400);
   EXPECT_EQ(client.Get("/nothing-here")->status, 404);
 }
@@ -88,6 +96,7 @@ TEST(DashboardServerTest, WithATokenEveryRequestMustCarryIt) {
   ASSERT_TRUE(server.ok()) << server.status();
   httplib::Client client("http://" + (*server)->address());
   EXPECT_EQ(client.Get("/metrics")->status, 401);
+  EXPECT_EQ(client.Get("/api/jobs")->status, 401);  // the JSON follows the same rule as the page
   EXPECT_EQ(client.Get("/metrics", {{"Authorization", "Bearer wrong"}})->status, 401);
   EXPECT_EQ(client.Get("/metrics", {{"Authorization", "Bearer s3cret"}})->status, 200);
   EXPECT_EQ(client.Get("/?token=s3cret")->status, 200);  // what a browser can send

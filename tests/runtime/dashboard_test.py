@@ -161,9 +161,14 @@ def main():
                                 f"{sorted((dict(ls), v) for (n, ls), v in m.items() if n.startswith(name))}")
 
         status, ctype, page = get(at("/"))
-        for needle in ('http-equiv="refresh"', 'id="weft-status"', 'id="weft-data"'):
+        for needle in ('id="weft-operator"', 'id="weft-status"', 'id="weft-data"'):
             if needle not in page:
                 failures.append(f"the dashboard page lacks {needle}")
+        # The tables poll the JSON; the whole page reloads only when asked.
+        if 'http-equiv="refresh"' in page:
+            failures.append("the dashboard page reloads itself without ?refresh=N")
+        if 'http-equiv="refresh" content="7"' not in get(at("/", "refresh=7"))[2]:
+            failures.append("?refresh=7 does not make the page reload every 7 s")
 
         charts = []
         if browser:

@@ -69,6 +69,14 @@ absl::StatusOr<std::unique_ptr<DashboardServer>> DashboardServer::Start(const st
   server.Get("/metrics", [metrics = handlers.metrics](const httplib::Request&, httplib::Response& response) {
     response.set_content(metrics(), "text/plain; version=0.0.4; charset=utf-8");
   });
+  const auto json = [](std::function<std::string()> body) {
+    return [body = std::move(body)](const httplib::Request&, httplib::Response& response) {
+      response.set_header("Cache-Control", "no-store");
+      response.set_content(body ? body() : "{}", "application/json");
+    };
+  };
+  server.Get("/api/jobs", json(handlers.jobs_json));
+  server.Get("/api/nodes", json(handlers.nodes_json));
   server.Get("/", [page = handlers.page](const httplib::Request& request, httplib::Response& response) {
     int refresh = kDefaultRefreshSeconds;
     if (request.has_param("refresh")) {

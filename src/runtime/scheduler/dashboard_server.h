@@ -2,14 +2,15 @@
 //
 // DashboardServer: the HTTP side of `weftd scheduler --http ADDR`, on
 // cpp-httplib (Debian's libcpp-httplib-dev): GET /metrics (the Prometheus
-// text format) and GET / (the live dashboard page), from handlers the daemon
-// gives it. The same rule as the gRPC port (runtime/auth.h): loopback needs
-// nothing, any other address needs the scheduler's token, which a request
+// text format), GET / (the live dashboard page) and GET /api/jobs and
+// /api/nodes (the JSON the page polls), from handlers the daemon gives it.
+// The same rule as the gRPC port (runtime/auth.h): loopback needs nothing, any other address needs the scheduler's token, which a request
 // carries as `Authorization: Bearer TOKEN` or, for a browser, `?token=TOKEN`.
 // With the scheduler's TLS (runtime/tls.h) it serves HTTPS with the same
 // certificate, and with its CA it asks browsers and scrapers for a client
 // certificate that CA signed, as the gRPC port does.
-// The page reloads itself every `?refresh=N` seconds (default 5, 0: never).
+// The page's tables update themselves from the JSON; the whole page reloads
+// every `?refresh=N` seconds (default 0: never).
 // Serves on threads of its own; the handlers must be thread-safe.
 #pragma once
 
@@ -32,8 +33,10 @@ class DashboardServer {
   struct Handlers {
     std::function<std::string()> metrics;  // the /metrics body
     std::function<std::string(int refresh_seconds)> page;  // the / page (HTML)
+    std::function<std::string()> jobs_json;  // /api/jobs
+    std::function<std::string()> nodes_json;  // /api/nodes
   };
-  static constexpr int kDefaultRefreshSeconds = 5;
+  static constexpr int kDefaultRefreshSeconds = 0;
 
   // Start binds `address` (HOST:PORT, port 0 for any free one) and serves
   // until destroyed, over HTTPS when `tls` is enabled. InvalidArgument for a

@@ -5,6 +5,7 @@
 #include "report/report_page.h"
 #include "report/run_data.h"
 #include "runtime/client/export_results.h"
+#include "runtime/scheduler/operator_page.h"
 #include "runtime/scheduler/scheduler_core.h"
 
 namespace weft::runtime {
@@ -22,7 +23,7 @@ std::string Notice(const std::string& text) {
     else escaped += c;
   }
   return fmt::format("<!doctype html><html><head><meta charset=\"utf-8\">{}<title>weft live</title></head>"
-                     "<body><h1>weft live</h1><p id=\"notice\">{}</p></body></html>\n",
+                     "<body><p id=\"notice\">{}</p></body></html>\n",
                      kRefreshSlot, escaped);
 }
 
@@ -42,7 +43,64 @@ std::string LiveDashboard::Page(int refresh_seconds) {
   const std::string tag =
       refresh_seconds > 0 ? fmt::format("<meta http-equiv=\"refresh\" content=\"{}\">", refresh_seconds) : "";
   if (const size_t slot = page.find(kRefreshSlot); slot != std::string::npos) page.replace(slot, kRefreshSlot.size(), tag);
+  // The operator's tables lead; the report of the finished jobs follows.
+  if (const size_t body = page.find("<body"); body != std::string::npos) {
+    if (const size_t open_end = page.find('>', body); open_end != std::string::npos) {
+      page.insert(open_end + 1, kOperatorSection);
+    }
+  }
   return page;
+}
+
+std::shared_ptr<const ExportFacts> LiveDashboard::Facts(double max_age_s) {
+  std::lock_guard lock(facts_mu_);
+  const auto now = std::chrono::steady_clock::now();
+  if (facts_at_ == std::chrono::steady_clock::time_point{} ||
+      std::chrono::duration<double>(now - facts_at_).count() >= max_age_s) {
+    auto chunk = core_.Export();
+    // On a failed export the last facts stand: users and stages only go
+    // missing, the jobs' status still shows.
+    if (chunk.ok()) facts_ = std::make_shared<const ExportFacts>(ExportFactsOf(*chunk));
+    facts_at_ = now;
+  }
+  return facts_;
+}
+
+std::string LiveDashboard::JobsJson() {
+  v1::StatusRequest request;
+  request.set_all(true);
+  const v1::StatusReply status = core_.Status(request);
+  // Many viewers polling cost one export every kMinRebuildSeconds; sooner
+  // when a job is not known yet, so a new job shows its user and stage.
+  std::shared_ptr<const ExportFacts> facts = Facts(kMinRebuildSeconds);
+  for (const v1::JobStatus& j : status.jobs()) {
+    if (!facts->jobs.contains(j.id())) {
+      facts = Facts(kNewJobSeconds);
+      break;
+    }
+  }
+  // The scheduler's clock counts from its journal's epoch (Unix time), so
+  // its `now` is the wall clock minus that epoch.
+  const int64_t unix_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                              std::chrono::system_clock::now().time_since_epoch()).count();
+  const double now_s = facts->epoch_unix_us > 0 ? static_cast<double>(unix_us - facts->epoch_unix_us) / 1e6 : 0;
+  return OperatorJobsJson(status, *facts, now_s);
+}
+
+std::string LiveDashboard::NodesJson() {
+  v1::StatusRequest request;
+  request.set_no_jobs(true);
+  request.set_nodes(true);
+  return OperatorNodesJson(core_.Status(request));
+}
+
+std::string LiveDashboard::MetricsText() {
+  v1::StatusRequest request;
+  request.set_all(true);
+  const v1::StatusReply status = core_.Status(request);
+  // A scrape reads the state of now, as the scheduler's own gauges do.
+  const std::shared_ptr<const ExportFacts> facts = Facts(0);
+  return JobTimeHistograms(*facts) + UserGauges(status, *facts);
 }
 
 std::string LiveDashboard::Build() {
@@ -54,7 +112,7 @@ std::string LiveDashboard::Build() {
   }
   auto run = report::LoadRun(scratch_.string());
   if (!run.ok()) return Notice(fmt::format("cannot read the run back: {}", StatusMessage(run.status())));
-  std::string page = report::ReportPage("weft live", {{"live", &*run}}, report::SeriesOptions{});
+  std::string page = report::ReportPage("Finished jobs", {{"live", &*run}}, report::SeriesOptions{});
   // Reload by itself (Page fills the slot): the simplest refresh that keeps
   // the report's page as is.
   if (const size_t head = page.find("<head>"); head != std::string::npos) page.insert(head + 6, kRefreshSlot);

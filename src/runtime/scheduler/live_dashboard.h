@@ -1,19 +1,27 @@
 // File: runtime/scheduler/live_dashboard.h
 //
-// LiveDashboard: the page `weftd scheduler --http` serves at /: the report of
-// `weft report` (docs/report.md: the same charts, Chart.js inlined) for the
-// jobs so far, rebuilt from the scheduler's export and reloading itself every
-// few seconds. The export goes through the same writer as `weft export`
+// LiveDashboard: the page `weftd scheduler --http` serves at /, and the JSON
+// it polls: first the operator's tables (operator_page.h: running and queued
+// jobs, nodes, shares now, recent failures), filled every 2 s from /api/jobs
+// and /api/nodes (operator_view.h, read from the scheduler's status and
+// export); below them the report of `weft report` (docs/report.md: the same
+// charts, Chart.js inlined) for the jobs so far, rebuilt from the scheduler's
+// export when the page is loaded (`?refresh=N` reloads it every N seconds).
+// The export goes through the same writer as `weft export`
 // (runtime/client/export_results.h) into a scratch directory and is read back
 // by the report's reader, so the live page and a report of the exported run
-// can never disagree. Thread-safe: one build at a time; a page is reused for
-// kMinRebuildSeconds so many viewers cost one build.
+// can never disagree. Thread-safe: one build at a time; a page, and what the
+// JSON reads of an export, are reused for kMinRebuildSeconds so many viewers
+// cost one build.
 #pragma once
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <string>
+
+#include "runtime/scheduler/operator_view.h"
 
 namespace weft::runtime {
 
@@ -22,6 +30,7 @@ class SchedulerCore;
 class LiveDashboard {
  public:
   static constexpr double kMinRebuildSeconds = 2;
+  static constexpr double kNewJobSeconds = 0.25;
 
   LiveDashboard(SchedulerCore& core, std::filesystem::path scratch_dir) : core_(core), scratch_(std::move(scratch_dir)) {}
 
@@ -30,14 +39,29 @@ class LiveDashboard {
   // `refresh_seconds` (0: never).
   std::string Page(int refresh_seconds);
 
+  // JobsJson, NodesJson: the bodies of /api/jobs and /api/nodes
+  // (operator_view.h).
+  std::string JobsJson();
+  std::string NodesJson();
+
+  // MetricsText: what /metrics adds to the scheduler's own series: the ended
+  // jobs' queue-wait and completion-time histograms and the per-user gauges.
+  std::string MetricsText();
+
  private:
   std::string Build();
+  // Facts: what the JSON and /metrics read of the scheduler's export, at
+  // most `max_age_s` old (empty when the export fails).
+  std::shared_ptr<const ExportFacts> Facts(double max_age_s);
 
   SchedulerCore& core_;
   std::filesystem::path scratch_;
   std::mutex mu_;
   std::string page_;
   std::chrono::steady_clock::time_point built_at_{};
+  std::mutex facts_mu_;
+  std::shared_ptr<const ExportFacts> facts_ = std::make_shared<const ExportFacts>();
+  std::chrono::steady_clock::time_point facts_at_{};
 };
 
 }  // namespace weft::runtime
