@@ -160,7 +160,10 @@ class EngineCore final {
   }
   bool AttemptRunsPhase(uint64_t id, uint32_t phase) const {
     const Attempt* a = attempts_.Find(id);
-    return a != nullptr && a->phase == phase && AttemptLifecycle::Running(a->state());
+    // A report naming a phase its task does not have (a node's stream is
+    // untrusted input) is not a phase's end.
+    return a != nullptr && a->phase == phase && AttemptLifecycle::Running(a->state()) &&
+           phase < w_.jobs[a->task.job.value()].stages[a->task.stage].phases.size();
   }
   const ExecutionAttempt& AttemptView(uint64_t id) const { return *attempts_.Find(id); }
   uint64_t live_attempts() const { return attempts_.live(); }

@@ -95,6 +95,17 @@ TEST(LiveEngineTest, RunsStagesInOrderAsTheExecutorReportsEnds) {
   EXPECT_TRUE(f.executor.killed.empty());
 }
 
+// A node's report of a phase end for a task without phases (untrusted input:
+// the node stream) is refused, not read past the stage's phases.
+TEST(LiveEngineTest, APhaseEndForATaskWithoutPhasesIsRefused) {
+  Fixture f;
+  ASSERT_TRUE(f.engine->Start(0, {true, true}).ok());
+  f.Add(10);
+  ASSERT_FALSE(f.executor.started.empty());
+  EXPECT_FALSE(f.engine->PhaseEnded(f.executor.started[0].id, 0, policy::TaskUsage(), 15));
+  EXPECT_TRUE(f.observer.ends.empty());
+}
+
 // Retention (issue 20): a released job's run state goes and it is freed in
 // the workload (its JobId reads as Job{}), an active job is kept, and the
 // engine runs on.
