@@ -26,7 +26,7 @@ class FlowsWriter final : public RunObserver {
   // `dir` must exist; nothing is created until the first flow. With
   // `compress`, the file is flows.csv.zst (metrics/result_file.h).
   FlowsWriter(std::string dir, const Workload& workload, bool compress = false)
-      : dir_(std::move(dir)), workload_(workload), compress_(compress) {}
+      : workload_(workload), file_(std::move(dir), "flows.csv", kHeader, compress) {}
 
   void OnFlowEnd(const FlowRecord& record) override;
   // Finish flushes, closes and renames the file into place (if there is one);
@@ -34,11 +34,9 @@ class FlowsWriter final : public RunObserver {
   absl::Status Finish();
 
  private:
-  std::string dir_;
+  static constexpr std::string_view kHeader = "job,stage,task,attempt,kind,from,to,start,end,mb,completed\n";
   const Workload& workload_;
-  bool compress_;
-  std::unique_ptr<ResultFile> file_;
-  bool open_failed_ = false;
+  LazyResultFile file_;
 };
 
 }  // namespace weft

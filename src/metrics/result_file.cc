@@ -69,6 +69,25 @@ void ResultFile::Flush(bool force) {
   buffer_.clear();
 }
 
+fmt::memory_buffer* LazyResultFile::Buffer() {
+  if (file_ == nullptr && !open_failed_) {
+    absl::StatusOr<std::unique_ptr<ResultFile>> file = ResultFile::Open(dir_, name_, compress_);
+    if (file.ok()) {
+      file_ = *std::move(file);
+      file_->buffer().append(std::string_view(header_));
+    } else {
+      open_failed_ = true;
+    }
+  }
+  return file_ == nullptr ? nullptr : &file_->buffer();
+}
+
+absl::Status LazyResultFile::Finish() {
+  if (open_failed_) return absl::InternalError(fmt::format("cannot write {} in {}", name_, dir_));
+  if (file_ == nullptr) return absl::OkStatus();
+  return file_->Finish();
+}
+
 absl::Status ResultFile::Finish() {
   Flush(true);
   if (zstd_ != nullptr) Compress(nullptr, 0, true);

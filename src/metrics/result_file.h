@@ -54,6 +54,29 @@ class ResultFile {
   bool failed_ = false;           // a write fell short
 };
 
+// LazyResultFile: a ResultFile created only at its first row, for the files
+// that exist only when a run has something to put in them (series.csv,
+// flows.csv), so runs without it write what they wrote before.
+class LazyResultFile {
+ public:
+  LazyResultFile(std::string dir, std::string_view name, std::string_view header, bool compress)
+      : dir_(std::move(dir)), name_(name), header_(header), compress_(compress) {}
+  // Buffer: where the next row goes (the file is opened, with its header, at
+  // the first call); nullptr when it could not be created (Finish says so).
+  fmt::memory_buffer* Buffer();
+  void Flush() { file_->Flush(); }
+  // Finish renames the file into place, if there is one.
+  absl::Status Finish();
+
+ private:
+  std::string dir_;
+  std::string name_;
+  std::string header_;
+  bool compress_;
+  std::unique_ptr<ResultFile> file_;
+  bool open_failed_ = false;
+};
+
 // ResultFileExists: DIR/NAME or DIR/NAME.zst is there.
 bool ResultFileExists(const std::string& path);
 

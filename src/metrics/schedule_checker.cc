@@ -30,9 +30,8 @@ ScheduleChecker::ScheduleChecker(const Workload& workload, ResourceMask overbook
       concurrent_(concurrent && std::thread::hardware_concurrency() > 1) {
   const Cluster& c = workload.cluster;
   links_.resize(2 * c.size() + 2 * c.num_racks());
-  for (const Machine& m : c.machines()) {
-    const size_t i = &m - c.machines().data();
-    links_[2 * i].mbps = links_[2 * i + 1].mbps = m.capacity.units(kNet);
+  for (size_t i = 0; i < c.size(); ++i) {
+    links_[2 * i].mbps = links_[2 * i + 1].mbps = c.machines()[i].capacity.units(kNet);
   }
   for (uint32_t r = 0; r < c.num_racks(); ++r) {
     links_[2 * c.size() + 2 * r].mbps = links_[2 * c.size() + 2 * r + 1].mbps = c.RackUplinkMbps(RackId(r));
@@ -431,6 +430,7 @@ void ScheduleChecker::CheckDelivered(MachineId machine, const AttemptRecord& rec
 
 void ScheduleChecker::CheckFlow(const FlowRecord& record) {
   CheckOrder(record.end_us, "flow end");
+  if (!ValidTask(record.task, record.end_us, "ended a flow")) return;
   if (!ValidMachine(record.from) || !ValidMachine(record.to) || record.from == record.to) {
     Report(fmt::format("a flow of {} at {} s names machines {} and {}", Describe(record.task),
                        FormatSeconds(record.end_us), MachineName(record.from), MachineName(record.to)));

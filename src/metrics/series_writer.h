@@ -26,7 +26,7 @@ class SeriesWriter final : public RunObserver {
   // `dir` must exist; nothing is created until the first value. With
   // `compress`, the file is series.csv.zst (metrics/result_file.h).
   SeriesWriter(std::string dir, const Workload& workload, bool compress = false)
-      : dir_(std::move(dir)), workload_(workload), compress_(compress) {}
+      : workload_(workload), file_(std::move(dir), "series.csv", kHeader, compress) {}
 
   void OnSeries(const SeriesPoint& point) override;
   // Finish flushes, closes and renames the file into place (if there is one);
@@ -34,11 +34,9 @@ class SeriesWriter final : public RunObserver {
   absl::Status Finish();
 
  private:
-  std::string dir_;
+  static constexpr std::string_view kHeader = "time,series,job,value\n";
   const Workload& workload_;
-  bool compress_;
-  std::unique_ptr<ResultFile> file_;
-  bool open_failed_ = false;
+  LazyResultFile file_;
 };
 
 }  // namespace weft
