@@ -1,10 +1,13 @@
 // weft cluster up|down: a local cluster for trying weft for real.
-//   weft cluster up --nodes N [--policy P] [--param k=v]... [--replicas K] [--dir DIR]
+//   weft cluster up --nodes N [--policy P] [--param k=v]... [--replicas K] [--dir DIR] [--plain-http]
 //     starts `weftd scheduler` (K of them, replicas sharing the nodes, for a
 //     decentralized policy) and N `weftd node`s in the background, their
 //     state, logs and task output under DIR, waits until every node has
 //     registered, and prints each scheduler's dashboard address (its live
-//     page and /metrics, on loopback) and then the scheduler's address
+//     page and /metrics, on loopback, over HTTPS with the cluster's own
+//     certificate DIR/tls/cluster.pem unless --plain-http; as /login?token=,
+//     which sets a cookie and leaves the token out of the address bar) and
+//     the certificate to pin, and then the scheduler's address
 //     (K: `a,b,...`) on the last line: unix:DIR/scheduler/socket, a Unix
 //     socket in the cluster's private folder (issue 34, finding 2). DIR
 //     defaults to $XDG_STATE_HOME/weft/cluster (~/.local/state/weft/cluster);
@@ -185,6 +188,16 @@ struct UpOptions {
   SlurmUpFlags slurm_flags;
   std::string retain;      // weftd scheduler --retain, passed through (empty: not given)
   std::string retain_age;  // weftd scheduler --retain-age
+  bool plain_http = false; // the dashboard in clear text (no certificate): --plain-http
+};
+
+// DashboardTls: how the dashboard is served: HTTPS with `cert` and `key`
+// (empty: the scheduler's own --tls-cert), whose certificate `ca` is the
+// one to pin; or plain HTTP (`plain`), only when asked for.
+struct DashboardTls {
+  bool plain = false;
+  std::string cert, key;
+  std::string ca;
 };
 
 fs::path TokenPath(const fs::path& dir) { return dir / "token"; }
@@ -233,8 +246,8 @@ std::string SchedulerName(const UpOptions& o, uint32_t replica) {
 
 // StartScheduler starts scheduler daemon `replica` of o.replicas and returns
 // its address, or an exit code when it did not start.
-std::variant<std::string, int> StartScheduler(const UpOptions& o, const fs::path& dir, uint32_t replica,
-                                              Clock::time_point deadline) {
+std::variant<std::string, int> StartScheduler(const UpOptions& o, const DashboardTls& dashboard, const fs::path& dir,
+                                              uint32_t replica, Clock::time_point deadline) {
   const std::string name = SchedulerName(o, replica);
   // The address is chosen once (any free port) and kept in its state dir:
   // a scheduler started again listens where nodes and clients look for it.
@@ -262,7 +275,10 @@ std::variant<std::string, int> StartScheduler(const UpOptions& o, const fs::path
     args.insert(args.end(), {"--replica", std::to_string(replica), "--replicas", std::to_string(o.replicas)});
   }
   if (!o.policy.empty()) args.insert(args.end(), {"--policy", o.policy});
-  if (net.insecure) args.push_back("--insecure");
+  // --insecure lets clear text through where there is no TLS: the gRPC port
+  // with the Slurm flag, the dashboard with --plain-http.
+  if (net.insecure || dashboard.plain) args.push_back("--insecure");
+  if (!dashboard.cert.empty()) args.insert(args.end(), {"--http-tls-cert", dashboard.cert, "--http-tls-key", dashboard.key});
   if (!net.tls.cert.empty()) args.insert(args.end(), {"--tls-cert", net.tls.cert, "--tls-key", net.tls.key});
   for (const std::string& p : o.params) args.insert(args.end(), {"--param", p});
   if (!o.retain.empty()) args.insert(args.end(), {"--retain", o.retain});
@@ -322,6 +338,23 @@ int Up(const UpOptions& given) {
     net.tls = {.ca = own.cert.string(), .cert = own.cert.string(), .key = own.key.string()};
     own_ca = own.cert.string();
   }
+  // The dashboard: HTTPS with the scheduler's certificate when it has one,
+  // else with the cluster's own (made once in DIR/tls, naming 127.0.0.1 and
+  // localhost), so a browser or scraper can pin it; plain HTTP only when
+  // asked (--plain-http), as its token then crosses TCP in clear text.
+  DashboardTls dashboard{.plain = o.plain_http && net.tls.cert.empty()};  // a TLS scheduler lends it its own
+  if (!dashboard.plain) {
+    if (!net.tls.cert.empty()) {
+      dashboard.ca = net.tls.ca;
+    } else {
+      const runtime::ClusterCertFiles own = runtime::ClusterCertIn(dir);
+      if (absl::Status s = runtime::EnsureClusterCert(own, "127.0.0.1"); !s.ok()) {
+        std::cerr << "error: " << s.message() << "\n";
+        return kExitBadInput;
+      }
+      dashboard = {.cert = own.cert.string(), .key = own.key.string(), .ca = own.cert.string()};
+    }
+  }
   // The token is made once and kept: daemons still alive from an earlier up hold it.
   const absl::StatusOr<std::string> token = runtime::EnsureTokenFile(TokenPath(dir));
   if (!token.ok()) {
@@ -370,7 +403,7 @@ int Up(const UpOptions& given) {
       addresses.push_back(LastLine(dir / name / "address"));
       continue;
     }
-    std::variant<std::string, int> started = StartScheduler(o, dir, r, deadline);
+    std::variant<std::string, int> started = StartScheduler(o, dashboard, dir, r, deadline);
     if (std::holds_alternative<int>(started)) return std::get<int>(started);  // StartScheduler cleaned up
     addresses.push_back(std::get<std::string>(started));
   }
@@ -383,6 +416,7 @@ int Up(const UpOptions& given) {
                                                               .scheduler = address,
                                                               .dir = dir.string(),
                                                               .tls_ca = o.slurm_flags.tls.ca,
+                                                              .insecure = o.slurm_flags.insecure,
                                                               .partition = o.slurm_flags.partition,
                                                               .sbatch_args = o.slurm_flags.sbatch_args});
     if (!job.ok()) {
@@ -402,7 +436,7 @@ int Up(const UpOptions& given) {
     if (o.rack_size > 0) node.insert(node.end(), {"--rack", std::to_string(i / o.rack_size)});
     WritePid(dir / (name + ".pid"), Spawn(node, dir / (name + ".out")));
   }
-  runtime::SchedulerClient client(address, *token, *tls);
+  runtime::SchedulerClient client(address, *token, *tls, net.insecure);
   const std::string job = o.slurm ? LastLine(SlurmJobFile(dir)) : std::string();
   auto next_squeue = Clock::now();
   while (true) {
@@ -444,10 +478,13 @@ int Up(const UpOptions& given) {
                            dir.string(), job.empty() ? "" : fmt::format(" (Slurm job {})", job), DirFlag(o.dir));
   for (uint32_t r = 0; r < o.replicas; ++r) {
     const std::string http = LastLine(dir / SchedulerName(o, r) / "http-address");
-    // With the token, as a browser can send it: the page works as printed (only its reader sees it).
+    // With the token, as a browser can send it: the page works as printed
+    // (only its reader sees it); /login turns it into a cookie and drops it
+    // from the address bar. The CA file is what to pin.
     if (!http.empty()) {
-      std::cout << fmt::format("dashboard: {}://{}/?token={} (Prometheus metrics: /metrics)\n",
-                               o.slurm_flags.tls.cert.empty() ? "http" : "https", http, *dashboard_token);
+      std::cout << fmt::format("dashboard: {}://{}/login?token={} ({}Prometheus metrics: /metrics)\n",
+                               dashboard.plain ? "http" : "https", http, *dashboard_token,
+                               dashboard.plain ? "plain HTTP; " : fmt::format("certificate: {}; ", dashboard.ca));
     }
   }
   std::cout << address << "\n";  // last: scripts take it with tail -1 (FORMATS.md section 4)
@@ -500,7 +537,12 @@ void AddClusterCommand(CLI::App& app, CommandRun& run) {
   CLI::Option* rack_size = cmd->add_option("--rack-size", up->rack_size,
                                            "Nodes per rack: node-i runs with --rack i/K (default: all in rack 0)")
                                ->check(CLI::Range(1, 64));
+  CLI::Option* plain_http =
+      cmd->add_flag("--plain-http", up->plain_http,
+                    "Serve the dashboard in plain HTTP instead of HTTPS with the cluster's certificate: its token "
+                    "then crosses loopback TCP in clear text (docs/runtime.md, \"Security\")");
   CLI::Option* slurm = AddSlurmUpFlags(cmd, up->nodes, up->slurm_flags)->excludes(nodes, cpu, mem, rack_size);
+  if (CLI::Option* cert = cmd->get_option_no_throw("--tls-cert")) plain_http->excludes(cert);
   nodes->excludes(slurm);
   cmd->callback([&run, up, nodes, slurm] {
     if (nodes->count() + slurm->count() == 0) throw CLI::RequiredError("--nodes or --slurm");

@@ -22,6 +22,9 @@ void SchedulerFlags::Add(CLI::App* cmd) {
                   "local cluster `weft cluster up` recorded");
   cmd->add_option("--token-file", token_file, "the scheduler's shared token (default: $WEFT_TOKEN_FILE, else the one `weft cluster up` recorded for the address)");
   runtime::AddTlsFlags(cmd, tls, runtime::TlsSide::kClient);
+  cmd->add_flag("--insecure", insecure,
+                "send the token to a TCP address without TLS (anyone who took the scheduler's port after a crash "
+                "would receive it; a unix: address or --tls-ca needs no flag)");
 }
 
 namespace {
@@ -106,7 +109,7 @@ std::unique_ptr<runtime::SchedulerClient> SchedulerFlags::Client() const {
     return nullptr;
   }
   runtime::QuietGrpcLogs();
-  return std::make_unique<runtime::SchedulerClient>(scheduler, token, std::move(*config));
+  return std::make_unique<runtime::SchedulerClient>(scheduler, token, std::move(*config), insecure);
 }
 
 int ReportClientError(const absl::Status& status) {

@@ -6,7 +6,8 @@
 // $WEFT_TOKEN_FILE, else from the index `weft cluster up` keeps of its
 // addresses: runtime/local_tokens.h), the TLS flags --tls-ca, --tls-cert and
 // --tls-key (else $WEFT_TLS_CA, $WEFT_TLS_CERT, $WEFT_TLS_KEY: runtime/tls.h),
-// building a client, and the mapping of a client error
+// --insecure (a token may go to a clear-text TCP address: runtime/tls.h's
+// CheckTokenDestination), building a client, and the mapping of a client error
 // to an exit code (2 for a request the scheduler refused as bad input, 1
 // when it cannot be reached or failed).
 #pragma once
@@ -26,6 +27,7 @@ struct SchedulerFlags {
   std::string scheduler;
   std::string token_file;
   runtime::TlsFiles tls;
+  bool insecure = false;
 
   void Add(CLI::App* cmd);
   // Address: --scheduler, else $WEFT_SCHEDULER, else the addresses of the

@@ -48,9 +48,9 @@ std::string SlurmNodesScript(const SlurmNodesSpec& spec) {
   // No memory from Slurm (the job asked for none): weftd's default, the machine's.
   const std::string node = fmt::format(
       "{}exec {} node --scheduler {} --name \"$name\" --work-dir {}/node-\"$name\" --token-file {}/token "
-      "--cpu \"$cpu\" ${{mem:+--mem \"$mem\"}}{}\n",
+      "--cpu \"$cpu\" ${{mem:+--mem \"$mem\"}}{}{}\n",
       kTaskShare, ShellQuote(spec.weftd), ShellQuote(spec.scheduler), dir, dir,
-      spec.tls_ca.empty() ? "" : " --tls-ca " + ShellQuote(spec.tls_ca));
+      spec.tls_ca.empty() ? "" : " --tls-ca " + ShellQuote(spec.tls_ca), spec.insecure ? " --insecure" : "");
   return fmt::format(
       "#!/bin/sh\n"
       "# weft cluster: one weftd node per Slurm task; written by `weft cluster up --slurm`.\n"

@@ -22,6 +22,7 @@ struct SlurmNodesSpec {
   std::string scheduler;                // address the nodes dial
   std::string dir;                      // the cluster dir (token, node work dirs, job output)
   std::string tls_ca;                   // CA of the scheduler's certificate; empty: no TLS
+  bool insecure = false;                // no TLS on TCP, said out loud (weftd node --insecure)
   std::string partition;                // empty: Slurm's default partition
   std::vector<std::string> sbatch_args; // passed to sbatch as they are
 };
@@ -30,7 +31,7 @@ struct SlurmNodesSpec {
 // "$SLURMD_NODENAME-$SLURM_LOCALID", works in DIR/node-NAME, offers its
 // share of the node's allocation (SLURM_CPUS_ON_NODE and the job's memory
 // per node, split between the tasks on that node) and takes DIR/token (and
-// --tls-ca with TLS).
+// --tls-ca with TLS, or --insecure).
 std::string SlurmNodesScript(const SlurmNodesSpec& spec);
 
 // SubmitSlurmNodes writes the script to DIR/slurm-nodes.sh and submits it;

@@ -62,6 +62,22 @@ std::string AltNames(std::string_view host) {
   return names;
 }
 
+// Names: the PEM certificate in `path` names `host` (an address or a name)
+// in its subjectAltName; false when it cannot be read.
+bool Names(const fs::path& path, std::string_view host) {
+  BioPtr bio(BIO_new_file(path.c_str(), "r"));
+  if (!bio) return false;
+  X509Ptr cert(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
+  if (!cert) return false;
+  std::string h(host);
+  if (h.size() > 2 && h.front() == '[' && h.back() == ']') h = h.substr(1, h.size() - 2);
+  in6_addr any{};
+  if (inet_pton(AF_INET, h.c_str(), &any) == 1 || inet_pton(AF_INET6, h.c_str(), &any) == 1) {
+    return X509_check_ip_asc(cert.get(), h.c_str(), 0) == 1;
+  }
+  return X509_check_host(cert.get(), h.data(), h.size(), 0, nullptr) == 1;
+}
+
 }  // namespace
 
 ClusterCertFiles ClusterCertIn(const fs::path& cluster_dir) {
@@ -70,7 +86,15 @@ ClusterCertFiles ClusterCertIn(const fs::path& cluster_dir) {
 
 absl::Status EnsureClusterCert(const ClusterCertFiles& files, std::string_view host) {
   std::error_code ec;
-  if (fs::exists(files.cert, ec) && fs::exists(files.key, ec)) return absl::OkStatus();
+  if (fs::exists(files.cert, ec) && fs::exists(files.key, ec)) {
+    // Kept, not remade, so what pinned it still trusts it; but a certificate
+    // made for another address would fail every handshake: said at once.
+    if (host.empty() || Names(files.cert, host)) return absl::OkStatus();
+    return absl::InvalidArgumentError(fmt::format(
+        "the cluster's certificate {} does not name {} (it was made for another address): after `weft cluster "
+        "down`, remove {} to make a new one",
+        files.cert.string(), host, files.cert.parent_path().string()));
+  }
   if (absl::Status s = MakePrivateDir(files.cert.parent_path(), "certificate folder"); !s.ok()) return s;
   const auto fail = [&](std::string_view step) {
     return absl::InvalidArgumentError(fmt::format("cannot make the cluster's certificate {}: {}", files.cert.string(), step));

@@ -137,13 +137,30 @@ absl::StatusOr<TlsConfig> LoadClientTls(const TlsFiles& files) {
 
 absl::Status CheckListenSecurity(std::string_view address, bool has_token, const TlsConfig& tls, bool insecure) {
   if (absl::Status s = CheckListen(address, has_token); !s.ok()) return s;
-  if (!IsLoopback(address) && !IsUnixAddress(address) && !tls.enabled() && !insecure) {
+  if (IsUnixAddress(address) || tls.enabled() || insecure) return absl::OkStatus();
+  if (!IsLoopback(address)) {
     return absl::InvalidArgumentError(fmt::format(
         "refusing to listen on {} in clear text: give --tls-cert and --tls-key (docs/runtime.md, \"Security\"), "
         "or --insecure on a network you trust",
         address));
   }
+  if (has_token) {
+    return absl::InvalidArgumentError(fmt::format(
+        "refusing to take a token in clear text on {}: after a crash any local user can take the port and receive "
+        "it; listen on unix:PATH, give --tls-cert and --tls-key, or --insecure to accept that (docs/runtime.md, "
+        "\"Security\")",
+        address));
+  }
   return absl::OkStatus();
+}
+
+absl::Status CheckTokenDestination(std::string_view address, bool has_token, const TlsConfig& tls, bool insecure) {
+  if (!has_token || IsUnixAddress(address) || tls.enabled() || insecure) return absl::OkStatus();
+  return absl::FailedPreconditionError(fmt::format(
+      "refusing to send the token in clear text to {}: nothing proves the listener there is the scheduler (after a "
+      "crash any local user can take a TCP port); give --tls-ca, use its unix: address, or --insecure to send it "
+      "anyway (docs/runtime.md, \"Security\")",
+      address));
 }
 
 std::shared_ptr<grpc::ServerCredentials> ServerCredentials(const TlsConfig& tls) {

@@ -5,12 +5,14 @@
 // client's, on gRPC's SSL credentials.
 //   - scheduler: --tls-cert and --tls-key make its listener TLS; --tls-ca as
 //     well makes it mutual (a client or node must present a certificate
-//     signed by that CA). A listener on any address but loopback needs a
-//     certificate unless `--insecure` says clear text is meant.
+//     signed by that CA). A TCP listener that takes a token, or any on an
+//     address but loopback, needs a certificate unless `--insecure` says
+//     clear text is meant.
 //   - node and client: --tls-ca turns TLS on and is the CA the scheduler's
 //     certificate must be signed by (its subjectAltName must name the host
 //     of the address dialled); --tls-cert and --tls-key, with it, are the
-//     certificate they present to a mutual-TLS scheduler.
+//     certificate they present to a mutual-TLS scheduler. Without TLS they
+//     send a token only over a unix: socket, or with `--insecure`.
 // Files are read and checked once, at start (PEM that parses, a key that
 // matches its certificate, a certificate within its validity, a key file
 // other users cannot read): a bad one is one line naming the file and flag.
@@ -50,9 +52,20 @@ absl::StatusOr<TlsConfig> LoadServerTls(const TlsFiles& files);
 absl::StatusOr<TlsConfig> LoadClientTls(const TlsFiles& files);
 
 // CheckListenSecurity: the rule for a listener at `address` (the gRPC port or
-// the dashboard): loopback needs nothing; any other address needs a token
-// and either TLS or `insecure` (clear text said out loud).
+// the dashboard). A unix:PATH socket needs nothing (its folder decides who
+// may connect, and nobody else can take its place). On TCP, loopback
+// included, a listener that takes a token needs TLS or `insecure` (clear
+// text said out loud): after a crash, any local user can take a freed port
+// and receive the token its clients keep sending. Beyond loopback a token is
+// required too. A loopback listener without a token holds no secret.
 absl::Status CheckListenSecurity(std::string_view address, bool has_token, const TlsConfig& tls, bool insecure);
+
+// CheckTokenDestination: the same rule from the sending side (a client or a
+// node): a token goes only to a peer that was proved to be the scheduler: a
+// unix:PATH socket, or a TLS connection (its certificate is checked before
+// anything is sent). To a clear-text TCP address, loopback included, only
+// with `insecure`. No token: nothing to protect, always OK.
+absl::Status CheckTokenDestination(std::string_view address, bool has_token, const TlsConfig& tls, bool insecure);
 
 std::shared_ptr<grpc::ServerCredentials> ServerCredentials(const TlsConfig& tls);
 std::shared_ptr<grpc::ChannelCredentials> ChannelCredentials(const TlsConfig& tls);

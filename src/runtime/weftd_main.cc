@@ -1,8 +1,11 @@
 // weftd: the real runtime's daemons (docs/runtime.md, FORMATS.md §4).
 //   weftd scheduler [--listen ADDR (HOST:PORT or unix:PATH)] [--policy P] [--param k=v]... [--state DIR] [--nodes N]
 //                   [--replica I --replicas K] [--tls-cert F --tls-key F [--tls-ca F]] [--insecure]
+//                   [--http ADDR [--http-tls-cert F --http-tls-key F]]
 //   weftd node --scheduler ADDR[,ADDR] [--name N] [--cpu C] [--mem GB] [--work-dir DIR]
-//              [--tls-ca F [--tls-cert F --tls-key F]]
+//              [--tls-ca F [--tls-cert F --tls-key F]] [--insecure]
+// A token crosses TCP only inside TLS unless --insecure says otherwise, on
+// either side (runtime/tls.h; docs/runtime.md, "Security").
 // Both take --umask OCTAL (default 077): what the daemon creates (journal,
 // logs, task output, and what its tasks create) is private to its user
 // unless told otherwise (issue 34, finding 7).
@@ -20,8 +23,10 @@
 #include <fstream>
 #include <optional>
 #include <thread>
+#include <tuple>
 
 #include "CLI/CLI.hpp"
+#include "absl/strings/str_replace.h"
 #include "core/status.h"
 #include "fmt/format.h"
 #include "grpc/support/log.h"
@@ -143,7 +148,8 @@ struct Listening {
   std::string token_file;
   std::string http_token_file;  // the dashboard's own token (default: token_file's)
   TlsFiles tls;
-  bool insecure = false;  // --insecure: clear text beyond loopback, on purpose
+  TlsFiles http_tls;  // the dashboard's own certificate (default: tls's)
+  bool insecure = false;  // --insecure: clear text with a token, or beyond loopback, on purpose
 };
 
 int RunScheduler(const std::string& listen, const SchedulerConfig& config, const Listening& security,
@@ -157,9 +163,17 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
   if (!http_token.ok()) return Fail(2, StatusMessage(http_token.status()));
   absl::StatusOr<TlsConfig> tls = LoadServerTls(security.tls);
   if (!tls.ok()) return Fail(2, StatusMessage(tls.status()));
-  for (const auto& [address, secret] : {std::pair{listen, *token}, std::pair{http, *http_token}}) {
+  // The dashboard's HTTPS: its own certificate when given (a scheduler on a
+  // Unix socket has no TLS of its own to lend it), else the gRPC port's.
+  if (security.http_tls.any() && http.empty()) return Fail(2, "--http-tls-cert and --http-tls-key need --http");
+  absl::StatusOr<TlsConfig> http_tls = security.http_tls.any() ? LoadServerTls(security.http_tls) : tls;
+  if (!http_tls.ok()) {
+    return Fail(2, absl::StrReplaceAll(std::string(StatusMessage(http_tls.status())), {{"--tls-", "--http-tls-"}}));
+  }
+  for (const auto& [address, secret, secured] :
+       {std::tuple{listen, *token, &*tls}, std::tuple{http, *http_token, &*http_tls}}) {
     if (address.empty()) continue;
-    if (absl::Status s = CheckListenSecurity(address, !secret.empty(), *tls, security.insecure); !s.ok()) {
+    if (absl::Status s = CheckListenSecurity(address, !secret.empty(), *secured, security.insecure); !s.ok()) {
       return Fail(2, StatusMessage(s));
     }
   }
@@ -215,7 +229,7 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
                                            .page = [&d = *dashboard](int refresh) { return d.Page(refresh); },
                                            .jobs_json = [&d = *dashboard] { return d.JobsJson(); },
                                            .nodes_json = [&d = *dashboard] { return d.NodesJson(); }},
-                                          *tls);
+                                          *http_tls);
     if (!started.ok()) {
       server->Shutdown();
       return Fail(2, StatusMessage(started.status()));
@@ -229,17 +243,17 @@ int RunScheduler(const std::string& listen, const SchedulerConfig& config, const
       server->Shutdown();
       return Fail(2, StatusMessage(s));
     }
-    spdlog::info("dashboard on http://{}/ (metrics at /metrics)", http_server->address());
+    spdlog::info("dashboard on {}://{}/ (metrics at /metrics)", http_tls->enabled() ? "https" : "http",
+                 http_server->address());
   }
   if (absl::Status s = WriteAddress(config.state_dir, address); !s.ok()) {
     server->Shutdown();
     return Fail(2, StatusMessage(s));
   }
   spdlog::info("listening on {} (policy {}, {} nodes)", address, (*core)->Status({}).policy(), config.nodes);
-  if (!unix_listener->active() && !tls->enabled() && !token->empty()) {
-    spdlog::warn("clear text with a token on TCP {}: after a crash, any local user who takes the port receives the "
-                 "token that nodes and clients keep sending; listen on unix:PATH or give --tls-cert and --tls-key "
-                 "(docs/runtime.md, \"Security\")", address);
+  if (!unix_listener->active() && !tls->enabled() && !token->empty()) {  // --insecure: said out loud
+    spdlog::warn("clear text with a token on TCP {} (--insecure): after a crash, any local user who takes the port "
+                 "receives the token that nodes and clients keep sending (docs/runtime.md, \"Security\")", address);
   }
   std::printf("weftd scheduler listening on %s, state in %s\n", address.c_str(), config.state_dir.c_str());
   std::fflush(stdout);
@@ -262,7 +276,7 @@ std::optional<mode_t> ParseUmask(const std::string& text) {
 }
 
 int RunNodeDaemon(NodeConfig config, const std::string& schedulers, double cpu, double mem, double disk, double net,
-                  const std::string& token_file, const TlsFiles& tls_files) {
+                  const std::string& token_file, const TlsFiles& tls_files, bool insecure) {
   absl::StatusOr<std::string> token = TokenFrom(token_file);
   if (!token.ok()) return Fail(2, StatusMessage(token.status()));
   config.token = *token;
@@ -271,6 +285,13 @@ int RunNodeDaemon(NodeConfig config, const std::string& schedulers, double cpu, 
   config.tls = std::move(*tls);
   config.schedulers = SplitAddresses(schedulers);
   if (config.schedulers.empty()) return Fail(2, "--scheduler needs an address");
+  // A node sends its token on every call while it tries to reconnect: only
+  // to addresses where the listener is proved to be the scheduler.
+  for (const std::string& address : config.schedulers) {
+    if (absl::Status s = CheckTokenDestination(address, !config.token.empty(), config.tls, insecure); !s.ok()) {
+      return Fail(2, StatusMessage(s));
+    }
+  }
   if (cpu <= 0) cpu = std::thread::hardware_concurrency();
   if (mem <= 0) mem = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1e9;
   absl::StatusOr<Resources> capacity = Resources::FromUnits({cpu, mem, disk, net});
@@ -325,11 +346,16 @@ int main(int argc, char** argv) {
                 "the token --http wants instead of --token-file's: it reads the dashboard and /metrics only");
   AddTlsFlags(s, listening.tls, TlsSide::kServer);
   s->add_flag("--insecure", listening.insecure,
-              "allow clear text on a non-loopback --listen or --http (without --tls-cert): a trusted network only");
+              "allow clear text (without --tls-cert) on a TCP --listen or --http that takes a token, or beyond "
+              "loopback: a trusted network only");
   std::string http;
   s->add_option("--http", http,
                 "HOST:PORT for the live dashboard (/) and Prometheus /metrics (port 0: any free port); "
-                "off by default; beyond loopback it needs --token-file, and --tls-cert (HTTPS) or --insecure");
+                "off by default; with a token, or beyond loopback, it needs HTTPS (--tls-cert or --http-tls-cert) "
+                "or --insecure");
+  s->add_option("--http-tls-cert", listening.http_tls.cert,
+                "PEM certificate of the --http listener (HTTPS), when it is not --tls-cert's (with --http-tls-key)");
+  s->add_option("--http-tls-key", listening.http_tls.key, "PEM private key of --http-tls-cert");
   s->add_option("--replica", sched.replica.index, "this daemon's number among --replicas (0-based)")
       ->capture_default_str();
   s->add_option("--replicas", sched.replica.count,
@@ -385,6 +411,9 @@ int main(int argc, char** argv) {
   TlsFiles node_tls;
   AddTlsFlags(n, node_tls, TlsSide::kClient);
   n->add_option("--umask", umask_text, umask_help)->capture_default_str();
+  bool node_insecure = false;
+  n->add_flag("--insecure", node_insecure,
+              "send the token to a TCP --scheduler without TLS (whoever took its port after a crash would get it)");
 
   try {
     app.parse(argc, argv);
@@ -410,5 +439,5 @@ int main(int argc, char** argv) {
     sched.retain_age_us = static_cast<weft::TimeUs>(retain_age_s * 1e6);
     return RunScheduler(listen, sched, listening, http);
   }
-  return RunNodeDaemon(node, schedulers, cpu, mem, disk, net, node_token_file, node_tls);
+  return RunNodeDaemon(node, schedulers, cpu, mem, disk, net, node_token_file, node_tls, node_insecure);
 }

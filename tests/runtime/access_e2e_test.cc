@@ -191,26 +191,66 @@ TEST_F(AccessTest, ClusterUpWithoutADirUsesTheUsersStateDirectory) {
 
 // Finding 2: the dashboard stays on loopback TCP (a browser needs it), so
 // its link carries a token of its own that reads the dashboard and nothing
-// else: a stranger who takes its freed port learns nothing that runs jobs.
-TEST_F(AccessTest, TheDashboardsTokenReadsTheDashboardOnly) {
-  const Result up = Run({"cluster", "up", "--nodes", "1", "--cpu", "1", "--mem", "1", "--dir", (dir_ / "cluster").string()});
+// else, and it is served over HTTPS with the cluster's own certificate
+// (DIR/tls/cluster.pem, printed to be pinned, kept across `up`s): a
+// stranger who takes its freed port cannot pass for it to a pinned client.
+TEST_F(AccessTest, TheDashboardIsHttpsWithTheClustersCertificateAndItsTokenReadsTheDashboardOnly) {
+  const std::vector<std::string> up_args = {"cluster", "up", "--nodes", "1", "--cpu", "1", "--mem", "1", "--dir",
+                                            (dir_ / "cluster").string()};
+  const Result up = Run(up_args);
   cluster_ = dir_ / "cluster";
   ASSERT_EQ(up.exit_code, 0) << up.err;
   const std::string token = Slurp(cluster_ / "token"), view = Slurp(cluster_ / "dashboard-token");
   ASSERT_EQ(view.size(), 65u);
   EXPECT_NE(view, token);
-  EXPECT_THAT(up.out, HasSubstr("/?token=" + view.substr(0, 64) + " "));
+  const std::string ca = (cluster_ / "tls" / "cluster.pem").string();
+  EXPECT_THAT(up.out, HasSubstr("dashboard: https://"));
+  EXPECT_THAT(up.out, HasSubstr("/login?token=" + view.substr(0, 64) + " "));
+  EXPECT_THAT(up.out, HasSubstr("certificate: " + ca + ";"));
   EXPECT_THAT(up.out, Not(HasSubstr(token.substr(0, 64))));
-  const std::string http = Slurp(cluster_ / "scheduler" / "http-address");
-  httplib::Client dashboard("http://" + http.substr(0, http.size() - 1));
+  std::string http = Slurp(cluster_ / "scheduler" / "http-address");
+  http = http.substr(0, http.size() - 1);
+  const int port = std::stoi(http.substr(http.rfind(':') + 1));
+  httplib::SSLClient dashboard("127.0.0.1", port);
+  dashboard.set_ca_cert_path(ca.c_str());
+  dashboard.enable_server_certificate_verification(true);
   const httplib::Result page = dashboard.Get("/metrics?token=" + view.substr(0, 64));
-  ASSERT_TRUE(page);
+  ASSERT_TRUE(page) << httplib::to_string(page.error());
   EXPECT_EQ(page->status, 200);
+  const httplib::Result login = dashboard.Get("/login?token=" + view.substr(0, 64));
+  ASSERT_TRUE(login);
+  EXPECT_EQ(login->status, 303);
+  EXPECT_THAT(login->get_header_value("Set-Cookie"), HasSubstr("; Secure"));
+  httplib::Client clear("http://" + http);  // no plain HTTP on that port
+  const httplib::Result plain = clear.Get("/metrics?token=" + view.substr(0, 64));
+  EXPECT_TRUE(!plain || plain->status != 200);
   const std::string address = up.out.substr(up.out.find_last_of('\n', up.out.size() - 2) + 1);
   const Result api = Run({"status", "--scheduler", address.substr(0, address.size() - 1), "--token-file",
                           (cluster_ / "dashboard-token").string()});
   EXPECT_EQ(api.exit_code, 2) << api.out;
   EXPECT_THAT(api.err, HasSubstr("unauthenticated"));
+
+  // Kept across ups: what a browser or Prometheus pinned stays valid.
+  const std::string pem = Slurp(ca);
+  ASSERT_EQ(Run({"cluster", "down", "--dir", cluster_.string()}).exit_code, 0);
+  const Result again = Run(up_args);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(Slurp(ca), pem);
+}
+
+// --plain-http says clear text out loud: the dashboard is then plain HTTP.
+TEST_F(AccessTest, PlainHttpIsTheDashboardOnlyWhenAskedFor) {
+  cluster_ = dir_ / "cluster";
+  const Result up = Run({"cluster", "up", "--nodes", "1", "--cpu", "1", "--mem", "1", "--plain-http", "--dir",
+                         cluster_.string()});
+  ASSERT_EQ(up.exit_code, 0) << up.err;
+  EXPECT_THAT(up.out, HasSubstr("dashboard: http://"));
+  EXPECT_THAT(up.out, HasSubstr("plain HTTP"));
+  std::string http = Slurp(cluster_ / "scheduler" / "http-address");
+  httplib::Client clear("http://" + http.substr(0, http.size() - 1));
+  const httplib::Result page = clear.Get("/metrics?token=" + Slurp(cluster_ / "dashboard-token").substr(0, 64));
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->status, 200);
 }
 
 // Finding 2 with finding 5: `weftd scheduler --listen unix:PATH` never

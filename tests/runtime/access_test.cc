@@ -24,6 +24,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/auth.h"
+#include "runtime/client/scheduler_client.h"
 #include "runtime/cluster_cert.h"
 #include "runtime/kept_address.h"
 #include "runtime/local_tokens.h"
@@ -378,6 +379,67 @@ TEST_F(AccessTest, AClusterCertificateIsTrustedAloneAndItsClientsSendAStrangerNo
     // (gRPC may Huffman-code the token, but never the header's name).
     Stranger stranger;
     EXPECT_FALSE(CallStatus(fmt::format("127.0.0.1:{}", stranger.port()), TlsConfig{}, token).ok());
+    EXPECT_NE(stranger.Received().find("authorization"), std::string::npos);
+  }
+}
+
+// A cluster's certificate is kept across `up`s (what pinned it stays
+// valid), but one made for another host would fail every handshake: an
+// `up` for a host it does not name is refused rather than served.
+TEST_F(AccessTest, AKeptClusterCertificateMustNameTheHost) {
+  const ClusterCertFiles own = ClusterCertIn(dir_ / "c");
+  ASSERT_TRUE(EnsureClusterCert(own, "10.0.0.7").ok());
+  const std::string pem = Slurp(own.cert);
+  EXPECT_TRUE(EnsureClusterCert(own, "127.0.0.1").ok());  // every one names loopback
+  EXPECT_TRUE(EnsureClusterCert(own, "localhost").ok());
+  EXPECT_TRUE(EnsureClusterCert(own, "10.0.0.7").ok());
+  const absl::Status other = EnsureClusterCert(own, "10.0.0.8");
+  EXPECT_TRUE(absl::IsInvalidArgument(other)) << other;
+  EXPECT_THAT(std::string(other.message()), HasSubstr("does not name 10.0.0.8"));
+  EXPECT_FALSE(EnsureClusterCert(own, "sched.example").ok());
+  EXPECT_EQ(Slurp(own.cert), pem);  // never remade behind the pinning clients' backs
+}
+
+// Finding 2 without TLS: a token crosses TCP only inside TLS unless clear
+// text is asked for. The scheduler will not take one in clear text, even on
+// loopback, and a client does not even connect to a clear-text TCP address
+// with its token: a stranger on the port sees nothing. A unix: socket (its
+// folder proves the scheduler) and a loopback port without a token (no
+// secret) need nothing.
+TEST_F(AccessTest, ATokenCrossesTcpOnlyInsideTlsOrWhenClearTextIsAskedFor) {
+  const TlsConfig clear;
+  EXPECT_FALSE(CheckListenSecurity("127.0.0.1:0", /*has_token=*/true, clear, /*insecure=*/false).ok());
+  EXPECT_FALSE(CheckListenSecurity("[::1]:7070", true, clear, false).ok());
+  EXPECT_THAT(std::string(CheckListenSecurity("127.0.0.1:0", true, clear, false).message()), HasSubstr("--insecure"));
+  EXPECT_TRUE(CheckListenSecurity("127.0.0.1:0", true, clear, /*insecure=*/true).ok());
+  EXPECT_TRUE(CheckListenSecurity("127.0.0.1:0", /*has_token=*/false, clear, false).ok());
+  EXPECT_TRUE(CheckListenSecurity("unix:/run/x/socket", true, clear, false).ok());
+  EXPECT_FALSE(CheckListenSecurity("0.0.0.0:0", false, clear, true).ok());  // beyond loopback a token, always
+
+  EXPECT_FALSE(CheckTokenDestination("127.0.0.1:7070", /*has_token=*/true, clear, /*insecure=*/false).ok());
+  EXPECT_TRUE(CheckTokenDestination("127.0.0.1:7070", true, clear, /*insecure=*/true).ok());
+  EXPECT_TRUE(CheckTokenDestination("127.0.0.1:7070", /*has_token=*/false, clear, false).ok());
+  EXPECT_TRUE(CheckTokenDestination("unix:/run/x/socket", true, clear, false).ok());
+  const ClusterCertFiles own = ClusterCertIn(dir_ / "c");
+  ASSERT_TRUE(EnsureClusterCert(own, "127.0.0.1").ok());
+  const absl::StatusOr<TlsConfig> tls = LoadClientTls({.ca = own.cert.string()});
+  ASSERT_TRUE(tls.ok()) << tls.status();
+  EXPECT_TRUE(CheckTokenDestination("127.0.0.1:7070", true, *tls, false).ok());
+
+  const std::string token(64, 'd');
+  {
+    Stranger stranger;
+    SchedulerClient client(fmt::format("127.0.0.1:{}", stranger.port()), token);
+    const absl::StatusOr<v1::StatusReply> reply = client.Nodes();
+    EXPECT_TRUE(absl::IsFailedPrecondition(reply.status())) << reply.status();
+    EXPECT_THAT(std::string(reply.status().message()), HasSubstr("--insecure"));
+    EXPECT_EQ(stranger.Received(), "");  // not even a connection
+  }
+  {
+    // Asked for, clear text goes as before (what --insecure gives up).
+    Stranger stranger;
+    SchedulerClient client(fmt::format("127.0.0.1:{}", stranger.port()), token, {}, /*insecure=*/true);
+    EXPECT_FALSE(client.Nodes().ok());
     EXPECT_NE(stranger.Received().find("authorization"), std::string::npos);
   }
 }

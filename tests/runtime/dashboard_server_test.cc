@@ -103,6 +103,32 @@ TEST(DashboardServerTest, WithATokenEveryRequestMustCarryIt) {
   EXPECT_THAT(client.Get("/?token=s3cre")->body, Not(HasSubstr("live")));
 }
 
+// /login?token=T (the link `weft cluster up` prints) sets an HttpOnly,
+// SameSite=Strict cookie and sends the browser to / without the token; the
+// cookie then reads the page and the JSON; a wrong token sets nothing.
+TEST(DashboardServerTest, LoginTurnsTheTokenIntoACookieAndRedirects) {
+  auto server = DashboardServer::Start("127.0.0.1:0", "s3cret", Fixed());
+  ASSERT_TRUE(server.ok()) << server.status();
+  httplib::Client client("http://" + (*server)->address());
+  const auto wrong = client.Get("/login?token=s3cre");
+  ASSERT_TRUE(wrong);
+  EXPECT_EQ(wrong->status, 401);
+  EXPECT_FALSE(wrong->has_header("Set-Cookie"));
+  const auto login = client.Get("/login?token=s3cret");
+  ASSERT_TRUE(login);
+  EXPECT_EQ(login->status, 303);
+  EXPECT_EQ(login->get_header_value("Location"), "/");
+  const std::string cookie = login->get_header_value("Set-Cookie");
+  EXPECT_THAT(cookie, HasSubstr("weft_dashboard=s3cret;"));
+  EXPECT_THAT(cookie, HasSubstr("HttpOnly"));
+  EXPECT_THAT(cookie, HasSubstr("SameSite=Strict"));
+  EXPECT_THAT(cookie, Not(HasSubstr("Secure")));  // plain HTTP: a Secure cookie would never come back
+  EXPECT_EQ(client.Get("/", {{"Cookie", "theme=dark; weft_dashboard=s3cret"}})->status, 200);
+  EXPECT_EQ(client.Get("/api/jobs", {{"Cookie", "weft_dashboard=s3cret"}})->status, 200);
+  EXPECT_EQ(client.Get("/api/jobs", {{"Cookie", "weft_dashboard=s3cre"}})->status, 401);
+  EXPECT_EQ(client.Get("/api/jobs", {{"Cookie", "xweft_dashboard=s3cret"}})->status, 401);
+}
+
 TEST(DashboardServerTest, RefusesBadAddressesAndOpenPortsWithoutToken) {
   EXPECT_TRUE(absl::IsInvalidArgument(DashboardServer::Start("no-port", "", Fixed()).status()));
   EXPECT_TRUE(absl::IsInvalidArgument(DashboardServer::Start("127.0.0.1:http", "", Fixed()).status()));
@@ -145,6 +171,19 @@ TEST(DashboardServerTest, ServesHttpsWithTheSchedulersCertificateAndWantsAClient
   httplib::Client clear("http://" + address);
   auto plain = clear.Get("/metrics");
   EXPECT_TRUE(!plain || plain->body != "weft_up 1\n");
+
+  // Over HTTPS the login cookie is Secure: it never travels in clear text.
+  absl::StatusOr<TlsConfig> one_way = LoadServerTls({.cert = file("server.pem"), .key = file("server.key")});
+  ASSERT_TRUE(one_way.ok()) << one_way.status();
+  auto https = DashboardServer::Start("127.0.0.1:0", "s3cret", Fixed(), *one_way);
+  ASSERT_TRUE(https.ok()) << https.status();
+  httplib::SSLClient browser(host, std::stoi((*https)->address().substr((*https)->address().rfind(':') + 1)));
+  browser.set_ca_cert_path(file("ca.pem").c_str());
+  browser.enable_server_certificate_verification(true);
+  const auto login = browser.Get("/login?token=s3cret");
+  ASSERT_TRUE(login);
+  EXPECT_EQ(login->status, 303);
+  EXPECT_THAT(login->get_header_value("Set-Cookie"), HasSubstr("; Secure"));
   std::filesystem::remove_all(dir);
 }
 

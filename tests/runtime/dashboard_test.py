@@ -1,20 +1,26 @@
 #!/usr/bin/python3
 """The scheduler's /metrics and live dashboard against a live local cluster (docs/runtime.md, "Dashboard and
-metrics"): `weft cluster up` prints the dashboard address before the scheduler's; a known workload is run for
+metrics"): `weft cluster up` prints the dashboard address before the scheduler's, HTTPS with the cluster's own
+certificate, which every request here pins (Python trusts that file alone; Chromium gets its public key's hash in
+--ignore-certificate-errors-spki-list, so any other certificate still fails); a known workload is run for
 real; /metrics is parsed as the Prometheus text format and its series checked against the run's known counts;
 the dashboard page is the report of the jobs so far. With --browser, the page is also loaded from the live
-scheduler in headless Chromium and every chart must draw (skipped, exit 77, where Chromium cannot be had).
+scheduler in headless Chromium, through the printed /login link (its cookie then reads the page's JSON), and
+every chart must draw (skipped, exit 77, where Chromium cannot be had).
 
   dashboard_test.py --weft BUILD/src/weft --workload examples/real-small.json --work DIR [--browser]
       [--screenshot OUT.png]
 """
 import argparse
+import base64
+import hashlib
 import html
 import json
 import os
 import re
 import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -94,8 +100,42 @@ def survivors(work, wait_s=5.0):
     return left
 
 
-def get(url):
-    with urllib.request.urlopen(url, timeout=30) as r:
+class Dashboard:
+    """The dashboard line `weft cluster up` printed ("dashboard: https://HOST:PORT/login?token=T (certificate:
+    FILE; ...)"): its login link, the token as a query, an SSL context that trusts FILE alone, and the Chromium
+    flag that pins FILE's public key (base64 of the SHA-256 of its SubjectPublicKeyInfo)."""
+
+    def __init__(self, lines):
+        dash = [l for l in lines if l.startswith("dashboard: ")]
+        if len(dash) != 1 or not dash[0].startswith("dashboard: https://"):
+            sys.exit(f"FAILED: cluster up printed no HTTPS dashboard line: {lines!r}")
+        self.login = dash[0].split()[1]
+        url = urllib.parse.urlsplit(self.login)
+        if url.path != "/login" or not url.query.startswith("token="):
+            sys.exit(f"FAILED: the dashboard link is not /login?token=: {self.login}")
+        self.base, self.token = f"{url.scheme}://{url.netloc}", url.query
+        cert = re.search(r"certificate: ([^;]+);", dash[0])
+        if not cert or not os.path.exists(cert.group(1)):
+            sys.exit(f"FAILED: the dashboard line names no certificate file: {dash[0]}")
+        self.cert = cert.group(1)
+        self.context = ssl.create_default_context(cafile=self.cert)
+        pem = subprocess.run(["openssl", "x509", "-pubkey", "-noout", "-in", self.cert], capture_output=True,
+                             check=True).stdout
+        der = subprocess.run(["openssl", "pkey", "-pubin", "-outform", "der"], input=pem, capture_output=True,
+                             check=True).stdout
+        self.pin = "--ignore-certificate-errors-spki-list=" + base64.b64encode(hashlib.sha256(der).digest()).decode()
+
+    def at(self, path, *params):
+        """PATH on the dashboard with the token as ?token= (and PARAMS)."""
+        query = "&".join(p for p in (*params, self.token) if p)
+        return f"{self.base}{path}?{query}"
+
+    def open(self, url):
+        return urllib.request.urlopen(url, timeout=30, context=self.context)
+
+
+def get(dashboard, url):
+    with dashboard.open(url) as r:
         return r.status, r.headers.get("Content-Type", ""), r.read().decode()
 
 
@@ -116,16 +156,14 @@ def main():
     try:
         lines = out.strip().splitlines()
         scheduler = lines[-1]
-        dash = [l for l in lines if l.startswith("dashboard: http://")]
-        if len(dash) != 1:
-            sys.exit(f"FAILED: cluster up printed no dashboard line before the address: {out!r}")
-        # The printed address carries the cluster's token as ?token= (docs/runtime.md, "Security model").
-        printed = urllib.parse.urlsplit(dash[0].split()[1])
-        token = printed.query
-
-        def at(path, *params):
-            query = "&".join(p for p in (*params, token) if p)
-            return f"{printed.scheme}://{printed.netloc}{path}" + (f"?{query}" if query else "")
+        dashboard = Dashboard(lines)
+        at = dashboard.at
+        # Plain HTTP is not served on that port.
+        try:
+            urllib.request.urlopen(at("/metrics").replace("https://", "http://", 1), timeout=10).read()
+            failures.append("the dashboard answered plain HTTP")
+        except OSError:
+            pass
 
         with open(a.workload) as f:
             workload = json.load(f)
@@ -135,7 +173,7 @@ def main():
         for job in ids:
             run([a.weft, "wait", "--scheduler", scheduler, job, "--timeout", "60"])
 
-        status, ctype, text = get(at("/metrics"))
+        status, ctype, text = get(dashboard, at("/metrics"))
         if not ctype.startswith("text/plain"):
             failures.append(f"/metrics content type {ctype}")
         m = parse_exposition(text)
@@ -160,21 +198,21 @@ def main():
                 failures.append(f"/metrics {name}: expected {what}; series: "
                                 f"{sorted((dict(ls), v) for (n, ls), v in m.items() if n.startswith(name))}")
 
-        status, ctype, page = get(at("/"))
+        status, ctype, page = get(dashboard, at("/"))
         for needle in ('id="weft-operator"', 'id="weft-status"', 'id="weft-data"'):
             if needle not in page:
                 failures.append(f"the dashboard page lacks {needle}")
         # The tables poll the JSON; the whole page reloads only when asked.
         if 'http-equiv="refresh"' in page:
             failures.append("the dashboard page reloads itself without ?refresh=N")
-        if 'http-equiv="refresh" content="7"' not in get(at("/", "refresh=7"))[2]:
+        if 'http-equiv="refresh" content="7"' not in get(dashboard, at("/", "refresh=7"))[2]:
             failures.append("?refresh=7 does not make the page reload every 7 s")
 
         charts = []
         if browser:
             with tempfile.TemporaryDirectory() as profile:
-                dom = chromium(browser, profile, "--virtual-time-budget=10000", "--window-size=1400,1000",
-                               "--dump-dom", at("/", "refresh=0"))
+                dom = chromium(browser, profile, dashboard.pin, "--virtual-time-budget=10000",
+                               "--window-size=1400,1000", "--dump-dom", dashboard.login)
             s = re.search(r'<pre id="weft-status"[^>]*>(.*?)</pre>', dom, re.S)
             if not s or not s.group(1).strip():
                 failures.append("the live page wrote no self-check (its script did not run to the end)")
@@ -190,8 +228,9 @@ def main():
                         failures.append(f"{c['id']} looks blank ({c['inked']} pixels drawn)")
             if a.screenshot:
                 with tempfile.TemporaryDirectory() as profile:
-                    chromium(browser, profile, "--virtual-time-budget=10000", "--window-size=1400,2000",
-                             f"--screenshot={os.path.abspath(a.screenshot)}", at("/", "refresh=0"))
+                    chromium(browser, profile, dashboard.pin, "--virtual-time-budget=10000",
+                             "--window-size=1400,2000", f"--screenshot={os.path.abspath(a.screenshot)}",
+                             dashboard.login)
     finally:
         subprocess.run([a.weft, "cluster", "down", "--dir", cluster], capture_output=True, timeout=60)
         # Nothing the test started may outlive it (issue 34, finding 8).

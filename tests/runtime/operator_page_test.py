@@ -15,13 +15,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.parse
-import urllib.request
 from html.parser import HTMLParser
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
 from report_browser_test import chromium, ensure_chromium  # noqa: E402
-from dashboard_test import survivors  # noqa: E402
+from dashboard_test import Dashboard, survivors  # noqa: E402
 
 
 class JobsTable(HTMLParser):
@@ -82,13 +80,11 @@ def main():
     try:
         lines = out.strip().splitlines()
         scheduler = lines[-1]
-        printed = urllib.parse.urlsplit([l for l in lines if l.startswith("dashboard: http")][0].split()[1])
-
-        def at(path):
-            return f"{printed.scheme}://{printed.netloc}{path}" + (f"?{printed.query}" if printed.query else "")
+        dashboard = Dashboard(lines)  # HTTPS with the cluster's certificate, pinned
+        at = dashboard.at
 
         def api(path):
-            with urllib.request.urlopen(at(path), timeout=30) as r:
+            with dashboard.open(at(path)) as r:
                 if not r.headers.get("Content-Type", "").startswith("application/json"):
                     failures.append(f"{path}: content type {r.headers.get('Content-Type')}")
                 return json.load(r)
@@ -112,7 +108,7 @@ def main():
         if len(nodes) != 1 or not nodes[0]["up"] or nodes[0]["capacity"]["cpu"] != 2 or nodes[0]["reserved"]["cpu"] != 2:
             failures.append(f"/api/nodes: {nodes}, expected one node up with its 2 cpus reserved")
 
-        with urllib.request.urlopen(at("/metrics"), timeout=30) as r:
+        with dashboard.open(at("/metrics")) as r:
             now = r.read().decode().splitlines()
         for series in ('weft_user_running_tasks{user="alice"} 1', 'weft_user_running_tasks{user="bob"} 0',
                        'weft_user_active_jobs{user="bob"} 1'):
@@ -121,11 +117,13 @@ def main():
 
         if browser:
             with tempfile.TemporaryDirectory() as profile:
-                dom = chromium(browser, profile, "--virtual-time-budget=3000", "--dump-dom", at("/"))
+                dom = chromium(browser, profile, dashboard.pin, "--virtual-time-budget=3000", "--dump-dom",
+                               dashboard.login)
             if a.screenshot:
                 with tempfile.TemporaryDirectory() as profile:
-                    chromium(browser, profile, "--virtual-time-budget=3000", "--window-size=1200,760",
-                             f"--screenshot={os.path.abspath(a.screenshot)}", at("/"))
+                    chromium(browser, profile, dashboard.pin, "--virtual-time-budget=3000",
+                             "--window-size=1200,760", f"--screenshot={os.path.abspath(a.screenshot)}",
+                             dashboard.login)
             if os.path.exists(finished):
                 failures.append("the first job ended before the page was read (machine too slow?)")
             table = JobsTable()
@@ -144,7 +142,7 @@ def main():
         run([a.weft, "wait", "--scheduler", scheduler, ids[1], "--timeout", "60"])
         if api("/api/jobs")["jobs"]:
             failures.append("/api/jobs still lists jobs once all ended")
-        with urllib.request.urlopen(at("/metrics"), timeout=30) as r:
+        with dashboard.open(at("/metrics")) as r:
             metrics = r.read().decode()
         for series in ("weft_job_completion_seconds_count 2", 'weft_job_completion_seconds_bucket{le="+Inf"} 2',
                        "weft_job_queue_wait_seconds_count 2"):

@@ -35,13 +35,13 @@ TEST_F(RuntimeTest, ProfiledPhasesRunForRealAndTheReservationFollowsThem) {
   cluster_ = dir_ / "cluster";
   const Result up = Run({"cluster", "up", "--nodes", "2", "--dir", cluster_.string(), "--cpu", "1", "--mem", "2"});
   ASSERT_EQ(up.exit_code, 0) << up.err;
-  // "dashboard: http://HOST:PORT/?token=T (...)" then the scheduler's address, last.
-  const size_t at = up.out.find("dashboard: http://");
+  // "dashboard: https://HOST:PORT/login?token=T (...)" then the scheduler's address, last.
+  const size_t at = up.out.find("dashboard: https://");
   ASSERT_NE(at, std::string::npos) << up.out;
-  const size_t host_begin = at + std::string("dashboard: http://").size();
-  const size_t slash = up.out.find("/?token=", host_begin);
+  const size_t host_begin = at + std::string("dashboard: https://").size();
+  const size_t slash = up.out.find("/login?token=", host_begin);
   const std::string http = up.out.substr(host_begin, slash - host_begin);
-  const size_t token_begin = slash + std::string("/?token=").size();
+  const size_t token_begin = slash + std::string("/login?token=").size();
   const std::string token = up.out.substr(token_begin, up.out.find(' ', token_begin) - token_begin);
   std::string address = up.out.substr(0, up.out.size() - 1);
   address = address.substr(address.find_last_of('\n') + 1);
@@ -61,7 +61,9 @@ TEST_F(RuntimeTest, ProfiledPhasesRunForRealAndTheReservationFollowsThem) {
   ASSERT_EQ(ids, std::vector<std::string>{"0"});
 
   // Every 10 ms, the disk each node has reserved, until the job is done.
-  httplib::Client client("http://" + http);
+  httplib::SSLClient client(http.substr(0, http.rfind(':')), std::stoi(http.substr(http.rfind(':') + 1)));
+  client.set_ca_cert_path((cluster_ / "tls" / "cluster.pem").c_str());  // the cluster's own certificate, pinned
+  client.enable_server_certificate_verification(true);
   client.set_bearer_token_auth(token);
   std::map<std::string, std::vector<double>> disk;  // node -> the values it took, in order
   bool done = false;

@@ -200,9 +200,15 @@ TEST_F(RuntimeTest, RpcWithoutTheTokenIsRejected) {
   EXPECT_THAT(without.err, HasSubstr("token"));
   const std::string wrong_token = Write("wrong", "s3cret-tokeN");
   chmod(wrong_token.c_str(), 0600);
-  const Result wrong = Run({"status", "--scheduler", address, "--token-file", wrong_token});
+  const Result wrong = Run({"status", "--scheduler", address, "--token-file", wrong_token, "--insecure"});
   EXPECT_EQ(wrong.exit_code, 2);
-  const Result with = Run({"status", "--scheduler", address, "--token-file", token});
+  EXPECT_THAT(wrong.err, HasSubstr("unauthenticated"));
+  // Clear text with a token is sent only when asked for (docs/runtime.md, "Security").
+  const Result unasked = Run({"status", "--scheduler", address, "--token-file", token});
+  EXPECT_EQ(unasked.exit_code, 2);
+  EXPECT_EQ(CountLines(unasked.err), 1) << unasked.err;
+  EXPECT_THAT(unasked.err, HasSubstr("--insecure"));
+  const Result with = Run({"status", "--scheduler", address, "--token-file", token, "--insecure"});
   EXPECT_EQ(with.exit_code, 0) << with.err;
 }
 
@@ -226,7 +232,9 @@ TEST_F(RuntimeTest, ASilentNodeIsLostAfterItsHeartbeatsStopAndRegistersAgainWhen
 
 TEST_F(RuntimeTest, ClientsFailOverToTheNextSchedulerAddress) {
   const std::string address = Up(1);
-  const std::string both = "127.0.0.1:1," + address;  // nothing listens on port 1
+  // Nothing listens at the first (a socket path, as the token goes to TCP
+  // addresses only with TLS or --insecure).
+  const std::string both = "unix:" + (dir_ / "nobody.sock").string() + "," + address;
   const auto ids = SubmitIds(both, Workload(R"({"name": "one", "stages": [{"name": "s", "tasks": 1, "duration": 0.01, "demand": {"cpu": 1, "mem": 0.1}}]})"));
   ASSERT_EQ(ids, std::vector<std::string>{"0"});
   EXPECT_EQ(Wait(both, "0").exit_code, 0);

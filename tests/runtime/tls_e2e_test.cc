@@ -4,6 +4,8 @@
 // with the openssl CLI, the daemons are real processes.
 #include <sys/stat.h>
 
+#include "httplib.h"
+
 #include "runtime/runtime_e2e_fixture.h"
 
 namespace weft {
@@ -127,8 +129,8 @@ TEST_F(TlsTest, BeyondLoopbackTheSchedulerWantsTlsOrInsecure) {
   EXPECT_EQ(CountLines(clear.err), 1) << clear.err;
   EXPECT_THAT(clear.err, HasSubstr("--insecure"));
   // Also the dashboard's port (its HTTPS takes the same files).
-  const Result http = RunProgram(WEFTD_BINARY, {"scheduler", "--state", (dir_ / "s").string(), "--token-file", token,
-                                                "--http", "0.0.0.0:0"});
+  const Result http = RunProgram(WEFTD_BINARY, {"scheduler", "--listen", "unix:" + (dir_ / "s.sock").string(), "--state",
+                                                (dir_ / "s").string(), "--token-file", token, "--http", "0.0.0.0:0"});
   EXPECT_EQ(http.exit_code, 2);
   EXPECT_THAT(http.err, HasSubstr("0.0.0.0:0 in clear text"));
   // With TLS it starts, and a client reaches it through loopback (the certificate names 127.0.0.1).
@@ -140,6 +142,64 @@ TEST_F(TlsTest, BeyondLoopbackTheSchedulerWantsTlsOrInsecure) {
   const std::string port = Slurp(state / "address").substr(Slurp(state / "address").rfind(':'));
   const Result status = Run({"status", "--scheduler", "127.0.0.1" + port.substr(0, port.size() - 1), "--token-file",
                              token, "--tls-ca", Cert("ca.pem")});
+  EXPECT_EQ(status.exit_code, 0) << status.err;
+}
+
+// On loopback too, a token crosses TCP only inside TLS or with --insecure
+// (issue 34, finding 2): the scheduler refuses to take it in clear text, on
+// its gRPC port and its dashboard, and a node refuses to send it; with
+// --insecure on both sides it runs as before. A dashboard with a
+// certificate of its own serves HTTPS beside a clear-text Unix socket.
+TEST_F(TlsTest, OnLoopbackATokenCrossesTcpOnlyInsideTlsOrWithInsecure) {
+  const std::string token = Write("token", "s3cret\n");
+  chmod(token.c_str(), 0600);
+  const auto expect_refused = [](const Result& r, const std::string& why) {
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(CountLines(r.err), 1) << r.err;
+    EXPECT_THAT(r.err, HasSubstr(why));
+  };
+  const std::string state = (dir_ / "s").string();
+  expect_refused(RunProgram(WEFTD_BINARY, {"scheduler", "--listen", "127.0.0.1:0", "--state", state, "--token-file", token}),
+                 "--insecure");
+  const std::string socket = "unix:" + (dir_ / "s.sock").string();
+  expect_refused(RunProgram(WEFTD_BINARY, {"scheduler", "--listen", socket, "--state", state, "--token-file", token,
+                                           "--http", "127.0.0.1:0"}),
+                 "127.0.0.1:0");
+  expect_refused(RunProgram(WEFTD_BINARY, {"node", "--scheduler", "127.0.0.1:1", "--token-file", token, "--work-dir",
+                                           (dir_ / "n").string()}),
+                 "--insecure");
+  EXPECT_FALSE(fs::exists(dir_ / "s" / "address"));
+
+  // The dashboard's own certificate: HTTPS beside the socket, no --insecure.
+  const fs::path https_state = dir_ / "h";
+  SpawnWeftd({"scheduler", "--listen", socket, "--state", https_state.string(), "--token-file", token, "--http",
+              "127.0.0.1:0", "--http-tls-cert", Cert("server.pem"), "--http-tls-key", Cert("server.key")},
+             dir_ / "h.out");
+  ASSERT_TRUE(Until([&] { return fs::exists(https_state / "address"); })) << Slurp(dir_ / "h.out");
+  const std::string http = Slurp(https_state / "http-address");
+  const std::string port = http.substr(http.rfind(':') + 1, http.size() - http.rfind(':') - 2);
+  httplib::SSLClient pinned("127.0.0.1", std::stoi(port));
+  pinned.set_ca_cert_path(Cert("ca.pem").c_str());
+  pinned.enable_server_certificate_verification(true);
+  pinned.set_bearer_token_auth("s3cret");
+  const auto metrics = pinned.Get("/metrics");
+  ASSERT_TRUE(metrics);
+  EXPECT_EQ(metrics->status, 200);
+  EXPECT_THAT(metrics->body, HasSubstr("weft_jobs"));
+  httplib::Client clear("http://127.0.0.1:" + port);
+  clear.set_bearer_token_auth("s3cret");
+  const auto plain = clear.Get("/metrics");
+  EXPECT_TRUE(!plain || plain->body.find("weft_jobs") == std::string::npos);
+
+  // Clear text said out loud on both sides.
+  const fs::path clear_state = dir_ / "c";
+  SpawnWeftd({"scheduler", "--listen", "127.0.0.1:0", "--state", clear_state.string(), "--token-file", token,
+              "--insecure"},
+             dir_ / "c.out");
+  ASSERT_TRUE(Until([&] { return fs::exists(clear_state / "address"); })) << Slurp(dir_ / "c.out");
+  const std::string address = Slurp(clear_state / "address").substr(0, Slurp(clear_state / "address").size() - 1);
+  expect_refused(Run({"status", "--scheduler", address, "--token-file", token}), "--insecure");
+  const Result status = Run({"status", "--scheduler", address, "--token-file", token, "--insecure"});
   EXPECT_EQ(status.exit_code, 0) << status.err;
 }
 

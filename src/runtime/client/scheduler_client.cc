@@ -32,8 +32,8 @@ absl::Status FromGrpc(const grpc::Status& status) {
   }
 }
 
-SchedulerClient::SchedulerClient(const std::string& addresses, std::string token, TlsConfig tls)
-    : addresses_(SplitAddresses(addresses)), token_(std::move(token)), tls_(std::move(tls)) {}
+SchedulerClient::SchedulerClient(const std::string& addresses, std::string token, TlsConfig tls, bool insecure)
+    : addresses_(SplitAddresses(addresses)), token_(std::move(token)), tls_(std::move(tls)), insecure_(insecure) {}
 
 absl::Status SchedulerClient::Unreachable(const std::string& address, const grpc::Status& status) const {
   return absl::UnavailableError(address + ": " + ExplainUnavailable(status.error_message(), tls_));
@@ -41,6 +41,11 @@ absl::Status SchedulerClient::Unreachable(const std::string& address, const grpc
 
 template <typename Call>
 grpc::Status SchedulerClient::CallAt(const std::string& address, Call&& call) {
+  // Checked at every call, not once: no path (failover, a replica's
+  // address) reaches a stranger's port with the token.
+  if (absl::Status s = CheckTokenDestination(address, !token_.empty(), tls_, insecure_); !s.ok()) {
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, std::string(s.message()));
+  }
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(kMaxMessageBytes);
   auto stub = v1::Scheduler::NewStub(grpc::CreateCustomChannel(address, ChannelCredentials(tls_), args));

@@ -11,6 +11,9 @@
 //     replica.
 // Errors come back as absl statuses with the server's message
 // (INVALID_ARGUMENT stays InvalidArgument, so the CLI can exit 2).
+// A token is sent only where runtime/tls.h's CheckTokenDestination allows
+// (a unix: socket, TLS, or clear text with `insecure`); a call to any other
+// address fails with FailedPrecondition before anything is sent.
 // Not thread-safe.
 #pragma once
 
@@ -31,8 +34,9 @@ inline constexpr size_t kMaxSubmissionBytes = size_t{64} << 20;
 class SchedulerClient {
  public:
   // `addresses`: comma-separated HOST:PORT list; `token`: empty for none;
-  // `tls`: the client's TLS (runtime/tls.h), empty for clear text.
-  SchedulerClient(const std::string& addresses, std::string token, TlsConfig tls = {});
+  // `tls`: the client's TLS (runtime/tls.h), empty for clear text;
+  // `insecure`: the token may go to clear-text TCP addresses (--insecure).
+  SchedulerClient(const std::string& addresses, std::string token, TlsConfig tls = {}, bool insecure = false);
 
   // done, moved_from: a failover's resubmission (failover.h; SubmitRequest).
   // `key`: the submission's idempotency key (SubmitRequest; empty: none).
@@ -78,6 +82,7 @@ class SchedulerClient {
 
   std::string token_;
   TlsConfig tls_;
+  bool insecure_ = false;
   size_t current_ = 0;
 };
 

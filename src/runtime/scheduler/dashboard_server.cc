@@ -11,12 +11,37 @@
 namespace weft::runtime {
 namespace {
 
-// Authorized: the request carries `token` (always, when it is empty).
+constexpr std::string_view kCookie = "weft_dashboard";
+
+// CookieToken: the value of the dashboard's cookie in the request's Cookie
+// header ("a=1; weft_dashboard=T"), empty when there is none.
+std::string CookieToken(const httplib::Request& request) {
+  const std::string header = request.get_header_value("Cookie");
+  size_t at = 0;
+  while (at < header.size()) {
+    size_t end = header.find(';', at);
+    if (end == std::string::npos) end = header.size();
+    std::string_view pair(header.data() + at, end - at);
+    while (pair.starts_with(' ')) pair.remove_prefix(1);
+    if (pair.starts_with(kCookie) && pair.size() > kCookie.size() && pair[kCookie.size()] == '=') {
+      return std::string(pair.substr(kCookie.size() + 1));
+    }
+    at = end + 1;
+  }
+  return "";
+}
+
+// Authorized: the request carries `token` (always, when it is empty): as a
+// bearer header (a scraper), the dashboard's cookie (a browser after
+// /login), or ?token= (a browser given the link itself).
 bool Authorized(const httplib::Request& request, const std::string& token) {
   if (token.empty()) return true;
   const std::string header = request.get_header_value("Authorization");
   constexpr std::string_view kBearer = "Bearer ";
   if (header.starts_with(kBearer) && ConstantTimeEquals(std::string_view(header).substr(kBearer.size()), token)) {
+    return true;
+  }
+  if (const std::string cookie = CookieToken(request); !cookie.empty() && ConstantTimeEquals(cookie, token)) {
     return true;
   }
   return request.has_param("token") && ConstantTimeEquals(request.get_param_value("token"), token);
@@ -65,6 +90,17 @@ absl::StatusOr<std::unique_ptr<DashboardServer>> DashboardServer::Start(const st
     response.status = 401;
     response.set_content("unauthorized: give the scheduler's token\n", "text/plain");
     return httplib::Server::HandlerResponse::Handled;
+  });
+  // /login?token=T (what `weft cluster up` prints): the token becomes a
+  // cookie that scripts cannot read (HttpOnly), that goes only over HTTPS
+  // when the dashboard has it (Secure) and never with a request another site
+  // starts (SameSite=Strict), and the browser goes on to / with no token in
+  // its address bar, history or the page's requests.
+  server.Get("/login", [token, secure = tls.enabled()](const httplib::Request&, httplib::Response& response) {
+    response.set_header("Set-Cookie", fmt::format("{}={}; Path=/; HttpOnly; SameSite=Strict{}", kCookie, token,
+                                                  secure ? "; Secure" : ""));
+    response.set_header("Cache-Control", "no-store");
+    response.set_redirect("/", 303);
   });
   server.Get("/metrics", [metrics = handlers.metrics](const httplib::Request&, httplib::Response& response) {
     response.set_content(metrics(), "text/plain; version=0.0.4; charset=utf-8");

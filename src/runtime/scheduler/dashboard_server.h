@@ -2,12 +2,15 @@
 //
 // DashboardServer: the HTTP side of `weftd scheduler --http ADDR`, on
 // cpp-httplib (Debian's libcpp-httplib-dev): GET /metrics (the Prometheus
-// text format), GET / (the live dashboard page) and GET /api/jobs and
+// text format), GET / (the live dashboard page), GET /login and GET /api/jobs and
 // /api/nodes (the JSON the page polls), from handlers the daemon gives it.
-// The same rule as the gRPC port (runtime/auth.h): loopback needs nothing, any other address needs the scheduler's token, which a request
-// carries as `Authorization: Bearer TOKEN` or, for a browser, `?token=TOKEN`.
-// With the scheduler's TLS (runtime/tls.h) it serves HTTPS with the same
-// certificate, and with its CA it asks browsers and scrapers for a client
+// The same rule as the gRPC port (runtime/auth.h, runtime/tls.h): loopback
+// may go without a token, any other address needs one, which a request carries as
+// `Authorization: Bearer TOKEN` (a scraper) or, from a browser, as the
+// cookie that GET /login?token=TOKEN sets before it redirects to / (or as
+// `?token=TOKEN` on any request).
+// With TLS (runtime/tls.h: the scheduler's, or a certificate of the
+// dashboard's own, weftd's --http-tls-cert) it serves HTTPS, and with a CA it asks browsers and scrapers for a client
 // certificate that CA signed, as the gRPC port does.
 // The page's tables update themselves from the JSON; the whole page reloads
 // every `?refresh=N` seconds (default 0: never).
