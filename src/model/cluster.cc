@@ -4,12 +4,12 @@
 
 namespace weft {
 
-MachineId Cluster::AddMachine(std::string name, RackId rack, Resources capacity) {
+MachineId Cluster::AddMachine(std::string name, RackId rack, Resources capacity, int64_t swap_micro) {
   const MachineId id(static_cast<uint32_t>(machines_.size()));
   by_name_.emplace(name, id);
   total_ += capacity;
   num_racks_ = std::max(num_racks_, rack.value() + 1);
-  machines_.push_back(Machine{std::move(name), rack, capacity});
+  machines_.push_back(Machine{std::move(name), rack, capacity, swap_micro});
   return id;
 }
 

@@ -18,6 +18,10 @@ struct Machine {
   std::string name;
   RackId rack;
   Resources capacity;
+  // Swap space in millionths of a GB, as Resources' memory: memory beyond
+  // capacity but within capacity + swap pages (docs/model.md, "Paging")
+  // instead of failing a task. Not a resource: nothing reserves it.
+  int64_t swap_micro = 0;
 };
 
 // LocalityCost: what reading a task's input from another machine costs. Off
@@ -46,7 +50,7 @@ struct RackUplinks {
 class Cluster {
  public:
   // AddMachine appends a machine; names must be unique (the reader checks).
-  MachineId AddMachine(std::string name, RackId rack, Resources capacity);
+  MachineId AddMachine(std::string name, RackId rack, Resources capacity, int64_t swap_micro = 0);
 
   size_t size() const { return machines_.size(); }
   uint32_t num_racks() const { return num_racks_; }

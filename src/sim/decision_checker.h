@@ -121,7 +121,10 @@ absl::Status DecisionChecker::Launch(const policy::Address& by, const TaskRef& t
   if (c.valid()) {
     const policy::ContainerInfo& info = *containers_.Find(c);
     if (info.job != t.job) return Refuse("the container belongs to another job");
-    if (!(info.in_use + reserve).FitsIn(info.size)) return Refuse("the task does not fit in the container");
+    // By the resources the policy fits (`fit`): the others contend.
+    if (!(info.in_use + reserve).FitsInExcept(info.size, policy_.unfitted())) {
+      return Refuse("the task does not fit in the container");
+    }
   } else {
     if (!reserve.FitsIn(cluster_.capacity(m))) return Refuse("the task's demand exceeds the machine's capacity");
     if (!cluster_.Fits(m, reserve, policy_.overbooked())) {

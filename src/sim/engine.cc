@@ -62,6 +62,8 @@ EngineCore::EngineCore(const Workload& workload, policy::Policy& policy, SimOpti
   retry_queued_.resize(w_.cluster.size());
   launch_us_ = static_cast<TimeUs>(std::llround(opt_.profile.launch_s * 1e6));
   decision_us_ = static_cast<TimeUs>(std::llround(opt_.profile.decision_s * 1e6));
+  message_us_ = static_cast<TimeUs>(std::llround(opt_.profile.message_s * 1e6));
+  heartbeat_us_ = static_cast<TimeUs>(std::llround(opt_.profile.heartbeat_s * 1e6));
   Rng failure_rng = root_rng_.Fork(kFailureStream);
   if (opt_.model == ExecutionModel::kContention) {
     execution_ = std::make_unique<ContentionExecution>(w_, cluster_, queue_, host_, std::move(failure_rng),
@@ -268,12 +270,38 @@ TimeUs EngineCore::DelayTo(const Address& from, const Address& to) const {
   return from == to ? 0 : opt_.latency_us;
 }
 
+TimeUs EngineCore::SchedulerTurn(uint32_t replica, TimeUs from, TimeUs cost) {
+  if (scheduler_busy_until_.size() <= replica) scheduler_busy_until_.resize(replica + 1, 0);
+  TimeUs& busy = scheduler_busy_until_[replica];
+  busy = std::max(busy, from) + cost;
+  return busy;
+}
+
 TimeUs EngineCore::DecisionDelay(const Address& by) {
   if (decision_us_ == 0 || by.kind != policy::RoleKind::kScheduler) return 0;
-  if (scheduler_busy_until_.size() <= by.index) scheduler_busy_until_.resize(by.index + 1, 0);
-  TimeUs& busy = scheduler_busy_until_[by.index];
-  busy = std::max(busy, queue_.now()) + decision_us_;
-  return busy - queue_.now();
+  return SchedulerTurn(by.index, queue_.now(), decision_us_) - queue_.now();
+}
+
+TimeUs EngineCore::MessageDelay(const Address& from, const Address& to) {
+  if (message_us_ == 0 || from == to) return DelayTo(from, to);
+  // The sender's turn, the trip, then the receiver's turn: each replica
+  // serves its messages and decisions one at a time, in the order they
+  // reach it here (the order of sending).
+  TimeUs at = queue_.now();
+  if (from.kind == policy::RoleKind::kScheduler) at = SchedulerTurn(from.index, at, message_us_);
+  at += DelayTo(from, to);
+  if (to.kind == policy::RoleKind::kScheduler) at = SchedulerTurn(to.index, at, message_us_);
+  return at - queue_.now();
+}
+
+TimeUs EngineCore::HeartbeatWait(MachineId m) const {
+  if (heartbeat_us_ == 0) return 0;
+  // Machine i heartbeats at i P / M + k P: spread evenly over the period, as
+  // node managers started one after another are.
+  const auto machines = static_cast<TimeUs>(w_.cluster.size());
+  const TimeUs offset = heartbeat_us_ * static_cast<TimeUs>(m.value()) / machines;
+  const TimeUs since = (queue_.now() - offset) % heartbeat_us_;
+  return since == 0 ? 0 : heartbeat_us_ - (since < 0 ? since + heartbeat_us_ : since);
 }
 
 void EngineCore::ArriveJob(JobId id, std::span<const AttemptRecord> history) {

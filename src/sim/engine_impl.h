@@ -274,6 +274,16 @@ class EngineCore final {
   // DecisionDelay: how long a launch decided by `by` waits for its turn at
   // its scheduler replica (the profile's decision_s; 0 for other roles).
   TimeUs DecisionDelay(const policy::Address& by);
+  // MessageDelay: when a policy message sent now reaches `to`: the trip,
+  // plus the sender's and the receiver's turns when they are scheduler
+  // replicas (the profile's message_s).
+  TimeUs MessageDelay(const policy::Address& from, const policy::Address& to);
+  // SchedulerTurn: replica `replica` serves `cost` of work arriving at
+  // `from` after what it has queued; returns when it is done.
+  TimeUs SchedulerTurn(uint32_t replica, TimeUs from, TimeUs cost);
+  // HeartbeatWait: from now to machine m's next heartbeat (the profile's
+  // containers.heartbeat_s; 0 without).
+  TimeUs HeartbeatWait(MachineId m) const;
   policy::Address HomeOf(JobId job) const;
   uint32_t HomeReplica(JobId job) const;  // job % replicas, skipping dead ones
   void SchedulerDown(uint32_t replica);
@@ -389,6 +399,8 @@ class EngineCore final {
   // each scheduler replica is done with the decisions queued so far.
   TimeUs launch_us_ = 0;
   TimeUs decision_us_ = 0;
+  TimeUs message_us_ = 0;
+  TimeUs heartbeat_us_ = 0;
   std::vector<TimeUs> scheduler_busy_until_;
 
   Rng root_rng_;

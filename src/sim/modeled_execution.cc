@@ -30,7 +30,9 @@ ModeledExecution::ModeledExecution(const Workload& workload, const policy::Clust
       profile_(profile),
       on_machine_(workload.cluster.size()),
       wanted_(workload.cluster.size()),
-      was_over_(workload.cluster.size(), false) {
+      was_over_(workload.cluster.size(), false),
+      paging_rate_(workload.cluster.size(), 1.0),
+      activity_cap_(workload.cluster.size(), 1.0) {
   for (size_t m = 0; m < workload.cluster.size(); ++m) {
     for (Resource r : kSharedResources) {
       sharing_.AddConstraint(static_cast<double>(cluster_.capacity(MachineId(static_cast<uint32_t>(m))).micro(r)));
@@ -122,7 +124,11 @@ void ModeledExecution::Begin(uint32_t slot, const ExecutionAttempt& attempt) {
   // machine.
   // (`attempt` is the engine's record, which BeginSegments may have freed:
   // what this attempt was is read from w.)
-  if (Contended() && w.active) EnforceMemory(w.machine);
+  if (Contended() && w.active) {
+    const MachineId m = w.machine;
+    EnforceMemory(m);
+    RefreshPaging(m);
+  }
 }
 
 void ModeledExecution::RunSegment(uint32_t slot, const ExecutionAttempt& attempt) {
@@ -179,7 +185,10 @@ void ModeledExecution::RunSegment(uint32_t slot, const ExecutionAttempt& attempt
   if (from_begin) work_[slot].changed = false;
   // A profiled phase may use more memory than the last: charged under
   // contention only, as at Begin.
-  if (w.profiled && Contended() && w.active) EnforceMemory(m);
+  if (w.profiled && Contended() && w.active) {
+    EnforceMemory(m);
+    RefreshPaging(m);
+  }
 }
 
 void ModeledExecution::OnSegmentEvent(const Event& e) {
@@ -237,7 +246,11 @@ AttemptAccount ModeledExecution::End(uint32_t slot, const ExecutionAttempt& /*at
   w.running = false;
   auto& list = on_machine_[w.machine.value()];
   list.erase(std::find(list.begin(), list.end(), slot));
-  if (was_running && (Contended() || was_over_[w.machine.value()])) Recompute(w.machine, UINT32_MAX);
+  if (was_running && (Contended() || was_over_[w.machine.value()])) {
+    Recompute(w.machine, UINT32_MAX);
+  } else if (Contended()) {
+    RefreshPaging(w.machine);  // its memory is free now
+  }
   return account;
 }
 
@@ -269,6 +282,7 @@ void ModeledExecution::Integrate(Work& w, TimeUs now) {
 }
 
 bool ModeledExecution::Oversubscribed(MachineId m) const {
+  if (paging_rate_[m.value()] < 1) return true;  // every task on it is slowed
   const Resources& cap = cluster_.capacity(m);
   for (Resource r : kSharedResources) {
     if (wanted_[m.value()].micro(r) > cap.micro(r)) return true;
@@ -279,6 +293,7 @@ bool ModeledExecution::Oversubscribed(MachineId m) const {
 void ModeledExecution::Recompute(MachineId m, uint32_t changed) {
   const TimeUs now = queue_.now();
   const auto& list = on_machine_[m.value()];
+  paging_rate_[m.value()] = PagingRate(m);
   // While nothing on m is oversubscribed, every rate is 1 and, in the fixed
   // model, only the attempt that changed needs its use updated; otherwise
   // (and always under contention) every running segment's rate and use move.
@@ -332,6 +347,15 @@ void ModeledExecution::ShareOut(MachineId m) {
   const Resources& cap = cluster_.capacity(m);
   const auto& list = on_machine_[m.value()];
   const uint32_t first_constraint = m.value() * static_cast<uint32_t>(std::size(kSharedResources));
+  // Paging caps every task on the machine at the paging rate (1 without):
+  // a task waiting for its pages runs slower whatever it is given.
+  const double paging = paging_rate_[m.value()];
+  if (activity_cap_[m.value()] != paging) {
+    activity_cap_[m.value()] = paging;
+    for (uint32_t slot : list) {
+      if (work_[slot].activity != kNoActivity) sharing_.SetCap(work_[slot].activity, paging);
+    }
+  }
   for (uint32_t slot : list) {
     Work& w = work_[slot];
     if (!w.running || w.activity != kNoActivity) continue;
@@ -352,7 +376,7 @@ void ModeledExecution::ShareOut(MachineId m) {
     }
     if (n == 0) continue;  // wants no shared resource: never slowed
     const double weight = std::isfinite(dominant) ? 1.0 / dominant : 1.0;
-    w.activity = sharing_.AddActivity(weight, 1.0, std::span(uses.data(), n));
+    w.activity = sharing_.AddActivity(weight, paging, std::span(uses.data(), n));
   }
   ChargeOvercommit(m, first_constraint);
   sharing_.Solve();
@@ -361,7 +385,7 @@ void ModeledExecution::ShareOut(MachineId m) {
     if (!w.running) continue;
     // A segment on a resource of capacity 0 would never end: the floor keeps
     // its end finite (a policy does not place work there).
-    w.rate = w.activity == kNoActivity ? 1.0 : std::max(sharing_.rate(w.activity), 1e-9);
+    w.rate = w.activity == kNoActivity ? paging : std::max(sharing_.rate(w.activity), 1e-9);
   }
 }
 
@@ -421,9 +445,10 @@ void ModeledExecution::SetUse(uint32_t slot, Work& w, const Resources& use, cons
 }
 
 void ModeledExecution::EnforceMemory(MachineId m) {
-  // Out-of-memory: kill the newest attempts until the rest fit, as an OOM
-  // killer would. The kills count as failures of those tasks.
-  while (cluster_.used(m).micro(kMem) > cluster_.capacity(m).micro(kMem)) {
+  // Out-of-memory: kill the newest attempts until the rest fit in memory and
+  // swap, as an OOM killer would. The kills count as failures of those tasks.
+  const int64_t limit = cluster_.capacity(m).micro(kMem) + w_.cluster.machine(m).swap_micro;
+  while (cluster_.used(m).micro(kMem) > limit) {
     uint32_t newest = UINT32_MAX;
     for (uint32_t slot : on_machine_[m.value()]) {
       if (newest == UINT32_MAX || work_[slot].begin_order > work_[newest].begin_order) newest = slot;
@@ -431,6 +456,20 @@ void ModeledExecution::EnforceMemory(MachineId m) {
     if (newest == UINT32_MAX) return;
     host_.AttemptDone(newest, Outcome::kFailed);
   }
+}
+
+double ModeledExecution::PagingRate(MachineId m) const {
+  if (!Contended() || profile_.paging_slowdown <= 0) return 1;
+  const auto used = static_cast<double>(cluster_.used(m).micro(kMem));
+  const auto capacity = static_cast<double>(cluster_.capacity(m).micro(kMem));
+  if (used <= capacity) return 1;
+  // The share of the memory in use that is paged out, (U - M) / U: with
+  // accesses spread evenly over it, the share of accesses that fault.
+  return 1 / (1 + profile_.paging_slowdown * (used - capacity) / used);
+}
+
+void ModeledExecution::RefreshPaging(MachineId m) {
+  if (PagingRate(m) != paging_rate_[m.value()]) Recompute(m, UINT32_MAX);
 }
 
 void ModeledExecution::ReportPhase(uint32_t slot, Work& w, bool completed) {

@@ -117,7 +117,15 @@ class ModeledExecution : public Execution {
   void Update(uint32_t slot, TimeUs now, bool reschedule);
   void SetUse(uint32_t slot, Work& w, const Resources& use, const Resources& hold);
   bool Oversubscribed(MachineId m) const;
+  // EnforceMemory: the out-of-memory killer, past memory + swap.
   void EnforceMemory(MachineId m);
+  // PagingRate: the rate machine m's work runs at while its memory in use is
+  // beyond its capacity, within swap (docs/model.md, "Paging"); 1 otherwise,
+  // and always in the fixed model (memory is not charged there).
+  double PagingRate(MachineId m) const;
+  // RefreshPaging: after machine m's memory in use changed, its rates move
+  // if its paging rate did.
+  void RefreshPaging(MachineId m);
   void ReportPhase(uint32_t slot, Work& w, bool completed);
 
   const Workload& w_;
@@ -135,6 +143,8 @@ class ModeledExecution : public Execution {
   // or were oversubscribed as activities.
   MaxMinSharing sharing_;
   std::vector<uint8_t> was_over_;                   // per machine: oversubscribed at the last Recompute
+  std::vector<double> paging_rate_;                 // per machine: PagingRate at the last Recompute
+  std::vector<double> activity_cap_;                // per machine: the cap its activities have in sharing_
   uint64_t begin_counter_ = 0;
 };
 

@@ -39,7 +39,7 @@ void SimContext::Record(std::string_view series, JobId job, double value) { engi
 
 void EngineCore::Send(const Address& from, const Address& to, policy::Message& message) {
   ++stats_.messages;
-  mailbox_.PostMessage(from, to, message, DelayTo(from, to));
+  mailbox_.PostMessage(from, to, message, MessageDelay(from, to));
 }
 
 policy::TimerId EngineCore::SetTimer(const Address& by, TimeUs delay, uint64_t tag) {
@@ -118,8 +118,10 @@ absl::StatusOr<ContainerId> EngineCore::DoGrant(const Address& by, JobId job, Ma
   cluster_.Allocate(m, size);
   const policy::ContainerInfo& info = containers_.Grant(job, m, size, by, queue_.now());
   const ContainerId id = info.id;
+  // The machine's room is the job's from now on, but the grant reaches the
+  // job only after the machine's next heartbeat (the profile's heartbeat_s).
   mailbox_.PostContainer(MailKind::kContainerGranted, Address::JobManager(job), info,
-                         DelayTo(by, Address::JobManager(job)));
+                         HeartbeatWait(m) + DelayTo(by, Address::JobManager(job)));
   return id;
 }
 

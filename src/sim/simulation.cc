@@ -151,9 +151,11 @@ absl::StatusOr<SimulationResult> Simulate(JobSource& source, const SimulationReq
   if (const MachineProfile& p = options.profile; p.given()) {
     j["profile"] = {{"name", p.name},
                     {"launch_s", p.launch_s},
-                    {"scheduler", {{"decision_s", p.decision_s}}},
+                    {"scheduler", {{"decision_s", p.decision_s}, {"message_s", p.message_s}}},
+                    {"containers", {{"heartbeat_s", p.heartbeat_s}}},
                     {"cpu", {{"oversubscription_loss", p.cpu_oversubscription_loss}}},
-                    {"disk", {{"stream_loss", p.disk_stream_loss}}}};
+                    {"disk", {{"stream_loss", p.disk_stream_loss}}},
+                    {"memory", {{"paging_slowdown", p.paging_slowdown}}}};
   }
   j["overbooking"] = result.overbooking;
   // Additive: which resources the policy may overbook.

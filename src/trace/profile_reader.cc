@@ -41,13 +41,26 @@ absl::Status NonNegative(const json& object, const char* key, const std::string&
   return absl::OkStatus();
 }
 
-// Section reads {"key": number} sections such as "cpu": {"oversubscription_loss": 0.1}.
-absl::Status Section(const json& doc, const char* section, const char* key, const std::string& where, double* out) {
+struct Field {
+  const char* key;
+  double* out;
+};
+
+// Section reads {"key": number, ...} sections such as "cpu": {"oversubscription_loss": 0.1}.
+absl::Status Section(const json& doc, const char* section, std::initializer_list<Field> fields,
+                     const std::string& where) {
   if (!doc.contains(section)) return absl::OkStatus();
   const json& s = doc[section];
   if (!s.is_object()) return Bad(where, fmt::format("\"{}\" must be an object", section));
-  if (absl::Status st = KnownKeys(s, {key}, where, section); !st.ok()) return st;
-  return NonNegative(s, key, where, fmt::format("{}.{}", section, key), out);
+  std::set<std::string> known;
+  for (const Field& f : fields) known.insert(f.key);
+  if (absl::Status st = KnownKeys(s, known, where, section); !st.ok()) return st;
+  for (const Field& f : fields) {
+    if (absl::Status st = NonNegative(s, f.key, where, fmt::format("{}.{}", section, f.key), f.out); !st.ok()) {
+      return st;
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -56,7 +69,8 @@ absl::StatusOr<MachineProfile> ParseMachineProfile(const std::string& text, cons
   const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return Bad(where, "not valid JSON");
   if (!doc.is_object()) return Bad(where, "must be a JSON object");
-  if (absl::Status s = KnownKeys(doc, {"weft_profile", "name", "launch_s", "scheduler", "cpu", "disk"}, where, "");
+  if (absl::Status s = KnownKeys(
+          doc, {"weft_profile", "name", "launch_s", "scheduler", "containers", "cpu", "disk", "memory"}, where, "");
       !s.ok()) {
     return s;
   }
@@ -70,13 +84,21 @@ absl::StatusOr<MachineProfile> ParseMachineProfile(const std::string& text, cons
     }
     p.name = doc["name"].get<std::string>();
   }
-  for (absl::Status s : {NonNegative(doc, "launch_s", where, "launch_s", &p.launch_s),
-                         Section(doc, "scheduler", "decision_s", where, &p.decision_s),
-                         Section(doc, "cpu", "oversubscription_loss", where, &p.cpu_oversubscription_loss),
-                         Section(doc, "disk", "stream_loss", where, &p.disk_stream_loss)}) {
+  for (absl::Status s :
+       {NonNegative(doc, "launch_s", where, "launch_s", &p.launch_s),
+        Section(doc, "scheduler", {{"decision_s", &p.decision_s}, {"message_s", &p.message_s}}, where),
+        Section(doc, "containers", {{"heartbeat_s", &p.heartbeat_s}}, where),
+        Section(doc, "cpu", {{"oversubscription_loss", &p.cpu_oversubscription_loss}}, where),
+        Section(doc, "disk", {{"stream_loss", &p.disk_stream_loss}}, where),
+        Section(doc, "memory", {{"paging_slowdown", &p.paging_slowdown}}, where)}) {
     if (!s.ok()) return s;
   }
-  if (p.launch_s > 3600 || p.decision_s > 3600) return Bad(where, "a time above 3600 s is not a machine's");
+  for (double seconds : {p.launch_s, p.decision_s, p.message_s, p.heartbeat_s}) {
+    if (seconds > 3600) return Bad(where, "a time above 3600 s is not a machine's");
+  }
+  for (double factor : {p.cpu_oversubscription_loss, p.disk_stream_loss, p.paging_slowdown}) {
+    if (factor > 1e6) return Bad(where, "a loss or slowdown above 1e6 is not a machine's");
+  }
   return p;
 }
 

@@ -245,19 +245,26 @@ absl::Status ReadCluster(const json& doc, Workload& w) {
     std::string name;
     if (group.contains("name") && group["name"].is_string()) name = group["name"].get<std::string>();
     FieldReader gr(fmt::format("machine group \"{}\"", name));
-    RETURN_IF_ERROR(gr.CheckKnownKeys(group, {"name", "count", "rack_size", "capacity"}));
+    RETURN_IF_ERROR(gr.CheckKnownKeys(group, {"name", "count", "rack_size", "capacity", "swap"}));
     if (name.empty()) return gr.Error("name", "must be a non-empty string");
     ASSIGN_OR_RETURN(const uint64_t count, gr.OptionalCount(group, "count", 1, 10'000'000));
     ASSIGN_OR_RETURN(const uint64_t rack_size, gr.OptionalCount(group, "rack_size", count, 10'000'000));
     if (!group.contains("capacity")) return gr.Error("capacity", "is missing");
     ASSIGN_OR_RETURN(const Resources capacity, ReadResources(gr, group["capacity"], "capacity"));
+    int64_t swap_micro = 0;
+    if (group.contains("swap")) {
+      // GB, as memory: the same bound as a resource amount keeps it exact.
+      ASSIGN_OR_RETURN(const double swap, NonNegativeNumber(gr, group["swap"], "swap"));
+      if (swap > 1e9) return gr.Error("swap", "must be at most 1e9 GB");
+      swap_micro = std::llround(swap * kMicroUnits);
+    }
     for (uint64_t i = 0; i < count; ++i) {
       std::string machine_name = count > 1 ? fmt::format("{}{}", name, i) : name;
       if (!names.insert(machine_name).second) {
         return gr.Error("name", fmt::format("machine name \"{}\" is used twice", machine_name));
       }
       w.cluster.AddMachine(std::move(machine_name), RackId(next_rack + static_cast<uint32_t>(i / rack_size)),
-                           capacity);
+                           capacity, swap_micro);
     }
     next_rack += static_cast<uint32_t>((count + rack_size - 1) / rack_size);
   }

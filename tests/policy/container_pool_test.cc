@@ -47,8 +47,9 @@ TEST(ContainerPoolTest, NothingFitsGivesInvalidAndChangesNothing) {
   EXPECT_FALSE(pool.Launch(ctx, T(0), R(1, 1)).valid());  // holds nothing
   pool.Add(ctx.Grant(0, R(2, 4)));
   EXPECT_FALSE(pool.Launch(ctx, T(0), R(1, 5)).valid());  // memory
-  EXPECT_FALSE(pool.Holds(R(3, 1)));
-  EXPECT_TRUE(pool.Holds(R(2, 4)));
+  EXPECT_FALSE(pool.Holds(R(3, 1), 0));
+  EXPECT_TRUE(pool.Holds(R(2, 4), 0));
+  EXPECT_TRUE(pool.Holds(R(3, 1), MaskOf(kCpu)));  // a policy that does not fit cpu (`fit`)
   ctx.refuse = true;
   EXPECT_FALSE(pool.Launch(ctx, T(0), R(1, 1)).valid());
   EXPECT_EQ(pool.Find(ContainerId(0))->tasks, 0u);

@@ -124,6 +124,24 @@ TEST(ExecutorPolicyTest, RunsTasksOnePerCoreInsideItsExecutors) {
   EXPECT_EQ(run.JobEnd(0), Sec(2));
 }
 
+TEST(ExecutorPolicyTest, ContainersReachTheJobAtTheirMachinesNextHeartbeat) {
+  // The same run with a 3 s heartbeat (docs/model.md, "The machine
+  // profile"): m0 heartbeats at 0, 3, ... and m1 at 1.5, 4.5, ... Both
+  // executors are granted at 0; m0's reaches the job at once and m1's at
+  // 1.5 s, so tasks 2 and 3 go into m0's executor when 0 and 1 end (1 s) and
+  // 4 and 5 wait for m1's: the job ends at 2.5 s instead of 2.
+  sim::SimOptions options;
+  options.profile.heartbeat_s = 3;
+  const RunResult run = RunExecutor(Workload(2, 2, 4, FlatJob("j", 6)), kTwoOfTwoCores, options);
+  ExpectOk(run);
+  for (uint32_t i = 0; i < 6; ++i) {
+    const AttemptRecord a = run.Attempt(0, 0, i);
+    EXPECT_EQ(a.machine, MachineId(i < 4 ? 0 : 1)) << i;
+    EXPECT_EQ(a.start_us, i < 2 ? 0 : i < 4 ? Sec(1) : Sec(1.5)) << i;
+  }
+  EXPECT_EQ(run.JobEnd(0), Sec(2.5));
+}
+
 TEST(ExecutorPolicyTest, GrantsOnTheFirstMachineWithRoomAndStaysInside) {
   // 4-core machines: both 2-core executors fit m0, so the job runs on m0
   // only and takes 2 s, while fifo spreads to m1 and takes 1 s.

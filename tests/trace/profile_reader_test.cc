@@ -18,15 +18,19 @@ std::string Error(const std::string& text) {
 
 TEST(ProfileReaderTest, ReadsEveryCost) {
   const absl::StatusOr<MachineProfile> p = ParseMachineProfile(
-      R"({"weft_profile": 1, "name": "lab", "launch_s": 0.5, "scheduler": {"decision_s": 0.001},
-          "cpu": {"oversubscription_loss": 0.1}, "disk": {"stream_loss": 0.3}})",
+      R"({"weft_profile": 1, "name": "lab", "launch_s": 0.5, "scheduler": {"decision_s": 0.001, "message_s": 0.002},
+          "containers": {"heartbeat_s": 1}, "cpu": {"oversubscription_loss": 0.1}, "disk": {"stream_loss": 0.3},
+          "memory": {"paging_slowdown": 20}})",
       "p.json");
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(p->name, "lab");
   EXPECT_EQ(p->launch_s, 0.5);
   EXPECT_EQ(p->decision_s, 0.001);
+  EXPECT_EQ(p->message_s, 0.002);
+  EXPECT_EQ(p->heartbeat_s, 1);
   EXPECT_EQ(p->cpu_oversubscription_loss, 0.1);
   EXPECT_EQ(p->disk_stream_loss, 0.3);
+  EXPECT_EQ(p->paging_slowdown, 20);
   EXPECT_TRUE(p->given());
 }
 
@@ -46,6 +50,11 @@ TEST(ProfileReaderTest, RefusesBadProfilesNamingTheField) {
   EXPECT_EQ(Error(R"({"weft_profile": 1, "disk": {"stream_loss": "x"}})"),
             "p.json: \"disk.stream_loss\" must be a number >= 0, not \"x\"");
   EXPECT_EQ(Error(R"({"weft_profile": 1, "scheduler": 3})"), "p.json: \"scheduler\" must be an object");
+  EXPECT_EQ(Error(R"({"weft_profile": 1, "containers": {"heartbeat_s": 7200}})"),
+            "p.json: a time above 3600 s is not a machine's");
+  EXPECT_EQ(Error(R"({"weft_profile": 1, "memory": {"paging_slowdown": 1e9}})"),
+            "p.json: a loss or slowdown above 1e6 is not a machine's");
+  EXPECT_EQ(Error(R"({"weft_profile": 1, "memory": {"swap": 1}})"), "p.json: \"memory\" has unknown field \"swap\"");
 }
 
 TEST(ProfileReaderTest, StopsReadingAnEndlessFile) {

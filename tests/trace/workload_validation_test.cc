@@ -127,6 +127,18 @@ TEST(WorkloadValidationTest, RejectsZeroMachineCount) {
   EXPECT_EQ(ErrorOf(doc), "machine group \"m\": \"count\" must be a whole number >= 1, not 0");
 }
 
+TEST(WorkloadValidationTest, ReadsSwapAndRejectsABadOne) {
+  Json doc = SmallWorkload();
+  doc["cluster"]["machines"][0]["swap"] = 2.5;
+  const absl::StatusOr<Workload> w = ParseWorkload(doc.dump());
+  ASSERT_TRUE(w.ok()) << w.status();
+  EXPECT_EQ(w->cluster.machine(MachineId(0)).swap_micro, 2'500'000);
+  doc["cluster"]["machines"][0]["swap"] = -1;
+  EXPECT_EQ(ErrorOf(doc), "machine group \"m\": \"swap\" must be a number >= 0, not -1");
+  doc["cluster"]["machines"][0]["swap"] = "8G";
+  EXPECT_EQ(ErrorOf(doc), "machine group \"m\": \"swap\" must be a number >= 0, not \"8G\"");
+}
+
 TEST(WorkloadValidationTest, RejectsUnknownCapacityResource) {
   Json doc = SmallWorkload();
   doc["cluster"]["machines"][0]["capacity"]["gpu"] = 1;

@@ -76,7 +76,7 @@ void ExecutorManager::Rescue() {
   const JobView view = ctx_.job(job_);
   for (const auto& [key, g] : ready_.ordered()) {
     const Resources& demand = view.demand(g.stage);
-    if (!pool_.Holds(demand)) {
+    if (!pool_.Holds(demand, ctx_.cluster().unfitted())) {
       requests_.Request(demand, 1, /*must_fit=*/demand);  // exact: never cut down
       return;
     }

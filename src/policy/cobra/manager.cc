@@ -156,7 +156,7 @@ std::optional<TaskRef> CobraManager::Pick(const IndexedContainerPool::Entry& e, 
   // rack-local one that waited τ·p; then any that waited 2τ·p, into a
   // container still at least 1-δ free (Pdelay only).
   for (const auto& [key, g] : ready_.ordered()) {
-    if (!view.demand(g.stage).FitsIn(free)) continue;
+    if (!view.demand(g.stage).FitsInExcept(free, ctx_.cluster().unfitted())) continue;
     if (!index_.Has(g)) return ready_.Front(g);
     if (auto t = index_.NodeLocal(g, e.machine, ready_)) return t;
     if (auto t = index_.WithoutPrefs(g, ready_)) return t;
@@ -169,7 +169,7 @@ std::optional<TaskRef> CobraManager::Pick(const IndexedContainerPool::Entry& e, 
     return w->second.Allowed(now, node, rack_wait);
   };
   for (const auto& [key, g] : ready_.ordered()) {
-    if (!view.demand(g.stage).FitsIn(free)) continue;
+    if (!view.demand(g.stage).FitsInExcept(free, ctx_.cluster().unfitted())) continue;
     auto t = index_.RackLocal(g, rack, ready_);
     if (t && allowed(*t) >= LocalityLevel::kRack) return t;
   }
@@ -177,7 +177,7 @@ std::optional<TaskRef> CobraManager::Pick(const IndexedContainerPool::Entry& e, 
     return std::nullopt;
   }
   for (const auto& [key, g] : ready_.ordered()) {
-    if (!view.demand(g.stage).FitsIn(free)) continue;
+    if (!view.demand(g.stage).FitsInExcept(free, ctx_.cluster().unfitted())) continue;
     const TaskRef t = ready_.Front(g);
     if (allowed(t) >= LocalityLevel::kAny) return t;
   }
@@ -196,7 +196,7 @@ void CobraManager::Fill() {
   if (!ready_.empty()) {
     auto fits = [&](const Resources& free) {
       for (const auto& [key, g] : ready_.ordered()) {
-        if (view.demand(g.stage).FitsIn(free)) return true;
+        if (view.demand(g.stage).FitsInExcept(free, ctx_.cluster().unfitted())) return true;
       }
       return false;
     };
@@ -292,7 +292,7 @@ void CobraManager::Settle() {
   // were granted): idle containers go back so larger ones can come.
   if (!ready_.empty() && !pool_.empty()) {
     const Resources& d = ctx_.job(job_).demand(ready_.ordered().begin()->second.stage);
-    if (!pool_.Holds(d)) {
+    if (!pool_.Holds(d, ctx_.cluster().unfitted())) {
       SendDesire(Keep());
       const std::vector<uint32_t> idle(pool_.idle().begin(), pool_.idle().end());
       for (uint32_t id : idle) Release(ContainerId(id));

@@ -36,13 +36,16 @@ ContainerPool::Entry* ContainerPool::FindMutable(ContainerId id) {
 
 ContainerId ContainerPool::FirstFit(const Resources& demand, const Context& ctx) const {
   for (const Entry& e : entries_) {
-    if ((e.in_use + demand).FitsIn(e.size) && ctx.container(e.id) != nullptr) return e.id;
+    if ((e.in_use + demand).FitsInExcept(e.size, ctx.cluster().unfitted()) && ctx.container(e.id) != nullptr) {
+      return e.id;
+    }
   }
   return ContainerId();
 }
 
-bool ContainerPool::Holds(const Resources& demand) const {
-  return std::any_of(entries_.begin(), entries_.end(), [&](const Entry& e) { return demand.FitsIn(e.size); });
+bool ContainerPool::Holds(const Resources& demand, ResourceMask unfitted) const {
+  return std::any_of(entries_.begin(), entries_.end(),
+                     [&](const Entry& e) { return demand.FitsInExcept(e.size, unfitted); });
 }
 
 ContainerId ContainerPool::Launch(Context& ctx, const TaskRef& task, const Resources& demand) {
@@ -52,7 +55,10 @@ ContainerId ContainerPool::Launch(Context& ctx, const TaskRef& task, const Resou
 
 bool ContainerPool::LaunchIn(Context& ctx, const TaskRef& task, const Resources& demand, ContainerId id) {
   Entry* e = FindMutable(id);
-  if (e == nullptr || !(e->in_use + demand).FitsIn(e->size) || ctx.container(id) == nullptr) return false;
+  if (e == nullptr || !(e->in_use + demand).FitsInExcept(e->size, ctx.cluster().unfitted()) ||
+      ctx.container(id) == nullptr) {
+    return false;
+  }
   if (!ctx.LaunchInContainer(task, id).ok()) return false;
   e->in_use += demand;
   ++e->tasks;

@@ -58,8 +58,12 @@ class ContainerPool {
   // FirstFit returns the held container with the lowest id whose free room
   // holds `demand` and that still exists on the platform, or an invalid id.
   ContainerId FirstFit(const Resources& demand, const Context& ctx) const;
-  // Holds: some held container could hold `demand` if it were empty.
-  bool Holds(const Resources& demand) const;
+  // Holds: some held container could hold `demand` if it were empty, by
+  // every resource outside `unfitted` (the policy's `fit` parameter). The
+  // other functions take that mask from the context's cluster: a task goes
+  // into a container by the resources the policy fits, as it goes onto a
+  // machine.
+  bool Holds(const Resources& demand, ResourceMask unfitted) const;
 
   // Launch runs ready `task` (whose demand is `demand`) in FirstFit's
   // container through ctx.LaunchInContainer and records the use. Returns the

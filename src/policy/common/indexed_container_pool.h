@@ -49,7 +49,7 @@ class IndexedContainerPool {
   bool empty() const { return pool_.empty(); }
   size_t size() const { return pool_.size(); }
   const std::vector<Entry>& entries() const { return pool_.entries(); }
-  bool Holds(const Resources& demand) const { return pool_.Holds(demand); }
+  bool Holds(const Resources& demand, ResourceMask unfitted) const { return pool_.Holds(demand, unfitted); }
 
   // WithRoom: the held containers, in id order, whose free room (size minus
   // in_use) satisfies `fits`; only idle ones when `idle_only`. `fits` is
