@@ -103,7 +103,8 @@ absl::StatusOr<std::unique_ptr<EmbeddedPython>> EmbeddedPython::Start(
     }
     const py::object rows = py::getattr(cls, "max_jobs", py::int_(kDefaultMaxJobs));
     const uint32_t max_jobs = py::isinstance<py::int_>(rows) ? rows.cast<uint32_t>() : 0;
-    RegisterPythonPolicy(policy, DescriptionOf(cls, class_name), cls, ParamsOf(cls), max_jobs,
+    const std::string offers = py::str(py::getattr(cls, "offers", py::str("first-fit")));
+    RegisterPythonPolicy(policy, DescriptionOf(cls, class_name), cls, ParamsOf(cls), max_jobs, OffersNamed(offers),
                          fmt::format("Python ({} from PYTHONPATH)", module_name), ErrorLog(std::move(on_error)));
   } catch (const std::exception& e) {  // py::error_already_set included: an ImportError, a module that raised
     return absl::InvalidArgumentError(fmt::format("--policy {}: {}", policy, OneLine(e.what())));

@@ -53,10 +53,10 @@ class PythonAgent final : public JobOrderAgent {
 // The policy a run builds: the job-order scheduler with a Python agent.
 class PythonJobOrderPolicy final : public policy::Policy {
  public:
-  PythonJobOrderPolicy(std::string name, py::object object, uint32_t max_jobs, PolicyErrors on_error)
+  PythonJobOrderPolicy(std::string name, py::object object, uint32_t max_jobs, Offers offers, PolicyErrors on_error)
       : agent_(std::move(name), std::move(object), std::move(on_error)),
-        observation_(max_jobs),
-        inner_(agent_, observation_) {}
+        observation_(max_jobs, offers),
+        inner_(agent_, observation_, offers) {}
   policy::Knowledge knowledge() const override { return inner_.knowledge(); }
   std::unique_ptr<policy::ClusterScheduler> MakeScheduler(policy::Context& ctx, uint32_t replica) override {
     return inner_.MakeScheduler(ctx, replica);
@@ -74,6 +74,7 @@ struct Entry {
   // finalization, when freeing a Python object would crash.
   py::object* factory = nullptr;
   uint32_t max_jobs = 16;
+  Offers offers = Offers::kFirstFit;
   PolicyErrors on_error;
 };
 
@@ -110,7 +111,8 @@ policy::ParamSpec SpecOf(const std::string& name, const py::handle& value) {
 }  // namespace
 
 void RegisterPythonPolicy(const std::string& name, const std::string& description, py::object factory,
-                          py::dict params, uint32_t max_jobs, const std::string& source, PolicyErrors on_error) {
+                          py::dict params, uint32_t max_jobs, Offers offers, const std::string& source,
+                          PolicyErrors on_error) {
   if (name.empty()) throw py::value_error("register_policy: the name is empty");
   if (max_jobs < 1) throw py::value_error("register_policy: max_jobs must be at least 1");
   Entry* entry = FindEntry(name);
@@ -123,6 +125,7 @@ void RegisterPythonPolicy(const std::string& name, const std::string& descriptio
   if (is_new) entry = &Entries().emplace_back();
   entry->factory = new py::object(std::move(factory));  // an older one is leaked, as above
   entry->max_jobs = max_jobs;
+  entry->offers = offers;
   entry->on_error = std::move(on_error);
   entry->info.name = name;
   entry->info.description = description.empty() ? "a job-order policy written in Python" : description;
@@ -142,7 +145,7 @@ void RegisterPythonPolicy(const std::string& name, const std::string& descriptio
     try {
       py::object object = (*entry->factory)(**kwargs);
       return std::unique_ptr<policy::Policy>(
-          std::make_unique<PythonJobOrderPolicy>(entry->info.name, std::move(object), entry->max_jobs, entry->on_error));
+          std::make_unique<PythonJobOrderPolicy>(entry->info.name, std::move(object), entry->max_jobs, entry->offers, entry->on_error));
     } catch (const std::exception& e) {
       return absl::InvalidArgumentError(OneLine(e.what()));  // BuildPolicy names the policy
     }
@@ -170,6 +173,12 @@ py::list PythonPolicies() {
     out.append(d);
   }
   return out;
+}
+
+Offers OffersNamed(const std::string& name) {
+  if (name == "first-fit") return Offers::kFirstFit;
+  if (name == "per-machine") return Offers::kPerMachine;
+  throw py::value_error(fmt::format("offers: \"{}\" is neither \"first-fit\" nor \"per-machine\"", name));
 }
 
 std::string OneLine(std::string_view error) {

@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "pybind11/pybind11.h"
+#include "python/job_order_policy.h"
 
 namespace weft::python {
 
@@ -32,11 +33,16 @@ using PolicyErrors = std::function<void(const std::string& error)>;
 // RegisterPythonPolicy: `factory(**params)` makes the policy object for
 // each run. params: {name: default} (bool, int or float), checked as a C++
 // policy's are. Registering a name again replaces its factory. Throws
-// ValueError for the name of a C++ policy. `source` is what weft.policies()
-// says it comes from; `on_error` as PolicyErrors says.
+// ValueError for the name of a C++ policy. `offers`: how the chosen job is
+// served (job_order_policy.h). `source` is what weft.policies() says it
+// comes from; `on_error` as PolicyErrors says.
 void RegisterPythonPolicy(const std::string& name, const std::string& description, pybind11::object factory,
-                          pybind11::dict params, uint32_t max_jobs,
+                          pybind11::dict params, uint32_t max_jobs, Offers offers = Offers::kFirstFit,
                           const std::string& source = "Python (weft.register_policy)", PolicyErrors on_error = {});
+
+// OffersNamed: "first-fit" or "per-machine" (a policy class's `offers`);
+// ValueError for anything else.
+Offers OffersNamed(const std::string& name);
 
 // OneLine: a Python error's text in one line: its first line (type and
 // message), then where it was raised, which pybind11 gives on the lines
