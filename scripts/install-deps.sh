@@ -26,7 +26,8 @@ if [ "${1:-}" = --test ]; then
   packages+=(slurm-wlm munge clang libclang-rt-14-dev openssl iproute2 chromium)
 fi
 # --torch: PyTorch, on demand, for training learned schedulers on the Python
-# module's environment (docs/python.md); no test needs it.
+# module's environment (python/examples/train_pg.py, docs/python.md); its one test is
+# skipped without it.
 for arg in "$@"; do
   if [ "$arg" = --torch ]; then packages+=(python3-torch); fi
 done

@@ -12,7 +12,7 @@ from .runs import SimulationError, SimulationResult, compare, simulate, sweep
 from .catalog import bounds, policies
 from .workload import Workload, machines, read_trace
 from . import env
-from .job_order import DynamicPartition, Fifo, JobOrderPolicy, register_policy
+from .job_order import DynamicPartition, Fair, Fifo, JobOrderPolicy, register_policy
 
 __all__ = ["SimulationError", "SimulationResult", "WorkloadError", "bounds", "compare", "env", "policies",
-           "simulate", "sweep", "Workload", "machines", "read_trace", "DynamicPartition", "Fifo", "JobOrderPolicy", "register_policy"]
+           "simulate", "sweep", "Workload", "machines", "read_trace", "DynamicPartition", "Fair", "Fifo", "JobOrderPolicy", "register_policy"]

@@ -1,4 +1,5 @@
 """The arguments every run takes: where its jobs come from, and its parameters."""
+import json
 import os
 
 from . import _weft
@@ -38,8 +39,11 @@ def param_strings(params):
     return out
 
 
-def run_spec(policy, params, seed, model, check, latency, max_attempts, task_failures, timeline_step):
-    """The run's flags, checked by the engine as `weft sim` checks them."""
+def run_spec(policy, params, seed, model, check, latency, max_attempts, task_failures, timeline_step, profile=None):
+    """The run's flags, checked by the engine as `weft sim` checks them.
+
+    profile: the machine profile, as `--profile FILE`: a path (str or os.PathLike),
+    or the file's content as a dict; None: none."""
     if not isinstance(policy, str):
         raise TypeError(f"policy: a name (str), not {type(policy).__name__}")
     spec = _weft.RunSpec()
@@ -54,4 +58,10 @@ def run_spec(policy, params, seed, model, check, latency, max_attempts, task_fai
     spec.max_attempts = int(max_attempts)
     spec.task_failures = float(task_failures)
     spec.timeline_step = float(timeline_step)
+    if isinstance(profile, dict):
+        spec.profile_json = json.dumps(profile)
+    elif isinstance(profile, (str, os.PathLike)):
+        spec.profile_path = os.fspath(profile)
+    elif profile is not None:
+        raise TypeError(f"profile: a path or a dict, not {type(profile).__name__}")
     return spec

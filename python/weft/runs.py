@@ -1,6 +1,7 @@
 """weft.simulate, weft.compare and weft.sweep: the command line's `weft sim`, `weft compare` and `weft sweep`."""
 import itertools
 import json
+import multiprocessing
 import os
 
 import pandas as pd
@@ -49,13 +50,13 @@ def simulate(workload=None, trace=None, policy="fifo", params=None, seed=1, mode
 
     workload: a workload file, or a weft.Workload; trace: "FORMAT:PATH[,...]"
     instead; neither: the bundled default workload. params: {name: value}.
+    profile: the machine profile (`--profile FILE`): a path, or the file's content
+    as a dict (docs/model.md, "The machine profile").
     Raises weft.WorkloadError for bad workload input (the message names the
     field), ValueError for other bad input (unknown policy or parameter),
     SimulationError if the run stalled or its schedule failed the check.
     """
-    if profile is not None:
-        raise NotImplementedError("profile: not supported yet (weft sim has no profile either)")
-    spec = run_spec(policy, params, seed, model, check, latency, max_attempts, task_failures, timeline_step)
+    spec = run_spec(policy, params, seed, model, check, latency, max_attempts, task_failures, timeline_step, profile)
     raw = _weft._simulate(*input_args(workload, trace), spec)
     result = SimulationResult(raw)
     if not result.ok:
@@ -99,7 +100,7 @@ def _policy_params(policy, params):
 
 
 def compare(workload=None, trace=None, policies=("fifo",), params=None, seeds=(1,), model="fixed", check=True,
-            latency=0.0, max_attempts=4, task_failures=0.0, threads=None, seed=None):
+            latency=0.0, max_attempts=4, task_failures=0.0, threads=None, seed=None, profile=None):
     """Simulate a workload under several policies (and seeds), as `weft compare`.
 
     Returns one tidy DataFrame, a row per (policy, seed): policy, params, seed,
@@ -114,11 +115,11 @@ def compare(workload=None, trace=None, policies=("fifo",), params=None, seeds=(1
     if isinstance(seeds, int):
         seeds = (seeds,)
     runs = [(policy, _policy_params(policy, params), {}, s) for policy in policies for s in seeds]
-    return _run_table(workload, trace, runs, model, check, latency, max_attempts, task_failures, threads)
+    return _run_table(workload, trace, runs, model, check, latency, max_attempts, task_failures, threads, profile)
 
 
 def sweep(workload=None, trace=None, policies=("fifo",), params=None, seeds=(1,), model="fixed", check=True,
-          latency=0.0, max_attempts=4, task_failures=0.0, threads=None):
+          latency=0.0, max_attempts=4, task_failures=0.0, threads=None, profile=None):
     """Simulate every combination of policies x parameter values x seeds, as `weft sweep`.
 
     params: {name: [values]} for every policy, or {"POLICY:name": [values]} for one;
@@ -143,18 +144,18 @@ def sweep(workload=None, trace=None, policies=("fifo",), params=None, seeds=(1,)
             chosen = dict(zip(grid.keys(), combo))
             for s in seeds:
                 runs.append((policy, param_strings(chosen), {n: chosen.get(n) for n in names}, s))
-    return _run_table(workload, trace, runs, model, check, latency, max_attempts, task_failures, threads)
+    return _run_table(workload, trace, runs, model, check, latency, max_attempts, task_failures, threads, profile)
 
 
-def _run_table(workload, trace, runs, model, check, latency, max_attempts, task_failures, threads):
+def _run_table(workload, trace, runs, model, check, latency, max_attempts, task_failures, threads, profile):
     """One row per (policy, k=v strings, extra columns, seed) run, on threads."""
     rows, specs = [], []
     for policy, own, columns, s in runs:
-        specs.append(run_spec(policy, own, s, model, check, latency, max_attempts, task_failures, 1.0))
+        specs.append(run_spec(policy, own, s, model, check, latency, max_attempts, task_failures, 1.0, profile))
         rows.append({"policy": policy, "params": " ".join(own), "seed": s, **columns})
     if threads is None:
         threads = len(os.sched_getaffinity(0))
-    results = _weft._compare(*input_args(workload, trace), specs, int(threads))
+    results = _run_all(input_args(workload, trace), specs, [run[0] for run in runs], int(threads))
     for row, raw in zip(rows, results):
         summary = json.loads(raw["summary_json"])
         row.update({name: raw[name] for name in _COMPARE_NUMBERS})
@@ -162,3 +163,43 @@ def _run_table(workload, trace, runs, model, check, latency, max_attempts, task_
         row["over_commits"] = _over_commits(summary)
         row["status"] = raw["status"] or "ok"
     return pd.DataFrame(rows)
+
+
+# What the forked processes of _run_all run: (inputs, specs), set before the fork.
+_FORKED = None
+
+
+def _run_forked(i):
+    inputs, specs, input_seed = _FORKED
+    return _weft._compare(*inputs, [specs[i]], 1, input_seed)[0]
+
+
+def _run_all(inputs, specs, policies, threads):
+    """Every run's raw result, in spec order. Runs of C++ policies go on `threads`
+    threads with the GIL released. Runs of policies written in Python would take
+    turns holding the GIL there, so with more than one of them and more than one
+    thread they go to `threads` processes, forked after the threads have ended:
+    a forked process inherits the registered policies, whatever they are (classes
+    defined in a function, lambdas), where a fresh process would need to import them."""
+    global _FORKED
+    in_python = {p["name"] for p in _weft._python_policies()}
+    forked = [i for i, policy in enumerate(policies) if policy in in_python]
+    if len(forked) < 2 or threads < 2:
+        forked = []
+    on_threads = [i for i in range(len(specs)) if i not in set(forked)]
+    results = [None] * len(specs)
+    input_seed = specs[0].seed if specs else None  # a trace is read with the first run's seed, as one comparison
+    if on_threads:
+        raws = _weft._compare(*inputs, [specs[i] for i in on_threads], threads, input_seed)
+        for i, raw in zip(on_threads, raws):
+            results[i] = raw
+    if forked:
+        _FORKED = (inputs, [specs[i] for i in forked], input_seed)
+        try:
+            with multiprocessing.get_context("fork").Pool(min(threads, len(forked))) as pool:
+                raws = pool.map(_run_forked, range(len(forked)), chunksize=1)
+        finally:
+            _FORKED = None
+        for i, raw in zip(forked, raws):
+            results[i] = raw
+    return results

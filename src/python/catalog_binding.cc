@@ -123,8 +123,14 @@ void BindCatalog(py::module_& m) {
   m.def("_policies", &Policies);
   m.def("_bounds", &Bounds, py::arg("workload"), py::arg("workload_json"));
   m.def("_validate", &Validate, py::arg("text"));
-  m.def("_register_policy", &RegisterPythonPolicy, py::arg("name"), py::arg("description"), py::arg("factory"),
-        py::arg("params"), py::arg("max_jobs"));
+  m.def(
+      "_register_policy",
+      [](const std::string& name, const std::string& description, py::object factory, py::dict params,
+         uint32_t max_jobs, const std::string& offers) {
+        RegisterPythonPolicy(name, description, std::move(factory), std::move(params), max_jobs, OffersNamed(offers));
+      },
+      py::arg("name"), py::arg("description"), py::arg("factory"), py::arg("params"), py::arg("max_jobs"),
+      py::arg("offers"));
   m.def("_python_policies", &PythonPolicies);
   m.def("_read_trace", &ReadTraceJson, py::arg("spec"), py::arg("window_start"), py::arg("window_end"),
         py::arg("sample"), py::arg("seed"), py::arg("machines"), py::arg("scale_arrivals"));

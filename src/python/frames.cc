@@ -82,6 +82,11 @@ py::dict ObservationToPython(const JobOrderObservation& o) {
   d["jobs"] = jobs;
   d["mask"] = mask;
   d["cluster"] = cluster;
+  if (!o.users.empty()) {
+    py::array_t<double> users({static_cast<py::ssize_t>(o.max_jobs), static_cast<py::ssize_t>(kUserFeatures)});
+    std::copy(o.users.begin(), o.users.end(), users.mutable_data());
+    d["users"] = users;
+  }
   return d;
 }
 

@@ -33,7 +33,8 @@ pybind11::dict PhaseFrame(const PhaseColumns& p);
 pybind11::dict TimelineFrame(const std::vector<Timeline::Bin>& bins);
 
 // ObservationToPython: a job-order decision's observation as the environment
-// gives it ({"jobs", "mask", "cluster"}), copied: the engine rewrites it.
+// gives it ({"jobs", "mask", "cluster"}, and "users" with
+// Offers::kPerMachine), copied: the engine rewrites it.
 pybind11::dict ObservationToPython(const JobOrderObservation& o);
 
 }  // namespace weft::python

@@ -13,22 +13,25 @@ void JobOrderObservation::Clear() {
   std::fill(jobs.begin(), jobs.end(), 0.0f);
   std::fill(mask.begin(), mask.end(), 0);
   std::fill(cluster.begin(), cluster.end(), 0.0);
+  std::fill(users.begin(), users.end(), 0.0);
   job_ids.clear();
 }
 
 class JobOrderPolicy::Scheduler final : public policy::OfferScheduler {
  public:
-  Scheduler(policy::Context& ctx, JobOrderAgent& agent, JobOrderObservation& observation)
-      : OfferScheduler(ctx), agent_(agent), observation_(observation) {}
+  Scheduler(policy::Context& ctx, JobOrderAgent& agent, JobOrderObservation& observation, Offers offers)
+      : OfferScheduler(ctx), agent_(agent), observation_(observation), offers_(offers), book_(policy::CpuShare) {}
 
-  void OnJobArrived(JobId /*job*/) override {
+  void OnJobArrived(JobId job) override {
     Accrue();
     ++in_system_;
+    RegisterJob(job);
   }
   void OnJobFinished(JobId job, bool succeeded) override {
     Accrue();
     --in_system_;
     OfferScheduler::OnJobFinished(job, succeeded);
+    book_.RemoveJob(ctx_.job(job).user(), job);
   }
 
   // The job-seconds accrued since the last decision up to `end_us` (minus the reward).
@@ -39,9 +42,23 @@ class JobOrderPolicy::Scheduler final : public policy::OfferScheduler {
  protected:
   OrderKey KeyFor(const GroupId& g) override { return policy::FifoKey(ctx_.job(g.job), g.stage); }
 
-  void Round(std::span<const MachineId> /*freed*/, std::span<const GroupId> /*fresh*/) override {
+  // The users' holdings, as FairShareScheduler keeps them (the observation's users).
+  void OnLaunched(const TaskRef& task, MachineId /*machine*/) override {
+    const policy::JobView job = ctx_.job(task.job);
+    book_.Charge(job.user(), job.demand(task.stage));
+  }
+  void OnEnded(const policy::TaskEnd& end) override {
+    const policy::JobView job = ctx_.job(end.task.job);
+    book_.Refund(job.user(), job.demand(end.task.stage));
+  }
+
+  void Round(std::span<const MachineId> freed, std::span<const GroupId> fresh) override {
+    if (offers_ == Offers::kPerMachine) {
+      PerMachineRound(freed, fresh);
+      return;
+    }
     while (!abandoned_) {
-      Gather();
+      Gather(std::nullopt);
       if (candidates_.empty()) return;
       size_t pick = 0;
       if (candidates_.size() > 1) {
@@ -68,13 +85,60 @@ class JobOrderPolicy::Scheduler final : public policy::OfferScheduler {
     last_us_ = now;
   }
 
-  // Gather: per job, its first ready group (in fifo's order) that fits now.
-  void Gather() {
+  void RegisterJob(JobId job) {
+    const policy::JobView view = ctx_.job(job);
+    book_.AddJob(view.user(), job, view.weight());
+  }
+
+  // PerMachineRound: FairShareScheduler's Round, with the agent choosing
+  // whom each machine serves.
+  void PerMachineRound(std::span<const MachineId> freed, std::span<const GroupId> fresh) {
+    // A job may be heard of first through its tasks (messages from different
+    // senders are not ordered); registering is idempotent.
+    for (const GroupId& group : fresh) RegisterJob(group.job);
+    if (!fresh.empty()) {
+      finder_.ForEachCandidate([&](MachineId m) {
+        Serve(m);
+        return !abandoned_ && !pool_.ordered().empty();
+      });
+      return;
+    }
+    for (MachineId m : freed) {
+      if (abandoned_ || pool_.ordered().empty()) return;
+      Serve(m);
+    }
+  }
+
+  // Serve: one task at a time on `machine`, of the candidate the agent
+  // chooses, until it is full or no candidate fits.
+  void Serve(MachineId machine) {
+    if (!ctx_.cluster().up(machine)) return;
+    while (!abandoned_ && !Full(machine)) {
+      Gather(machine);
+      if (candidates_.empty()) return;
+      size_t pick = 0;
+      if (candidates_.size() > 1) {
+        Observe();
+        const std::optional<uint32_t> action = agent_.Choose(observation_);
+        if (!action) {
+          abandoned_ = true;
+          return;
+        }
+        pick = *action % std::min<size_t>(candidates_.size(), observation_.max_jobs);
+      }
+      if (!Launch(pool_.Front(candidates_[pick]), machine)) return;  // refused: the machine is done
+    }
+  }
+
+  // Gather: per job, its first ready group (in fifo's order) that fits now,
+  // on `machine` when given, else on some machine.
+  void Gather(std::optional<MachineId> machine) {
     candidates_.clear();
     seen_.clear();
     for (const auto& [key, g] : pool_.ordered()) {
       if (seen_.contains(g.job.value())) continue;
-      if (!finder_.FirstFit(ctx_.job(g.job).demand(g.stage)).valid()) continue;
+      const Resources& demand = ctx_.job(g.job).demand(g.stage);
+      if (machine ? !ctx_.cluster().Fits(*machine, demand) : !finder_.FirstFit(demand).valid()) continue;
       seen_.insert(g.job.value());
       candidates_.push_back(g);
     }
@@ -112,6 +176,12 @@ class JobOrderPolicy::Scheduler final : public policy::OfferScheduler {
       row[kRunningTasks] = static_cast<float>(running);
       o.mask[i] = 1;
       o.job_ids.push_back(g.job.value());
+      if (!o.users.empty()) {
+        double* user = &o.users[i * kUserFeatures];
+        user[kUserId] = job.user().value();
+        user[kUserCpuHeld] = static_cast<double>(book_.allocated(job.user()).micro(kCpu)) / kMicroUnits;
+        user[kUserWeight] = book_.weight(job.user());
+      }
     }
     const policy::ClusterState& cluster = ctx_.cluster();
     double free_cpu = 0, total_cpu = 0;
@@ -128,6 +198,8 @@ class JobOrderPolicy::Scheduler final : public policy::OfferScheduler {
 
   JobOrderAgent& agent_;
   JobOrderObservation& observation_;
+  Offers offers_;
+  policy::FairShareBook book_;  // what each user holds, and its weight
   std::vector<GroupId> candidates_;
   absl::flat_hash_set<uint32_t> seen_;
   uint64_t in_system_ = 0;
@@ -137,7 +209,7 @@ class JobOrderPolicy::Scheduler final : public policy::OfferScheduler {
 };
 
 std::unique_ptr<policy::ClusterScheduler> JobOrderPolicy::MakeScheduler(policy::Context& ctx, uint32_t /*replica*/) {
-  auto scheduler = std::make_unique<Scheduler>(ctx, agent_, observation_);
+  auto scheduler = std::make_unique<Scheduler>(ctx, agent_, observation_, offers_);
   scheduler_ = scheduler.get();
   return scheduler;
 }

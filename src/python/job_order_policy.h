@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "policy/common/fair_share.h"
 #include "policy/common/offer_scheduler.h"
 #include "policy/policy.h"
 #include <optional>
@@ -47,16 +48,43 @@ enum JobFeature : int {
 };
 // The cluster's features, in this order.
 enum ClusterFeature : int { kNowSeconds = 0, kJobsInSystem, kFreeCpuFraction, kCandidates, kClusterFeatures };
+// A candidate's user, in this order (Offers::kPerMachine only), exact in
+// float64: a fair-share policy computes cpu_held / weight as fair does.
+enum UserFeature : int {
+  kUserId = 0,  // the job's user (weft's numbering)
+  kUserCpuHeld, // cores the user's running tasks hold
+  kUserWeight,  // the largest weight of the user's active jobs (FairShareBook's)
+  kUserFeatures
+};
+
+// Offers: how a chosen candidate is served.
+enum class Offers {
+  // kFirstFit: the round asks once per choice among every job's first ready
+  // stage that fits somewhere; the chosen stage gets as many tasks as fit,
+  // first fit over the machines (fifo's placement).
+  kFirstFit,
+  // kPerMachine: machines are offered one at a time, as the Fair Scheduler
+  // answers a heartbeat (FairShareScheduler: every machine with room, in
+  // increasing id, when groups are fresh; else the freed ones); the
+  // candidates are the jobs' first ready stages that fit on that machine,
+  // and the chosen one launches one task there, until the machine is full.
+  kPerMachine,
+};
 
 struct JobOrderObservation {
-  explicit JobOrderObservation(uint32_t max_jobs)
-      : max_jobs(max_jobs), jobs(size_t{max_jobs} * kJobFeatures, 0.0f), mask(max_jobs, 0), cluster(kClusterFeatures, 0.0) {}
+  explicit JobOrderObservation(uint32_t max_jobs, Offers offers = Offers::kFirstFit)
+      : max_jobs(max_jobs),
+        jobs(size_t{max_jobs} * kJobFeatures, 0.0f),
+        mask(max_jobs, 0),
+        cluster(kClusterFeatures, 0.0),
+        users(offers == Offers::kPerMachine ? size_t{max_jobs} * kUserFeatures : 0, 0.0) {}
   void Clear();
 
   uint32_t max_jobs;
   std::vector<float> jobs;      // max_jobs x kJobFeatures, zero past the candidates
   std::vector<uint8_t> mask;    // 1 for the rows that are candidates
   std::vector<double> cluster;  // kClusterFeatures
+  std::vector<double> users;    // max_jobs x kUserFeatures with Offers::kPerMachine, else empty
   std::vector<int64_t> job_ids; // the candidates' job ids (weft's numbering)
   double reward = 0;            // since the previous decision
   uint64_t decisions = 0;
@@ -74,7 +102,8 @@ class JobOrderAgent {
 
 class JobOrderPolicy final : public policy::Policy {
  public:
-  JobOrderPolicy(JobOrderAgent& agent, JobOrderObservation& observation) : agent_(agent), observation_(observation) {}
+  JobOrderPolicy(JobOrderAgent& agent, JobOrderObservation& observation, Offers offers = Offers::kFirstFit)
+      : agent_(agent), observation_(observation), offers_(offers) {}
   policy::Knowledge knowledge() const override { return policy::Knowledge::kNonClairvoyant; }
   std::unique_ptr<policy::ClusterScheduler> MakeScheduler(policy::Context& ctx, uint32_t replica) override;
 
@@ -88,6 +117,7 @@ class JobOrderPolicy final : public policy::Policy {
   class Scheduler;
   JobOrderAgent& agent_;
   JobOrderObservation& observation_;
+  Offers offers_;
   Scheduler* scheduler_ = nullptr;  // owned by the engine
 };
 

@@ -1,5 +1,6 @@
 #include "python/python_policy.h"
 
+#include <algorithm>
 #include <deque>
 #include <memory>
 
@@ -18,7 +19,8 @@ thread_local std::string python_policy_error;
 // PythonAgent calls the policy object's choose() for each decision.
 class PythonAgent final : public JobOrderAgent {
  public:
-  PythonAgent(std::string name, py::object policy) : name_(std::move(name)), policy_(std::move(policy)) {}
+  PythonAgent(std::string name, py::object policy, PolicyErrors on_error)
+      : name_(std::move(name)), policy_(std::move(policy)), on_error_(std::move(on_error)) {}
   ~PythonAgent() override {
     py::gil_scoped_acquire gil;  // the engine's thread may hold no GIL when the run's policy goes
     policy_ = py::object();
@@ -32,7 +34,12 @@ class PythonAgent final : public JobOrderAgent {
       if (row < 0) throw py::value_error(fmt::format("choose returned {}: a row must be >= 0", row));
       return static_cast<uint32_t>(row);
     } catch (const std::exception& e) {  // py::error_already_set included
-      python_policy_error = fmt::format("policy {}: {}", name_, e.what());
+      std::string error = fmt::format("policy {}: {}", name_, OneLine(e.what()));
+      if (on_error_) {
+        on_error_(error);
+        return 0;  // fifo's choice for this decision; the policy is asked again at the next
+      }
+      python_policy_error = std::move(error);
       return std::nullopt;  // decide nothing more: the run ends with its jobs unfinished
     }
   }
@@ -40,13 +47,16 @@ class PythonAgent final : public JobOrderAgent {
  private:
   std::string name_;
   py::object policy_;
+  PolicyErrors on_error_;
 };
 
 // The policy a run builds: the job-order scheduler with a Python agent.
 class PythonJobOrderPolicy final : public policy::Policy {
  public:
-  PythonJobOrderPolicy(std::string name, py::object object, uint32_t max_jobs)
-      : agent_(std::move(name), std::move(object)), observation_(max_jobs), inner_(agent_, observation_) {}
+  PythonJobOrderPolicy(std::string name, py::object object, uint32_t max_jobs, Offers offers, PolicyErrors on_error)
+      : agent_(std::move(name), std::move(object), std::move(on_error)),
+        observation_(max_jobs, offers),
+        inner_(agent_, observation_, offers) {}
   policy::Knowledge knowledge() const override { return inner_.knowledge(); }
   std::unique_ptr<policy::ClusterScheduler> MakeScheduler(policy::Context& ctx, uint32_t replica) override {
     return inner_.MakeScheduler(ctx, replica);
@@ -64,6 +74,8 @@ struct Entry {
   // finalization, when freeing a Python object would crash.
   py::object* factory = nullptr;
   uint32_t max_jobs = 16;
+  Offers offers = Offers::kFirstFit;
+  PolicyErrors on_error;
 };
 
 // Entries by name; a deque keeps each PolicyInfo where the registry points.
@@ -99,7 +111,8 @@ policy::ParamSpec SpecOf(const std::string& name, const py::handle& value) {
 }  // namespace
 
 void RegisterPythonPolicy(const std::string& name, const std::string& description, py::object factory,
-                          py::dict params, uint32_t max_jobs) {
+                          py::dict params, uint32_t max_jobs, Offers offers, const std::string& source,
+                          PolicyErrors on_error) {
   if (name.empty()) throw py::value_error("register_policy: the name is empty");
   if (max_jobs < 1) throw py::value_error("register_policy: max_jobs must be at least 1");
   Entry* entry = FindEntry(name);
@@ -112,9 +125,11 @@ void RegisterPythonPolicy(const std::string& name, const std::string& descriptio
   if (is_new) entry = &Entries().emplace_back();
   entry->factory = new py::object(std::move(factory));  // an older one is leaked, as above
   entry->max_jobs = max_jobs;
+  entry->offers = offers;
+  entry->on_error = std::move(on_error);
   entry->info.name = name;
   entry->info.description = description.empty() ? "a job-order policy written in Python" : description;
-  entry->info.source = "Python (weft.register_policy)";
+  entry->info.source = source;
   entry->info.params = specs;
   entry->info.make = [entry](const policy::Params& values) -> absl::StatusOr<std::unique_ptr<policy::Policy>> {
     py::gil_scoped_acquire gil;
@@ -130,9 +145,9 @@ void RegisterPythonPolicy(const std::string& name, const std::string& descriptio
     try {
       py::object object = (*entry->factory)(**kwargs);
       return std::unique_ptr<policy::Policy>(
-          std::make_unique<PythonJobOrderPolicy>(entry->info.name, std::move(object), entry->max_jobs));
+          std::make_unique<PythonJobOrderPolicy>(entry->info.name, std::move(object), entry->max_jobs, entry->offers, entry->on_error));
     } catch (const std::exception& e) {
-      return absl::InvalidArgumentError(fmt::format("policy {}: {}", entry->info.name, e.what()));
+      return absl::InvalidArgumentError(OneLine(e.what()));  // BuildPolicy names the policy
     }
   };
   if (is_new) policy::RegisterTestPolicy(&entry->info);
@@ -158,6 +173,23 @@ py::list PythonPolicies() {
     out.append(d);
   }
   return out;
+}
+
+Offers OffersNamed(const std::string& name) {
+  if (name == "first-fit") return Offers::kFirstFit;
+  if (name == "per-machine") return Offers::kPerMachine;
+  throw py::value_error(fmt::format("offers: \"{}\" is neither \"first-fit\" nor \"per-machine\"", name));
+}
+
+std::string OneLine(std::string_view error) {
+  const size_t end = error.find('\n');
+  std::string line(error.substr(0, end));
+  const size_t at = error.find("\nAt:\n");
+  if (at == std::string_view::npos) return line;
+  std::string_view frame = error.substr(at + 5);
+  frame = frame.substr(0, frame.find('\n'));
+  frame.remove_prefix(std::min(frame.find_first_not_of(' '), frame.size()));
+  return frame.empty() ? line : fmt::format("{} (at {})", line, frame);
 }
 
 std::string TakePythonPolicyError() { return std::exchange(python_policy_error, std::string()); }

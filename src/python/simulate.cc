@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "python/errors.h"
+#include "trace/profile_reader.h"
 
 namespace weft::python {
 
@@ -26,6 +27,13 @@ sim::SimulationRequest Request(const RunSpec& spec) {
   o.latency_us = std::llround(spec.latency_s * 1e6);
   o.max_attempts = spec.max_attempts;
   o.task_failure_prob = spec.task_failures;
+  if (!spec.profile_path.empty() || !spec.profile_json.empty()) {
+    absl::StatusOr<MachineProfile> profile = spec.profile_path.empty()
+                                                 ? ParseMachineProfile(spec.profile_json, "profile")
+                                                 : ReadMachineProfile(spec.profile_path);
+    if (!profile.ok()) throw pybind11::value_error("profile: " + std::string(profile.status().message()));
+    o.profile = *std::move(profile);
+  }
   return sim::SimulationRequest{.policy = spec.policy,
                                 .params = spec.params,
                                 .options = o,

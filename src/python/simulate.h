@@ -29,6 +29,10 @@ struct RunSpec {
   double task_failures = 0;
   bool check = true;
   double timeline_step_s = 1;
+  // The machine profile (--profile FILE): a file's path, or the file's text;
+  // neither: none (every cost 0).
+  std::string profile_path;
+  std::string profile_json;
 };
 
 // Request builds what sim::Simulate takes; throws ValueError on bad values.

@@ -1,5 +1,6 @@
 // _simulate and _compare: runs as dicts of numpy columns and summaries, for
 // python/weft/_runs.py to make DataFrames of.
+#include <optional>
 #include <thread>
 
 #include "core/status.h"
@@ -46,11 +47,13 @@ py::dict SimulateToPython(const std::string& workload, const std::string& worklo
 }
 
 py::list CompareToPython(const std::string& workload, const std::string& workload_json, const std::string& trace,
-                         const std::vector<RunSpec>& specs, unsigned threads) {
+                         const std::vector<RunSpec>& specs, unsigned threads, std::optional<uint64_t> input_seed) {
   std::vector<sim::SimulationResult> results;
   {
     py::gil_scoped_release release;
-    const uint64_t seed = specs.empty() ? 1 : specs.front().seed;
+    // A trace is read once for every run, with the first run's seed (as `weft compare` does)
+    // unless the caller runs a part of a larger comparison and names that one's.
+    const uint64_t seed = input_seed ? *input_seed : specs.empty() ? 1 : specs.front().seed;
     std::unique_ptr<RunInput> input = RunInput::Open(Input(workload, workload_json, trace, seed));
     results = SimulateMany(*input, specs, threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads);
   }
@@ -94,10 +97,12 @@ void BindSimulate(py::module_& m) {
       .def_readwrite("max_attempts", &RunSpec::max_attempts)
       .def_readwrite("task_failures", &RunSpec::task_failures)
       .def_readwrite("check", &RunSpec::check)
-      .def_readwrite("timeline_step", &RunSpec::timeline_step_s);
+      .def_readwrite("timeline_step", &RunSpec::timeline_step_s)
+      .def_readwrite("profile_path", &RunSpec::profile_path)
+      .def_readwrite("profile_json", &RunSpec::profile_json);
   m.def("_simulate", &SimulateToPython, py::arg("workload"), py::arg("workload_json"), py::arg("trace"), py::arg("spec"));
   m.def("_compare", &CompareToPython, py::arg("workload"), py::arg("workload_json"), py::arg("trace"), py::arg("specs"),
-        py::arg("threads"));
+        py::arg("threads"), py::arg("input_seed") = py::none());
 }
 
 }  // namespace weft::python

@@ -9,6 +9,9 @@
 // Both take --umask OCTAL (default 077): what the daemon creates (journal,
 // logs, task output, and what its tasks create) is private to its user
 // unless told otherwise (issue 34, finding 7).
+// A policy written in Python (--policy py:MODULE:CLASS) runs in an
+// interpreter started for it alone (python/embedded_policy.h); without one,
+// weftd never starts Python.
 // Exit codes: 0 after a clean stop (SIGTERM/SIGINT), 2 bad input (flags, an
 // unsafe listen address, a bad TLS file, a state dir of another policy), 1
 // internal error.
@@ -31,6 +34,9 @@
 #include "fmt/format.h"
 #include "grpc/support/log.h"
 #include "grpcpp/grpcpp.h"
+#ifdef WEFT_EMBED_PYTHON
+#include "python/embedded_policy.h"
+#endif
 #include "runtime/auth.h"
 #include "runtime/kept_address.h"
 #include "runtime/node/node_daemon.h"
@@ -151,6 +157,28 @@ struct Listening {
   TlsFiles http_tls;  // the dashboard's own certificate (default: tls's)
   bool insecure = false;  // --insecure: clear text with a token, or beyond loopback, on purpose
 };
+
+int RunScheduler(const std::string& listen, const SchedulerConfig& config, const Listening& security,
+                 const std::string& http);
+
+// RunSchedulerWithPolicy: RunScheduler, in an interpreter when the policy is
+// written in Python (py:MODULE:CLASS); the interpreter outlives the scheduler
+// core and its policy objects, and is gone when this returns.
+int RunSchedulerWithPolicy(const std::string& listen, const SchedulerConfig& config, const Listening& security,
+                           const std::string& http) {
+  if (!config.policy.starts_with("py:")) return RunScheduler(listen, config, security, http);
+#ifdef WEFT_EMBED_PYTHON
+  // A policy's error during the run goes to the log (set by RunScheduler before the run starts).
+  auto python = weft::python::EmbeddedPython::Start(config.policy, [](const std::string& error) {
+    spdlog::error("{}", error);
+  });
+  if (!python.ok()) return Fail(2, StatusMessage(python.status()));
+  return RunScheduler(listen, config, security, http);
+#else
+  return Fail(2, fmt::format("--policy {}: this weftd was built without Python (configure with -DWEFT_PYTHON=ON)",
+                             config.policy));
+#endif
+}
 
 int RunScheduler(const std::string& listen, const SchedulerConfig& config, const Listening& security,
                  const std::string& http) {
@@ -332,7 +360,9 @@ int main(int argc, char** argv) {
   double heartbeat_s = 0.5, timeout_s = 5;
   auto* s = app.add_subcommand("scheduler", "run the scheduler (policy, journal, gRPC API)");
   s->add_option("--listen", listen, "HOST:PORT to listen on (port 0: any free port), or unix:PATH for a Unix socket")->capture_default_str();
-  s->add_option("--policy", sched.policy, "scheduling policy (weft policies); default: the state dir's, else fifo");
+  s->add_option("--policy", sched.policy,
+                "scheduling policy (weft policies), or py:MODULE:CLASS for one written in Python (found on "
+                "PYTHONPATH); default: the state dir's, else fifo");
   s->add_option("--param", sched.params, "policy parameter k=v (repeatable)");
   sched.state_dir = "weft-state";
   s->add_option("--state", sched.state_dir, "state dir: journal, logs, address (keep it: restarts resume from it)")
@@ -437,7 +467,7 @@ int main(int argc, char** argv) {
     sched.max_job_bytes = max_job_mb << 20;
     if (retain_opt->count() > 0) sched.retain_jobs = retain;
     sched.retain_age_us = static_cast<weft::TimeUs>(retain_age_s * 1e6);
-    return RunScheduler(listen, sched, listening, http);
+    return RunSchedulerWithPolicy(listen, sched, listening, http);
   }
   return RunNodeDaemon(node, schedulers, cpu, mem, disk, net, node_token_file, node_tls, node_insecure);
 }

@@ -11,6 +11,7 @@ BUNDLED = ["tpch-small.json", "default.json", "phases.json", "ras-exp1.json", "r
 @pytest.fixture(scope="module", autouse=True)
 def registered():
     weft.register_policy("py-fifo", weft.Fifo, description="fifo, in Python")
+    weft.register_policy("py-fair", weft.Fair, description="fair, in Python")
 
 
 @pytest.mark.parametrize("name", BUNDLED)
@@ -21,6 +22,52 @@ def test_fifo_in_python_gives_the_cpp_fifos_tasks(name):
     pd.testing.assert_frame_equal(py.tasks, cpp.tasks)
     pd.testing.assert_frame_equal(py.jobs, cpp.jobs)
     assert py.summary["check"]["ok"] and py.summary["policy"] == "py-fifo"
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_fair_in_python_gives_the_cpp_fairs_tasks(name):
+    workload = str(ROOT / "examples" / name)
+    py = weft.simulate(workload=workload, policy="py-fair")
+    cpp = weft.simulate(workload=workload, policy="fair")
+    pd.testing.assert_frame_equal(py.tasks, cpp.tasks)
+    pd.testing.assert_frame_equal(py.jobs, cpp.jobs)
+    assert py.summary["check"]["ok"] and py.summary["policy"] == "py-fair"
+
+
+def test_fair_in_python_decides_between_users():
+    """default.json has four users of weights 0.5 to 2, where fair is not fifo: the
+    Python fair is asked among several users' jobs, and its choices are the ones that count."""
+    seen = {"decisions": 0, "users": 0}
+
+    class Watched(weft.Fair):
+        def choose(self, obs):
+            rows = int(obs["mask"].sum())
+            seen["decisions"] += 1
+            seen["users"] = max(seen["users"], len(set(obs["users"][:rows, 0])))
+            return super().choose(obs)
+
+    class FirstRow(weft.JobOrderPolicy):
+        offers = "per-machine"
+
+        def choose(self, obs):
+            return 0
+
+    weft.register_policy("py-fair-watched", Watched)
+    weft.register_policy("py-first-row", FirstRow)
+    workload = str(ROOT / "examples" / "default.json")
+    fair = weft.simulate(workload=workload, policy="py-fair-watched")
+    assert seen["decisions"] > 1000 and seen["users"] >= 3
+    assert fair.summary["avg_jct"] != weft.simulate(workload=workload, policy="fifo").summary["avg_jct"]
+    first = weft.simulate(workload=workload, policy="py-first-row")
+    assert not first.tasks.equals(fair.tasks)  # the Python choice, not the mechanism, makes fair's schedule
+
+
+def test_an_unknown_way_of_offering_is_an_error():
+    class Odd(weft.JobOrderPolicy):
+        offers = "round-robin"
+
+    with pytest.raises(ValueError, match="round-robin"):
+        weft.register_policy("py-odd", Odd)
 
 
 def test_registered_policies_are_listed_and_compared():
