@@ -9,6 +9,8 @@
 // pack into one container); Stage 2 (after 1), one 0.5-unit 3 s task. A
 // 2-unit environment: one machine of 2 cores and 4 GB, containers of 1 core
 // and 2 GB (one unit), a 1 s container response time.
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -232,6 +234,23 @@ TEST(CobraTest, AContainerLargerThanEveryMachineIsCutDownToIt) {
   // cobra's one container (desire 1) holds the four tasks at once.
   const auto run = RunPolicy(w, "cobra", {"response_time=0", "period=100"});
   for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(run.Task("j", i).start_us, 0) << i;
+}
+
+// With no container response time, a job the scheduler had capped (a
+// kAllocation below what it held) and whose allocation then rose kept its
+// old cap: it gave back each container granted for the new allocation, which
+// the scheduler granted again at the same instant, forever (the run stopped
+// with "no progress" at 86.7 s of examples/tpch-small.json under cobra). A
+// job told a cap now hears every later change.
+TEST(CobraTest, ARaisedAllocationReachesAJobThatWasCapped) {
+  std::ifstream in(std::string(WEFT_SOURCE_DIR) + "/examples/tpch-small.json");
+  const std::string w((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(w.empty());
+  for (const char* name : {"cobra", "cobra-default"}) {
+    const auto run = RunPolicy(w, name, {"response_time=0"});
+    ASSERT_TRUE(run.status.ok()) << name << ": " << StatusMessage(run.status);  // the checker's verdict too
+    EXPECT_EQ(run.attempts.size(), 805u) << name;  // every task once: nothing failed or was killed
+  }
 }
 
 TEST(CobraTest, RejectsBadParameters) {

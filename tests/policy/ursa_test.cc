@@ -37,13 +37,17 @@ Resources Mem(double gb) {
 // EPT 1 s. Worker A: no idle core, APT_cpu 0.5 s (D_cpu 0.5), network idle
 // (D_net 1), 10 of 10 GB free (D_mem 1). Worker B: 2 idle cores (D_cpu 1),
 // APT_net 0.8 s (D_net 0.2), 5 of 10 GB free (D_mem 0.5). Rates: cpu 4,
-// net 100 MB/s. A task: 2 core-s of cpu and 50 MB of net (Inc 0.5 each),
+// net 100 MB/s. A task: 2 core-s of cpu, then 50 MB of net (Inc 0.5 each),
 // 1 GB (Inc_mem 0.1).
 //   F(t, A) = 0.5 * min(0.5, 0.5) + 1 * 0.5 + 1 * 0.1 = 0.85
 //   F(t, B) = 1 * 0.5 + 0.2 * min(0.5, 0.2) + 0.5 * 0.1 = 0.59
 // The first task goes to A, whose APT_cpu becomes 1 s (D_cpu 0: no longer a
-// candidate); the second to B (0.59), whose APT_net becomes 1.3 s (D_net 0)
-// and which has one idle core left; a third finds no worker.
+// candidate for a task whose first monotask is cpu work); the second to B
+// (0.59), which has one idle core left (its net queue is untouched: the net
+// monotask enters it only when the cpu one ends); the third to B too, at
+//   F(t, B) = 1 * 0.5 + 0.2 * 0.2 + 0.4 * 0.1 = 0.58,
+// which takes B's last idle core (APT_cpu 1 s, D_cpu 0); a fourth finds no
+// worker.
 std::vector<WorkerSnapshot> TwoWorkers() {
   WorkerSnapshot a;
   a.rate[kCpu] = 4;
@@ -65,6 +69,7 @@ TaskLoad OneTask() {
   TaskLoad t;
   t.work[kCpu] = 2;
   t.work[kNet] = 50;
+  t.first[kCpu] = 2;  // cpu first: only its work enters a queue at launch
   t.mem_gb = 1;
   t.reserve = Mem(1);
   return t;
@@ -75,25 +80,35 @@ TEST(UrsaPlacementTest, AlgorithmOneScoresAndPlacesAsComputedByHand) {
   EXPECT_NEAR(*ursa::Score(OneTask(), w[0], 1.0), 0.85, 1e-12);
   EXPECT_NEAR(*ursa::Score(OneTask(), w[1], 1.0), 0.59, 1e-12);
 
-  const std::vector<TaskLoad> three(3, OneTask());
-  const StagePlan plan = ursa::StageScore(three, w, 1.0, 1000);
-  ASSERT_EQ(plan.plan.size(), 2u);
+  const std::vector<TaskLoad> four(4, OneTask());
+  const StagePlan plan = ursa::StageScore(four, w, 1.0, 1000);
+  ASSERT_EQ(plan.plan.size(), 3u);
   EXPECT_EQ(plan.plan[0], std::make_pair(0u, 0u));
   EXPECT_EQ(plan.plan[1], std::make_pair(1u, 1u));
+  EXPECT_EQ(plan.plan[2], std::make_pair(2u, 1u));
   EXPECT_FALSE(plan.complete);
-  EXPECT_NEAR(plan.score, (0.85 + 0.59) / 2, 1e-12);  // no stage bonus
+  EXPECT_NEAR(plan.score, (0.85 + 0.59 + 0.58) / 3, 1e-12);  // no stage bonus
 
-  // The same two tasks alone: every task placed, so the bonus is added.
-  const std::vector<TaskLoad> two(2, OneTask());
-  const StagePlan whole = ursa::StageScore(two, w, 1.0, 1000);
+  // The same three tasks alone: every task placed, so the bonus is added.
+  const std::vector<TaskLoad> three(3, OneTask());
+  const StagePlan whole = ursa::StageScore(three, w, 1.0, 1000);
   EXPECT_TRUE(whole.complete);
-  EXPECT_NEAR(whole.score, 1000 + (0.85 + 0.59) / 2, 1e-9);
+  EXPECT_NEAR(whole.score, 1000 + (0.85 + 0.59 + 0.58) / 3, 1e-9);
 }
 
 TEST(UrsaPlacementTest, SkipsWorkersThatWouldMakeAMonotaskWaitOrCannotHoldItsMemory) {
   std::vector<WorkerSnapshot> w = TwoWorkers();
-  w[0].apt[kCpu] = 1.0;  // D_cpu(A) = 0 and the task has cpu work
+  w[0].apt[kCpu] = 1.0;  // D_cpu(A) = 0 and the task's first monotask is cpu work
   EXPECT_FALSE(ursa::Score(OneTask(), w[0], 1.0).has_value());
+  // A full queue of a later monotask's resource does not refuse the worker:
+  // that monotask enters the queue only when the one before it ends.
+  w[1].apt[kNet] = 1.0;  // D_net(B) = 0
+  EXPECT_NEAR(*ursa::Score(OneTask(), w[1], 1.0), 1 * 0.5 + 0 + 0.5 * 0.1, 1e-12);
+  TaskLoad net_first = OneTask();
+  net_first.first = {};
+  net_first.first[kNet] = 50;
+  EXPECT_FALSE(ursa::Score(net_first, w[1], 1.0).has_value());
+  w[1].apt[kNet] = 0.8;
   TaskLoad big = OneTask();
   big.reserve = Mem(6);  // more than B's 5 GB free
   EXPECT_FALSE(ursa::Score(big, w[1], 1.0).has_value());
@@ -316,6 +331,44 @@ constexpr char kWhole[] = R"({"weft": 1,
     {"name": "a", "stages": [{"name": "x", "tasks": 3, "duration": 1, "demand": {"cpu": 1, "mem": 1, "disk": 50}},
                              {"name": "y", "tasks": 1, "duration": 1, "demand": {"cpu": 2, "mem": 1}, "after": ["x"]}]},
     {"name": "b", "arrival": 0.5, "stages": [{"name": "z", "tasks": 2, "duration": 2, "demand": {"cpu": 1, "mem": 2}}]}]})";
+
+// Section 5.3 setting 1's task shape (4.56 core-s of cpu, 143 MB of network)
+// on two 8-core workers: two jobs of two 64-task stages, the monotasks in
+// either order. The cpu bound is 256 tasks x 4.56 core-s / 16 cores = 73 s.
+// Counting a task's later monotasks in APT from its placement (and refusing
+// a worker whose network queue was full for a task that computes first)
+// launched the compute-first stages in waves three tasks per worker wide:
+// about three times the bound. Both orders now stay near it.
+std::string SettingOneShape(bool cpu_first) {
+  const std::string net = R"({"resource": "net", "work": 143.333})";
+  const std::string cpu = R"({"resource": "cpu", "work": 4.56})";
+  const std::string phases = cpu_first ? cpu + ", " + net : net + ", " + cpu;
+  std::string jobs;
+  for (int j = 0; j < 2; ++j) {
+    jobs += std::string(j ? "," : "") + R"({"name": "j)" + std::to_string(j) + R"(", "stages": [
+      {"name": "s0", "tasks": 64, "demand": {"cpu": 1, "mem": 1}, "phases": [)" + phases + R"(]},
+      {"name": "s1", "tasks": 64, "demand": {"cpu": 1, "mem": 1}, "phases": [)" + phases + R"(],
+       "after": ["s0"]}]})";
+  }
+  return R"({"weft": 1, "cluster": {"machines": [{"name": "w", "count": 2,
+      "capacity": {"cpu": 8, "mem": 64, "net": 1250}}]}, "jobs": [)" + jobs + "]}";
+}
+
+TEST(UrsaPolicyTest, RunsComputeThenSendAsWellAsSendThenCompute) {
+  sim::SimOptions contention;
+  contention.model = sim::ExecutionModel::kContention;
+  TimeUs makespan[2] = {0, 0};
+  for (const bool cpu_first : {false, true}) {
+    const auto run = RunPolicy(SettingOneShape(cpu_first), "ursa", {}, contention);
+    ASSERT_TRUE(run.status.ok()) << StatusMessage(run.status);
+    for (const AttemptRecord& a : run.attempts) makespan[cpu_first] = std::max(makespan[cpu_first], a.end_us);
+  }
+  const double bound_s = 256 * 4.56 / 16;
+  for (const bool cpu_first : {false, true}) {
+    EXPECT_LT(static_cast<double>(makespan[cpu_first]) / 1e6, 1.25 * bound_s) << "cpu first: " << cpu_first;
+  }
+  EXPECT_NEAR(static_cast<double>(makespan[1]) / static_cast<double>(makespan[0]), 1.0, 0.15);
+}
 
 TEST(UrsaPolicyTest, RunsStagesWithoutPhasesWhole) {
   for (const char* placement : {"placement=ursa", "placement=tetris", "placement=capacity"}) {

@@ -99,7 +99,7 @@ class CobraManager final : public JobManager {
   double desire_ = 1;
   int64_t sent_desire_ = -1;
   Resources sent_floor_;
-  int64_t allocation_ = -1;  // the scheduler's last kAllocation below what we held; -1: none
+  int64_t allocation_ = -1;  // the scheduler's last kAllocation; -1: none
   UtilizationMeter meter_;
   int64_t period_max_held_ = 0;
   bool period_waited_ = false;

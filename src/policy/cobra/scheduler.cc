@@ -137,8 +137,12 @@ void CobraScheduler::Rebalance() {
   for (const auto& [key, job] : order_) {
     JobState& s = jobs_.at(job.value());
     const int64_t a = alloc[i++];
-    if (a != s.allocation && a < s.held) {
+    if (a != s.told && (a < s.held || s.told >= 0)) {
       // Over its allocation: the job gives the excess back as it empties.
+      // A job told a cap before hears every later change, a raise too:
+      // otherwise it would give back, at its old cap, the containers granted
+      // for the new one, which are then granted again, forever.
+      s.told = a;
       Message m;
       m.type = kAllocation;
       m.a = a;

@@ -71,6 +71,10 @@ class CobraScheduler final : public ClusterScheduler {
   struct JobState {
     int64_t desire = 0;
     int64_t allocation = 0;
+    // The allocation last sent to the job (kAllocation); -1: never. Once a
+    // job has been told a cap it keeps it, so every later change must reach
+    // it, raises included.
+    int64_t told = -1;
     int64_t held = 0;  // granted, not yet released or lost
     Resources floor;   // the container size the job asks for
     Resources must_fit;  // what a container must hold, even cut down to its machine

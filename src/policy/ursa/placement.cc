@@ -42,8 +42,15 @@ std::optional<double> Score(const TaskLoad& t, const WorkerSnapshot& w, double e
   double f = 0;
   for (Resource r : kTimed) {
     const double inc = Increase(t, w, r, ept_s);
-    // A monotask would wait for r (a whole task that fits never waits).
-    if (!t.whole && inc > 0 && (d[r] <= 0 || w.rate[r] <= 0)) return std::nullopt;
+    // Its first monotask would wait for r (a whole task that fits never
+    // waits). The paper refuses w when any r the task uses has no slack;
+    // its later monotasks enter their queues only when the one before ends
+    // (t.first), and what those queues will hold then is not known now:
+    // refusing for them kept a cpu-then-network stage's cores idle while
+    // the network queue drained (58 % cpu against 94 % the other way round,
+    // docs/reproductions/ursa.md).
+    if (!t.whole && inc > 0 && t.first[r] > 0 && (d[r] <= 0 || w.rate[r] <= 0)) return std::nullopt;
+    if (!t.whole && inc > 0 && w.rate[r] <= 0) return std::nullopt;  // w cannot do r at all
     f += d[r] * std::min(inc, d[r]);
   }
   const double inc_mem = w.mem_capacity_gb > 0 ? t.mem_gb / w.mem_capacity_gb : 0;
@@ -55,28 +62,30 @@ void Assign(const TaskLoad& t, WorkerSnapshot& w) {
   w.free -= t.reserve;
   if (t.whole) return;
   for (Resource r : kTimed) {
-    if (t.work[r] > 0 && w.rate[r] > 0) w.apt[r] += t.work[r] / w.rate[r];
+    if (t.first[r] > 0 && w.rate[r] > 0) w.apt[r] += t.first[r] / w.rate[r];
   }
-  // A task with cpu work will take a core (section 4.2.2: APT_cpu is 0 only
-  // while a core is idle).
-  if (t.work[kCpu] > 0 && w.idle_cores > 0) --w.idle_cores;
+  // A task whose first monotask is cpu work takes a core at once (section
+  // 4.2.2: APT_cpu is 0 only while a core is idle).
+  if (t.first[kCpu] > 0 && w.idle_cores > 0) --w.idle_cores;
 }
 
 bool ScoresAlike(const TaskLoad& a, const TaskLoad& b) {
   // A whole task's F reads only its reservation and memory estimate
   // (Increase and the mem term); a monotask's also its work.
-  return a.whole == b.whole && a.reserve == b.reserve && a.mem_gb == b.mem_gb && (a.whole || a.work == b.work);
+  return a.whole == b.whole && a.reserve == b.reserve && a.mem_gb == b.mem_gb &&
+         (a.whole || (a.work == b.work && a.first == b.first));
 }
 
 bool NoRoomEither(const TaskLoad& b, const TaskLoad& a) {
   // w is a candidate for t when it is up, t's reservation fits its free
-  // room, and (a monotask) every resource t has work of has slack and a
-  // rate. b needs at least what a needs in each of these, so it has no more
-  // candidates.
+  // room, and (a monotask) every resource t has work of has a rate and the
+  // resource of its first monotask has slack. b needs at least what a needs
+  // in each of these, so it has no more candidates.
   if (a.whole != b.whole || !a.reserve.FitsIn(b.reserve)) return false;
   if (a.whole) return true;
   for (Resource r : kTimed) {
     if (a.work[r] > 0 && !(b.work[r] > 0)) return false;
+    if (a.first[r] > 0 && !(b.first[r] > 0)) return false;
   }
   return true;
 }

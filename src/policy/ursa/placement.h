@@ -46,6 +46,11 @@ struct WorkerSnapshot {
 // One task as Algorithm 1 sees it.
 struct TaskLoad {
   MonotaskWork work{};  // estimated work per resource (kMem unused)
+  // The work of its first monotask: what enters the worker's queues when it
+  // is launched. APT counts the monotasks in a worker's queues, and a later
+  // monotask enters its queue only when the one before it has ended (its
+  // input exists then), so a task adds only this to APT at placement.
+  MonotaskWork first{};
   double mem_gb = 0;    // estimated memory (Inc_mem)
   Resources reserve;    // what launching it reserves on its machine
   // whole: the task cannot run as monotasks (no phases) and reserves its

@@ -87,7 +87,7 @@ void UrsaScheduler::Forget(const TaskRef& t) {
   auto it = placed_.find(t);
   if (it == placed_.end()) return;
   Worker& w = workers_[it->second.machine.value()];
-  for (Resource r : kTimed) w.assigned[r] = std::max(0.0, w.assigned[r] - it->second.left[r]);
+  for (Resource r : kTimed) w.assigned[r] = std::max(0.0, w.assigned[r] - it->second.queued[r]);
   w.peak_held -= it->second.peak;
   placed_.erase(it);
 }
@@ -112,10 +112,14 @@ void UrsaScheduler::OnMessage(const Address& from, const Message& m) {
       std::vector<Pending>& list = js->pending[m.task.stage];
       for (uint32_t i = m.task.index; i < static_cast<uint32_t>(m.a); ++i) {
         const TaskRef t{m.task.job, m.task.stage, i};
-        const MonotaskWork work = WorkOf(TaskMonotasks(job, t));
+        const std::vector<Phase> monotasks = TaskMonotasks(job, t);
         // Inc_mem: the task's share of its job's estimate, by input.
         const double count = std::max<double>(1, static_cast<double>(m.a - m.task.index));
-        list.push_back(Pending{i, LoadOf(job, t, work, ready / count)});
+        TaskLoad load = LoadOf(job, t, WorkOf(monotasks), ready / count);
+        if (!monotasks.empty() && !monotasks.front().profiled) {
+          load.first[monotasks.front().resource] = monotasks.front().work;
+        }
+        list.push_back(Pending{i, load});
       }
       EnsureTimer();
       return;
@@ -135,9 +139,19 @@ void UrsaScheduler::OnMessage(const Address& from, const Message& m) {
       if (it == placed_.end() || it->second.machine.value() != machine) return;
       const std::span<const Phase> phases = ctx_.job(m.task.job).Phases(m.task.stage);
       if (static_cast<size_t>(m.a) >= phases.size()) return;
-      const double work = std::min(phases[m.a].work, it->second.left[r]);
-      it->second.left[r] -= work;
-      workers_[machine].assigned[r] = std::max(0.0, workers_[machine].assigned[r] - work);
+      Placed& p = it->second;
+      const double work = std::min(phases[m.a].work, p.left[r]);
+      p.left[r] -= work;
+      const double dequeued = std::min(work, p.queued[r]);
+      p.queued[r] -= dequeued;
+      workers_[machine].assigned[r] = std::max(0.0, workers_[machine].assigned[r] - dequeued);
+      // The next monotask's input exists now: it enters its queue.
+      if (static_cast<size_t>(m.a) + 1 < phases.size() && !phases[m.a + 1].profiled) {
+        const Phase& next = phases[m.a + 1];
+        const double enters = std::min(next.work, std::max(0.0, p.left[next.resource] - p.queued[next.resource]));
+        p.queued[next.resource] += enters;
+        workers_[machine].assigned[next.resource] += enters;
+      }
       return;
     }
     case kTaskGone: {
@@ -228,9 +242,9 @@ bool UrsaScheduler::Place(const TaskRef& t, const TaskLoad& load, uint32_t worke
   if (!ctx_.Launch(t, machine).ok()) return false;
   // A whole task's work is not queued work (placement.h): no APT.
   Placed p{.machine = machine, .left = load.whole ? MonotaskWork{} : load.work,
-           .peak = ctx_.job(t.job).task_demand(t)};
+           .queued = load.whole ? MonotaskWork{} : load.first, .peak = ctx_.job(t.job).task_demand(t)};
   Worker& w = workers_[worker];
-  for (Resource r : kTimed) w.assigned[r] += p.left[r];
+  for (Resource r : kTimed) w.assigned[r] += p.queued[r];
   w.peak_held += p.peak;
   placed_[t] = p;
   return true;

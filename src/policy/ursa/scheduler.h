@@ -10,10 +10,12 @@
 //     (placement.h) with EPT = ept_factor x interval: every stage is scored
 //     on a snapshot of the workers, the best stage's plan (its score plus the
 //     job order's bonus, job_order.h) is launched, and the others are scored
-//     again, until no stage can place anything. APT comes from the work the
-//     scheduler assigned to each worker minus the monotasks the node agents
-//     report done (kMonotaskDone, kTaskGone), over the rates they measured;
-//     idle cores from the machine's measured cpu use.
+//     again, until no stage can place anything. APT comes from the work of
+//     the monotasks in each worker's queues, over the rates the node agents
+//     measured: a placed task's first monotask enters at once, each next one
+//     when the node reports the one before it done (kMonotaskDone), and a
+//     task's work leaves when it is done or gone (kTaskGone); idle cores from
+//     the machine's measured cpu use.
 //   - placement=tetris|capacity (Table 4's ablation) replace Algorithm 1: the
 //     stages are served in job order, each task on the worker where its
 //     peak demand is best aligned with what the peaks of the tasks placed
@@ -68,13 +70,14 @@ class UrsaScheduler final : public ClusterScheduler {
     std::map<uint32_t, std::vector<Pending>> pending;  // by stage
   };
   struct Worker {
-    MonotaskWork assigned{};  // work of monotasks placed and not done
+    MonotaskWork assigned{};  // work of monotasks in its queues (their input exists) and not done
     MonotaskWork rate{};
     Resources peak_held;      // tetris/capacity: peaks of tasks not ended
   };
   struct Placed {
     MachineId machine;
-    MonotaskWork left{};
+    MonotaskWork left{};    // work of its monotasks not done
+    MonotaskWork queued{};  // the part of `left` in the worker's queues (counted in Worker::assigned)
     Resources peak;
   };
 
