@@ -5,8 +5,10 @@
 // (metrics/exact_solver.h) gives OPT, and every policy run in the simulator
 // must take at least OPT (a schedule shorter than the optimum would mean a
 // bug in the engine, the checker or the solver) and at least each job's
-// NewLB. The mean makespan / OPT per policy is printed, not asserted (the
-// DAGPS targets belong to the dagps policy's own tests). Also: on the
+// NewLB. The mean makespan / OPT per policy is printed, and DAGPS's claim
+// is held: dagps within 1.5 % of OPT on average (docs/reproductions/dagps.md
+// reports 0.87 %; the paper's goal was 10 %), and ahead of cp and tetris in
+// both the mean and the number of DAGs solved optimally. Also: on the
 // conformance suite's random multi-job workloads, in both execution models,
 // every policy that does not overbook has per-job JCT / NewLB >= 1 and
 // makespan / makespan_lb >= 1 in its summary.
@@ -28,13 +30,9 @@
 namespace weft {
 namespace {
 
-// The DAG schedulers DAGPS section 8.1 compares; dagps itself joins the
-// table (printed, and held to the same DAGPS-independent facts) once it is
-// registered.
+// The DAG schedulers DAGPS section 8.1 compares, and dagps.
 std::vector<std::string> DagPolicies() {
-  std::vector<std::string> names = {"fifo", "bfs", "cp", "random", "tetris", "stripart", "coffman-graham"};
-  if (policy::FindPolicy("dagps") != nullptr) names.push_back("dagps");
-  return names;
+  return {"fifo", "bfs", "cp", "random", "tetris", "stripart", "coffman-graham", "dagps"};
 }
 
 absl::StatusOr<sim::SimulationResult> Simulated(const Workload& w, const std::string& policy,
@@ -73,6 +71,12 @@ TEST(OptimalityTest, PoliciesNeverBeatTheExactOptimumOnTinyDags) {
   for (const std::string& policy : policies) {
     std::printf("[ vs OPT ] %-15s mean makespan / OPT %.4f, optimal on %d of %llu tiny DAGs\n", policy.c_str(),
                 ratio_sum[policy] / kDags, optimal[policy], static_cast<unsigned long long>(kDags));
+  }
+  const double dagps = ratio_sum["dagps"] / kDags;
+  EXPECT_LE(dagps, 1.015);
+  for (const char* rival : {"cp", "tetris"}) {
+    EXPECT_LT(dagps, ratio_sum[rival] / kDags) << rival;
+    EXPECT_GT(optimal["dagps"], optimal[rival]) << rival;
   }
 }
 
