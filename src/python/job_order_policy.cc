@@ -59,18 +59,9 @@ class JobOrderPolicy::Scheduler final : public policy::OfferScheduler {
     }
     while (!abandoned_) {
       Gather(std::nullopt);
-      if (candidates_.empty()) return;
-      size_t pick = 0;
-      if (candidates_.size() > 1) {
-        Observe();
-        const std::optional<uint32_t> action = agent_.Choose(observation_);
-        if (!action) {
-          abandoned_ = true;  // the agent left: decide nothing more, let the run drain
-          return;
-        }
-        const size_t choices = std::min<size_t>(candidates_.size(), observation_.max_jobs);
-        pick = *action % choices;
-      }
+      const std::optional<size_t> pick_or_none = Pick();
+      if (!pick_or_none) return;
+      const size_t pick = *pick_or_none;
       const uint64_t before = pool_.count(candidates_[pick]);
       PlaceGroup(candidates_[pick]);
       if (pool_.count(candidates_[pick]) == before) return;  // refused: never ask the same question forever
@@ -115,19 +106,25 @@ class JobOrderPolicy::Scheduler final : public policy::OfferScheduler {
     if (!ctx_.cluster().up(machine)) return;
     while (!abandoned_ && !Full(machine)) {
       Gather(machine);
-      if (candidates_.empty()) return;
-      size_t pick = 0;
-      if (candidates_.size() > 1) {
-        Observe();
-        const std::optional<uint32_t> action = agent_.Choose(observation_);
-        if (!action) {
-          abandoned_ = true;
-          return;
-        }
-        pick = *action % std::min<size_t>(candidates_.size(), observation_.max_jobs);
-      }
-      if (!Launch(pool_.Front(candidates_[pick]), machine)) return;  // refused: the machine is done
+      const std::optional<size_t> pick = Pick();
+      if (!pick) return;
+      if (!Launch(pool_.Front(candidates_[*pick]), machine)) return;  // refused: the machine is done
     }
+  }
+
+  // Pick: the candidate to serve, asking the agent when there is a choice;
+  // none when there is no candidate or the agent left (abandoned_: decide
+  // nothing more, let the run drain).
+  std::optional<size_t> Pick() {
+    if (candidates_.empty()) return std::nullopt;
+    if (candidates_.size() == 1) return 0;
+    Observe();
+    const std::optional<uint32_t> action = agent_.Choose(observation_);
+    if (!action) {
+      abandoned_ = true;
+      return std::nullopt;
+    }
+    return *action % std::min<size_t>(candidates_.size(), observation_.max_jobs);
   }
 
   // Gather: per job, its first ready group (in fifo's order) that fits now,

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -73,34 +74,46 @@ int StartedAtOnce(const std::string& dir) {
   return n;
 }
 
-class FitTest : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(FitTest, CpuAndMemoryOnlyLeavesTheDiskToContend) {
+// ForEachFit simulates kWorkload under `policy` with `fit=all` and
+// `fit=cpu+mem`, in both execution models, each run's files in a fresh
+// folder; every run and its check must succeed, and `expect` then looks at
+// the run (`all_fitted`: fit=all).
+void ForEachFit(const std::string& policy,
+                const std::function<void(bool all_fitted, const std::string& dir, const sim::SimulationResult&)>& expect) {
   const absl::StatusOr<Workload> w = ParseWorkload(kWorkload);
   ASSERT_TRUE(w.ok()) << w.status();
-  for (const char* fit : {"all", "cpu+mem"}) {
+  for (const std::string fit : {"all", "cpu+mem"}) {
     for (sim::ExecutionModel model : {sim::ExecutionModel::kFixed, sim::ExecutionModel::kContention}) {
-      SCOPED_TRACE(std::string("fit=") + fit);
+      SCOPED_TRACE("fit=" + fit + ", " + sim::ExecutionModelName(model));
       const std::string dir = (std::filesystem::path(::testing::TempDir()) /
-                               ("weft_fit_" + GetParam() + "_" + (fit[0] == 'a' ? "all" : "cpumem")))
+                               ("weft_fit_" + policy + "_" + (fit == "all" ? "all" : "cpumem") + "_" +
+                                sim::ExecutionModelName(model)))
                                   .string();
       std::filesystem::remove_all(dir);
       std::filesystem::create_directories(dir);
       sim::SimulationRequest request;
-      request.policy = GetParam();
-      request.params = {std::string("fit=") + fit};
+      request.policy = policy;
+      request.params = {"fit=" + fit};
       request.options.model = model;
       request.out_dir = dir;
       const auto result = sim::Simulate(*w, request);
       ASSERT_TRUE(result.ok()) << result.status();
-      ASSERT_TRUE(result->status.ok()) << result->status;
-      EXPECT_EQ(StartedAtOnce(dir), fit[0] == 'a' ? 1 : 4);
-      if (fit[0] == 'c') {
-        const auto& over = result->summary_json["overbooked_resources"];
-        EXPECT_NE(std::find(over.begin(), over.end(), "disk"), over.end()) << over.dump();
-      }
+      ASSERT_TRUE(result->status.ok()) << result->status;  // the checker accepts the shared disk
+      expect(fit == "all", dir, *result);
     }
   }
+}
+
+class FitTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FitTest, CpuAndMemoryOnlyLeavesTheDiskToContend) {
+  ForEachFit(GetParam(), [](bool all_fitted, const std::string& dir, const sim::SimulationResult& result) {
+    EXPECT_EQ(StartedAtOnce(dir), all_fitted ? 1 : 4);
+    if (!all_fitted) {
+      const auto& over = result.summary_json["overbooked_resources"];
+      EXPECT_NE(std::find(over.begin(), over.end(), "disk"), over.end()) << over.dump();
+    }
+  });
 }
 
 // The baselines that pack tasks onto machines by resources.
@@ -122,31 +135,13 @@ INSTANTIATE_TEST_SUITE_P(Baselines, FitTest,
 class ContainerFitTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ContainerFitTest, CpuAndMemoryOnlyLetsTasksShareTheDiskInContainers) {
-  const absl::StatusOr<Workload> w = ParseWorkload(kWorkload);
-  ASSERT_TRUE(w.ok()) << w.status();
-  for (const char* fit : {"all", "cpu+mem"}) {
-    for (sim::ExecutionModel model : {sim::ExecutionModel::kFixed, sim::ExecutionModel::kContention}) {
-      SCOPED_TRACE(std::string("fit=") + fit);
-      const std::string dir = (std::filesystem::path(::testing::TempDir()) /
-                               ("weft_cfit_" + GetParam() + "_" + (fit[0] == 'a' ? "all" : "cpumem")))
-                                  .string();
-      std::filesystem::remove_all(dir);
-      std::filesystem::create_directories(dir);
-      sim::SimulationRequest request;
-      request.policy = GetParam();
-      request.params = {std::string("fit=") + fit};
-      request.options.model = model;
-      request.out_dir = dir;
-      const auto result = sim::Simulate(*w, request);
-      ASSERT_TRUE(result.ok()) << result.status();
-      ASSERT_TRUE(result->status.ok()) << result->status;  // the checker accepts the shared disk
-      if (fit[0] == 'a') {
-        EXPECT_EQ(MostAtOnce(dir), 1);
-      } else {
-        EXPECT_GE(MostAtOnce(dir), 2);
-      }
+  ForEachFit(GetParam(), [](bool all_fitted, const std::string& dir, const sim::SimulationResult&) {
+    if (all_fitted) {
+      EXPECT_EQ(MostAtOnce(dir), 1);
+    } else {
+      EXPECT_GE(MostAtOnce(dir), 2);
     }
-  }
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(ContainerBaselines, ContainerFitTest,

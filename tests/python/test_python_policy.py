@@ -15,23 +15,14 @@ def registered():
 
 
 @pytest.mark.parametrize("name", BUNDLED)
-def test_fifo_in_python_gives_the_cpp_fifos_tasks(name):
+@pytest.mark.parametrize("cpp_policy", ["fifo", "fair"])
+def test_a_policy_in_python_gives_the_cpp_policys_tasks(cpp_policy, name):
     workload = str(ROOT / "examples" / name)
-    py = weft.simulate(workload=workload, policy="py-fifo")
-    cpp = weft.simulate(workload=workload, policy="fifo")
+    py = weft.simulate(workload=workload, policy="py-" + cpp_policy)
+    cpp = weft.simulate(workload=workload, policy=cpp_policy)
     pd.testing.assert_frame_equal(py.tasks, cpp.tasks)
     pd.testing.assert_frame_equal(py.jobs, cpp.jobs)
-    assert py.summary["check"]["ok"] and py.summary["policy"] == "py-fifo"
-
-
-@pytest.mark.parametrize("name", BUNDLED)
-def test_fair_in_python_gives_the_cpp_fairs_tasks(name):
-    workload = str(ROOT / "examples" / name)
-    py = weft.simulate(workload=workload, policy="py-fair")
-    cpp = weft.simulate(workload=workload, policy="fair")
-    pd.testing.assert_frame_equal(py.tasks, cpp.tasks)
-    pd.testing.assert_frame_equal(py.jobs, cpp.jobs)
-    assert py.summary["check"]["ok"] and py.summary["policy"] == "py-fair"
+    assert py.summary["check"]["ok"] and py.summary["policy"] == "py-" + cpp_policy
 
 
 def test_fair_in_python_decides_between_users():
