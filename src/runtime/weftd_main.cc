@@ -381,6 +381,8 @@ int main(int argc, char** argv) {
       ->capture_default_str()->check(CLI::Range(0, 65535));
   n->add_option("--work-dir", node.work_dir, "where task output and the node log go");
   n->add_flag("--no-cgroups", node.no_cgroups, "track tasks by process group only, as where no cgroup is writable");
+  n->add_option("--data-listen", node.data_host,
+                "the numeric address of the node's data port (default: the one that reaches the scheduler)");
   n->add_option("--token-file", node_token_file, "the scheduler's shared token");
   TlsFiles node_tls;
   AddTlsFlags(n, node_tls, TlsSide::kClient);

@@ -7,6 +7,7 @@ void NodeOutbox::Node::Clear() {
   kills.Clear();
   agent_mails.Clear();
   phase_starts.Clear();
+  data_tickets.Clear();
 }
 
 uint64_t NodeOutbox::Connect(uint32_t slot, NodeLink* link, TimeUs now) {
@@ -40,6 +41,13 @@ std::vector<uint32_t> NodeOutbox::Silent(TimeUs now, TimeUs timeout_us) const {
 }
 
 void NodeOutbox::Flush() {
+  for (Node& node : nodes_) {
+    if (node.link == nullptr || node.data_tickets.tickets_size() == 0) continue;
+    v1::SchedulerMessage m;
+    *m.mutable_data_tickets() = std::move(node.data_tickets);
+    node.data_tickets.Clear();
+    node.link->Send(std::move(m));
+  }
   for (Node& node : nodes_) {
     if (node.link == nullptr) continue;
     if (node.kills.attempts_size() > 0) {

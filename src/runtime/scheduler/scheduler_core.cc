@@ -441,6 +441,7 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
   if (outbox_.connected(slot)) LoseNode(slot, now, /*close=*/true);
   ReleaseHeldMachines(now);  // before it connects: a slot released now comes up below, once
   const uint64_t generation = outbox_.Connect(slot, link, now);
+  transfers_.SetAddress(slot, request.data_address());
   relay_.NewSession(slot);
   leases_.Granted(slot, now);  // the node counts its lease from its first grant; counting from here is later
   v1::SchedulerMessage registered =

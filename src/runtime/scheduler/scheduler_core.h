@@ -267,7 +267,8 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   Retention retention_{config_.retain_jobs, config_.retain_age_us};
   ResultsExport export_;
   ResultsArchive archive_{config_.state_dir};
-  AttemptLaunches launches_{outbox_, live_, config_.replica};
+  DataTransfers transfers_{outbox_};  // nodes' data ports and the tickets of their transfers
+  AttemptLaunches launches_{outbox_, transfers_, live_, config_.replica};
   std::unique_ptr<ClusterRun> run_;  // null until the cluster is complete
   LastFailures last_failures_;       // why each held job's last failed attempt failed
 

@@ -1,0 +1,95 @@
+// Real bytes between nodes (docs/runtime.md, "Bytes between nodes"): a
+// built-in net phase reads its bytes from the data port of the node holding
+// its task's input, or from its own node's when no other node holds it, and
+// a killed attempt's transfer stops. The data ports' log lines count the
+// bytes each node served.
+#include <chrono>
+#include <regex>
+#include <thread>
+#include <sstream>
+
+#include "fmt/format.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "runtime/runtime_e2e_fixture.h"
+
+namespace weft {
+namespace {
+
+class DataTransferTest : public RuntimeTest {
+ protected:
+  // Cluster: a fifo scheduler and two nodes: n0 with 2 cores, n1 with 1, so
+  // a task that needs 2 cores runs on n0 whatever its locality says.
+  std::string Cluster() {
+    const std::string address = SpawnScheduler({"--nodes", "2", "--policy", "fifo", "--heartbeat", "0.1"});
+    for (int n = 0; n < 2; ++n) {
+      SpawnWeftd({"node", "--scheduler", address, "--name", fmt::format("n{}", n), "--cpu", n == 0 ? "2" : "1",
+                  "--mem", "2", "--work-dir", (dir_ / fmt::format("n{}", n)).string()},
+                 dir_ / fmt::format("n{}.out", n));
+    }
+    EXPECT_TRUE(Until([&] { return Run({"status", "--scheduler", address}).out.find("nodes 2/2 up") != std::string::npos; }));
+    return address;
+  }
+
+  // Served: the bytes node `node`'s data port logged serving, transfer by
+  // transfer ("served B of N bytes").
+  std::vector<uint64_t> Served(const std::string& node) {
+    std::vector<uint64_t> served;
+    const std::string log = Slurp(dir_ / node / "node.log");
+    static const std::regex line(R"(data port: transfer \d+ to \S+: served (\d+) of (\d+) bytes)");
+    for (auto it = std::sregex_iterator(log.begin(), log.end(), line); it != std::sregex_iterator(); ++it) {
+      served.push_back(std::stoull((*it)[1]));
+    }
+    return served;
+  }
+
+  // NetJob: one task needing 2 cores (so on n0) with one net phase of `mb`,
+  // its input held on `holder` (none: no locality).
+  static std::string NetJob(double mb, const std::string& holder) {
+    const std::string locality = holder.empty() ? "" : fmt::format(R"(, "input_mb": 1, "locality": [["{}"]])", holder);
+    return fmt::format(R"({{"weft": 1, "jobs": [{{"name": "net", "stages": [
+      {{"name": "s", "tasks": 1, "demand": {{"cpu": 2, "mem": 0.2, "net": 10}}{0},
+        "phases": [{{"resource": "net", "work": {1}}}]}}]}}]}})",
+                       locality, mb);
+  }
+};
+
+TEST_F(DataTransferTest, ANetPhaseReadsItsBytesFromThePeerHoldingItsInput) {
+  const std::string address = Cluster();
+  ASSERT_EQ(SubmitIds(address, NetJob(32, "n1")), std::vector<std::string>{"0"});
+  const Result r = Wait(address, "0", 60);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err << Slurp(dir_ / "n0" / "node.log");
+  // The 32 MB crossed n1's data port, all of them, and none came from n0's.
+  EXPECT_EQ(Served("n1"), std::vector<uint64_t>{32'000'000}) << Slurp(dir_ / "n1" / "node.log");
+  EXPECT_THAT(Served("n0"), ::testing::IsEmpty());
+}
+
+TEST_F(DataTransferTest, ANetPhaseWithNoPeerReadsThroughItsOwnDataPort) {
+  const std::string address = Cluster();
+  ASSERT_EQ(SubmitIds(address, NetJob(16, "")), std::vector<std::string>{"0"});
+  const Result r = Wait(address, "0", 60);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err << Slurp(dir_ / "n0" / "node.log");
+  EXPECT_EQ(Served("n0"), std::vector<uint64_t>{16'000'000}) << Slurp(dir_ / "n0" / "node.log");
+  EXPECT_THAT(Served("n1"), ::testing::IsEmpty());
+}
+
+TEST_F(DataTransferTest, AKilledAttemptStopsItsTransfer) {
+  const std::string address = Cluster();
+  // A profiled phase reading 4 MB/s from n1 for 20 s (80 MB), cancelled
+  // after about a second.
+  ASSERT_EQ(SubmitIds(address, R"({"weft": 1, "jobs": [{"name": "slow", "stages": [
+      {"name": "s", "tasks": 1, "demand": {"cpu": 2, "mem": 0.2, "net": 10}, "input_mb": 1, "locality": [["n1"]],
+       "phases": [{"duration": 20, "demand": {"cpu": 0.1, "mem": 0.2, "net": 4}, "usage": {"net": 4}}]}]}]})"),
+            std::vector<std::string>{"0"});
+  std::this_thread::sleep_for(std::chrono::milliseconds(2000));  // fifo starts it at once
+  ASSERT_EQ(Run({"cancel", "--scheduler", address, "0"}).exit_code, 0);
+  // n1 logs the transfer cut short, well below its 80 MB.
+  ASSERT_TRUE(Until([&] { return !Served("n1").empty(); })) << Slurp(dir_ / "n1" / "node.log");
+  const std::vector<uint64_t> served = Served("n1");
+  ASSERT_EQ(served.size(), 1u);
+  EXPECT_LT(served[0], 40'000'000u);
+  EXPECT_THAT(Slurp(dir_ / "n1" / "node.log"), ::testing::HasSubstr("(cut short)"));
+}
+
+}  // namespace
+}  // namespace weft
