@@ -198,6 +198,7 @@ class EngineCore final {
       e_.PhaseEnded(slot, phase, start_us, held, completed);
     }
     Resources ContainerSize(ContainerId c) const override { return e_.containers_.SizeOf(c); }
+    void CopiesDone(uint32_t slot) override { e_.ShuffleMayEnd(slot); }
 
    private:
     EngineCore& e_;

@@ -10,7 +10,8 @@
 //   - ContentionExecution (modeled_execution.h): running segments share each
 //     machine's cpu, disk and network and slow down when oversubscribed;
 //   - LiveExecution (live_engine.cc): attempts run as real processes on the
-//     runtime's nodes and end when the nodes say so.
+//     runtime's nodes and end when the nodes say so; shuffle copies move
+//     real bytes between the nodes (MovesShuffleBytes).
 //
 // Accounting rules every implementation follows (docs/policies.md, "What a
 // task holds and uses"):
@@ -63,6 +64,10 @@ class ExecutionHost {
   // ContainerSize: the size of container `c` (zero when there is none); the
   // runtime's launch carries it to the node, which enforces it.
   virtual Resources ContainerSize(ContainerId c) const = 0;
+  // CopiesDone: an execution that moves shuffle copies itself
+  // (Execution::MovesShuffleBytes) finished the attempt's last live copy:
+  // its shuffle may end.
+  virtual void CopiesDone(uint32_t slot) = 0;
 };
 
 // What an attempt is, as an execution needs to know it: the engine's own
@@ -110,6 +115,18 @@ class Execution {
   // (sim/locality.cc) to attempts run here; not for real runs, whose tasks
   // read their input for real.
   virtual bool ChargesRemoteReads() const { return true; }
+  // MovesShuffleBytes: the execution moves a shuffling attempt's copies
+  // itself (the runtime: real bytes from node to node) instead of the
+  // engine's modelled flows (sim/network_flows.h), which the simulator's
+  // models use. Then the engine hands each copy to CopyShuffle, and asks
+  // LiveCopies before it ends a shuffle.
+  virtual bool MovesShuffleBytes() const { return false; }
+  // CopyShuffle: copy `mb` (> 0) from machine `from` to the attempt's
+  // machine; when the attempt's last live copy ends, host.CopiesDone. A copy
+  // that fails ends the attempt (host.AttemptDone, failed).
+  virtual void CopyShuffle(uint32_t /*slot*/, const ExecutionAttempt& /*attempt*/, MachineId /*from*/, double /*mb*/) {}
+  // LiveCopies: how many of the attempt's copies have not ended.
+  virtual uint32_t LiveCopies(uint32_t /*slot*/) const { return 0; }
 };
 
 }  // namespace weft::sim

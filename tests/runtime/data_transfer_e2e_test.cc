@@ -91,5 +91,36 @@ TEST_F(DataTransferTest, AKilledAttemptStopsItsTransfer) {
   EXPECT_THAT(Slurp(dir_ / "n1" / "node.log"), ::testing::HasSubstr("(cut short)"));
 }
 
+TEST_F(DataTransferTest, AShuffleCopiesItsParentsOutputFromTheirNodeBeforeTheReducerStarts) {
+  // n0: 2 cores, 1 GB; n1: 1 core, 2 GB. The maps (1.5 GB) run on n1, the
+  // reducer (2 cores) on n0, so each map's 300 MB of shuffle output crosses
+  // n1's data port to n0 before the reducer runs; the reducer counts n1's
+  // served transfers as it starts.
+  const std::string address = SpawnScheduler({"--nodes", "2", "--policy", "fifo", "--heartbeat", "0.1"});
+  for (int n = 0; n < 2; ++n) {
+    SpawnWeftd({"node", "--scheduler", address, "--name", fmt::format("n{}", n), "--cpu", n == 0 ? "2" : "1",
+                "--mem", n == 0 ? "1" : "2", "--work-dir", (dir_ / fmt::format("n{}", n)).string()},
+               dir_ / fmt::format("n{}.out", n));
+  }
+  ASSERT_TRUE(Until([&] { return Run({"status", "--scheduler", address}).out.find("nodes 2/2 up") != std::string::npos; }));
+  const fs::path seen = WorkDir() / "seen";
+  ASSERT_EQ(SubmitIds(address, fmt::format(R"({{"weft": 1, "jobs": [{{"name": "mr", "stages": [
+      {{"name": "map", "tasks": 2, "duration": 0.1, "demand": {{"cpu": 1, "mem": 1.5, "net": 10}}}},
+      {{"name": "reduce", "tasks": 1, "duration": 0.1, "demand": {{"cpu": 2, "mem": 0.5, "net": 10}},
+        "after": [{{"stage": "map", "kind": "shuffle", "shuffle_mb": 300}}],
+        "command": "grep -c 'data port: transfer .* served' {0} > {1}"}}]}}]}})",
+                                           (dir_ / "n1" / "node.log").string(), seen.string())),
+            std::vector<std::string>{"0"});
+  const Result r = Wait(address, "0", 60);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err << Slurp(dir_ / "n0" / "node.log");
+  // 300 MB per map task, all from n1, none from n0 (the reducer's own node).
+  uint64_t total = 0;
+  for (const uint64_t b : Served("n1")) total += b;
+  EXPECT_EQ(total, 600'000'000u) << Slurp(dir_ / "n1" / "node.log");
+  EXPECT_THAT(Served("n0"), ::testing::IsEmpty());
+  // The reducer started after the copy ended: it saw n1's transfers logged.
+  EXPECT_GE(std::stoi(Slurp(seen)), 1) << "the reducer ran before its shuffle copy was done";
+}
+
 }  // namespace
 }  // namespace weft

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <deque>
 #include <optional>
+#include <unordered_map>
 
 #include "absl/container/flat_hash_map.h"
 #include "core/status.h"
@@ -39,6 +40,8 @@ constexpr int64_t kServeGuardNs = 200'000'000;
 // A ticket lives at most this long whatever the scheduler says: a transfer
 // is read as its phase starts, and an unused ticket must not linger.
 constexpr int64_t kMaxTicketMs = 10 * 60 * 1000;
+// Origin::phase of a shuffle copy's process.
+constexpr int64_t kCopy = -2;
 
 // Node: the daemon's main thread. It owns the task runner (children die
 // with the thread that forked them) and the hosted node agent, and serves
@@ -111,7 +114,8 @@ class Node {
     size_t link = 0;
     uint64_t session = 0;
     uint64_t attempt = 0;
-    int64_t phase = -1;  // the phase this process runs, or -1: the whole task
+    int64_t phase = -1;  // the phase this process runs, or -1: the whole task, kCopy: a shuffle copy
+    uint64_t transfer = 0;  // a shuffle copy's transfer
   };
   // A launched task with phases: no process of its own; each phase runs as
   // one when the scheduler starts it.
@@ -131,6 +135,7 @@ class Node {
     LinkLease lease;  // the scheduler's lease on this node (link_lease.h)
     absl::flat_hash_map<uint64_t, uint64_t> running;  // attempt -> runner id
     absl::flat_hash_map<uint64_t, Phased> phased;     // attempt -> its phases
+    std::unordered_multimap<uint64_t, uint64_t> copies;  // attempt -> runner ids of its shuffle copies
   };
 
   void Wait() {
@@ -285,6 +290,8 @@ class Node {
     s.running.clear();
     for (const auto& [attempt, p] : s.phased) runner_.Kill(p.runner_id);
     s.phased.clear();
+    for (const auto& [attempt, id] : s.copies) runner_.Kill(id);
+    s.copies.clear();
     book_.ReleaseLink(link);
     if (!agent_) return;
     if (!UpReplicas()) {
@@ -343,7 +350,10 @@ class Node {
     }
     for (const v1::ReservationMove* move : later) MoveReservation(link, *move);
     for (const v1::PhaseStart& start : m.phase_starts().starts()) StartPhase(link, start);
+    for (const v1::DataCopy& copy : m.data_copies().copies()) StartCopy(link, copy);
     for (uint64_t attempt : m.kills().attempts()) {
+      for (auto [it, end] = s.copies.equal_range(attempt); it != end; ++it) runner_.Kill(it->second);
+      s.copies.erase(attempt);  // their ends are not reported: the attempt is gone
       // The scheduler freed its reservation when it decided the kill.
       book_.Release(link, attempt);
       if (auto it = s.running.find(attempt); it != s.running.end()) runner_.Kill(it->second);
@@ -445,6 +455,30 @@ class Node {
     origins_[id] = Origin{link, s.session, start.attempt(), start.phase()};
   }
 
+  // StartCopy runs one shuffle copy of an attempt: a built-in net process
+  // reading the copy's bytes from the source node's data port. One that
+  // cannot start is reported as a failed copy at once.
+  void StartCopy(size_t link, const v1::DataCopy& copy) {
+    LinkState& s = states_[link];
+    const uint64_t id = next_task_id_++;
+    absl::StatusOr<DataPull> pull = PullOf(copy.pull());
+    TaskSpec spec{id, fmt::format("copy-{}-{}", copy.attempt(), copy.pull().transfer()), std::nullopt, 0};
+    spec.builtin_work = BuiltinWork::kNet;
+    spec.builtin_mb = static_cast<double>(copy.pull().bytes()) / 1e6;
+    if (pull.ok()) spec.builtin_pull = *pull;
+    if (absl::Status started = pull.ok() ? runner_.Start(spec) : pull.status(); !started.ok()) {
+      spdlog::warn("attempt {}: its shuffle copy cannot start: {}", copy.attempt(), StatusMessage(started));
+      v1::NodeMessage failed;
+      v1::CopyEnd* e = failed.mutable_copy_ends()->add_ends();
+      e->set_attempt(copy.attempt());
+      e->set_transfer(copy.pull().transfer());
+      links_[link]->Write(failed);
+      return;
+    }
+    s.copies.emplace(copy.attempt(), id);
+    origins_[id] = Origin{link, s.session, copy.attempt(), kCopy, copy.pull().transfer()};
+  }
+
   void DeliverToAgent(size_t link, const v1::AgentMail& mail) {
     if (mail.kind() == v1::AgentMail::START) {
       const bool shared = agent_ && agent_link_ != link && states_[agent_link_].up;
@@ -512,11 +546,23 @@ class Node {
     }
   }
 
+  // EraseCopy: runner task `id` was one of the attempt's live copies.
+  static bool EraseCopy(LinkState& s, uint64_t attempt, uint64_t id) {
+    for (auto [it, end] = s.copies.equal_range(attempt); it != end; ++it) {
+      if (it->second == id) {
+        s.copies.erase(it);
+        return true;
+      }
+    }
+    return false;
+  }
+
   void ReportEnds() {
     std::vector<TaskExit> exits = runner_.Reap();
     if (exits.empty()) return;
     std::vector<v1::NodeMessage> out(links_.size());
     std::vector<v1::NodeMessage> phase_out(links_.size());  // a message holds one kind
+    std::vector<v1::NodeMessage> copy_out(links_.size());
     for (const TaskExit& e : exits) {
       auto it = origins_.find(e.id);
       if (it == origins_.end()) continue;
@@ -526,6 +572,15 @@ class Node {
       // Ends of tasks from a stream that has ended are not reported: the
       // scheduler already counted them as lost.
       if (!s.up || s.session != origin.session) continue;
+      if (origin.phase == kCopy) {
+        if (!EraseCopy(s, origin.attempt, e.id)) continue;  // killed with its attempt
+        v1::CopyEnd* c = copy_out[origin.link].mutable_copy_ends()->add_ends();
+        c->set_attempt(origin.attempt);
+        c->set_transfer(origin.transfer);
+        c->set_done(e.exit_code == 0 && !e.failed_to_start && !e.killed);
+        c->set_run_us(e.run_us);
+        continue;
+      }
       if (origin.phase < 0) {
         s.running.erase(origin.attempt);
         book_.Release(origin.link, origin.attempt);
@@ -546,6 +601,7 @@ class Node {
     for (size_t l = 0; l < out.size(); ++l) {
       if (out[l].has_ends()) links_[l]->Write(out[l]);
       if (phase_out[l].has_phase_ends()) links_[l]->Write(phase_out[l]);
+      if (copy_out[l].has_copy_ends()) links_[l]->Write(copy_out[l]);
     }
   }
 

@@ -105,3 +105,16 @@ void AttemptLaunches::PullNetBytes(MachineId machine, const TaskRef& task, uint6
 }
 
 }  // namespace weft::runtime
+
+namespace weft::runtime {
+
+bool AttemptLaunches::CopyBytes(uint64_t id, MachineId to, MachineId from, double mb) {
+  const auto bytes = static_cast<uint64_t>(std::llround(std::max(0.0, mb) * 1e6));
+  v1::DataCopy copy;
+  copy.set_attempt(id);
+  if (bytes == 0 || !transfers_.Issue(from.value(), bytes, *copy.mutable_pull())) return false;
+  *outbox_.AddCopy(to.value()) = std::move(copy);
+  return true;
+}
+
+}  // namespace weft::runtime

@@ -38,6 +38,10 @@ class AttemptLaunches {
 
   void Launch(const sim::AttemptLaunch& launch);
   void StartPhase(uint64_t id, MachineId machine, const TaskRef& task, uint32_t phase);
+  // CopyBytes: attempt `id` on `to` copies `mb` from `from`'s data port (a
+  // DataCopy to `to`, its ticket to `from`). False when `from` has no data
+  // port up (the copy cannot be made: the engine counts it done).
+  bool CopyBytes(uint64_t id, MachineId to, MachineId from, double mb);
   // The engine's reservation of an attempt: set when it starts, moved while
   // it runs, dropped when it ends.
   void OnStart(const AttemptStart& start);

@@ -8,6 +8,7 @@ void NodeOutbox::Node::Clear() {
   agent_mails.Clear();
   phase_starts.Clear();
   data_tickets.Clear();
+  data_copies.Clear();
 }
 
 uint64_t NodeOutbox::Connect(uint32_t slot, NodeLink* link, TimeUs now) {
@@ -72,6 +73,12 @@ void NodeOutbox::Flush() {
       v1::SchedulerMessage m;
       *m.mutable_phase_starts() = std::move(node.phase_starts);
       node.phase_starts.Clear();
+      node.link->Send(std::move(m));
+    }
+    if (node.data_copies.copies_size() > 0) {
+      v1::SchedulerMessage m;
+      *m.mutable_data_copies() = std::move(node.data_copies);
+      node.data_copies.Clear();
       node.link->Send(std::move(m));
     }
   }

@@ -60,11 +60,13 @@ class NodeOutbox {
   v1::AgentMail* AddMail(uint32_t slot) { return nodes_[slot].agent_mails.add_mails(); }
   v1::PhaseStart* AddPhaseStart(uint32_t slot) { return nodes_[slot].phase_starts.add_starts(); }
   v1::DataTicket* AddTicket(uint32_t slot) { return nodes_[slot].data_tickets.add_tickets(); }
+  v1::DataCopy* AddCopy(uint32_t slot) { return nodes_[slot].data_copies.add_copies(); }
   // SendNow: a message that waits for nothing (a registration's answer).
   void SendNow(uint32_t slot, v1::SchedulerMessage message) { nodes_[slot].link->Send(std::move(message)); }
 
   // Flush sends each connected node what waits for it: kills first, then
-  // agent mail, launches, and the phase starts that may belong to them; the
+  // agent mail, launches, the phase starts that may belong to them, and
+// shuffle copies; the
   // data tickets of transfers from a node go to it before any phase starts
   // anywhere (a reader waits a moment for its ticket to reach the holder).
   void Flush();
@@ -79,6 +81,7 @@ class NodeOutbox {
     v1::AgentMails agent_mails;
     v1::PhaseStarts phase_starts;
     v1::DataTickets data_tickets;
+    v1::DataCopies data_copies;
     void Clear();
   };
   std::vector<Node> nodes_;

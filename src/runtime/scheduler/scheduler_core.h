@@ -182,6 +182,7 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   void StartAttempt(const sim::AttemptLaunch& launch) override;
   void KillAttempt(uint64_t id, MachineId machine) override;
   void StartPhase(uint64_t id, MachineId machine, const TaskRef& task, uint32_t phase) override;
+  bool CopyBytes(uint64_t id, MachineId to, MachineId from, double mb) override;
   void DeliverToNode(MachineId machine, const sim::NodeMail& mail) override;
   // RunObserver (called by the engine, under the lock).
   void OnAttemptStart(const AttemptStart& start) override;
