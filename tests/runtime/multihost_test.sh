@@ -84,7 +84,7 @@ ip netns exec "$ns_s" "$weftd" scheduler --listen 0.0.0.0:7070 --state "$work/s"
   >"$work/s.out" 2>&1 &
 pids+=($!)
 for i in 0 1; do
-  ip netns exec "$tag-n$i" "$weftd" node --scheduler "10.77.0.$((4 * i + 1)):7070" --name "n$i" --cpu 1 --mem $((2 - i)) \
+  ip netns exec "$tag-n$i" "$weftd" node --scheduler "10.77.0.$((4 * i + 1)):7070" --name "n$i" --cpu 1 --mem $((2 - i)) --disk $((100 + 900 * i)) \
     --work-dir "$work/n$i" "${tls_client[@]}" >"$work/n$i.out" 2>&1 &
   pids+=($!)
 done
@@ -99,19 +99,24 @@ status | grep -q "nodes 2/2 up" || fail "the nodes did not register across the n
 # Real bytes between the namespaces (docs/runtime.md, "Bytes between
 # nodes"): a task needing 1.5 GB (so it runs on n0, the node with 2 GB) has
 # a net phase of 8 MB and its input held on n1, so it reads the 8 MB from
-# n1's data port across the veth pairs; n1's log counts what it served, and
-# to which address.
+# n1's data port across the veth pairs; then its child behind a shuffle
+# edge, needing 500 MB/s of disk (so on n1, the node with 1000), copies its
+# 5 MB of shuffle output from n0's data port. Each node's log counts what
+# it served, and to which address.
 cat >"$work/net.json" <<EOF
 {"weft": 1, "jobs": [{"name": "net", "stages": [
   {"name": "pull", "tasks": 1, "demand": {"cpu": 1, "mem": 1.5, "net": 10}, "input_mb": 1,
-   "locality": [["n1"]], "phases": [{"resource": "net", "work": 8}]}]}]}
+   "locality": [["n1"]], "phases": [{"resource": "net", "work": 8}]},
+  {"name": "merge", "tasks": 1, "duration": 0.1, "demand": {"cpu": 1, "mem": 0.5, "disk": 500, "net": 10},
+   "after": [{"stage": "pull", "kind": "shuffle", "shuffle_mb": 5}]}]}]}
 EOF
 in_s "$weft" submit --scheduler 10.77.0.1:7070 "${tls_client[@]}" "$work/net.json" | grep -qx 0 || fail "submit net"
 in_s "$weft" wait --scheduler 10.77.0.1:7070 "${tls_client[@]}" 0 --timeout 30 || fail "the net job did not succeed"
 grep -q "data port: transfer [0-9]* to 10.77.0.2:[0-9]*: served 8000000 of 8000000 bytes" "$work/n1/node.log" ||
   fail "n1 did not serve the net phase's 8 MB to n0 (10.77.0.2): $(grep 'data port' "$work"/n*/node.log)"
-grep -q "data port: transfer .*: served" "$work/n0/node.log" && fail "n0 served bytes it did not hold"
-echo "a net phase on n0 read its 8 MB from n1's data port across the veth pairs"
+grep -q "data port: transfer [0-9]* to 10.77.0.6:[0-9]*: served 5000000 of 5000000 bytes" "$work/n0/node.log" ||
+  fail "n0 did not serve the shuffle's 5 MB to n1 (10.77.0.6): $(grep 'data port' "$work"/n*/node.log)"
+echo "a net phase on n0 read its 8 MB from n1, and a shuffle on n1 copied its 5 MB from n0, across the veth pairs"
 
 # Each map task marks its start with its node's name (the node's work dir
 # is its cwd: n0 or n1), then sleeps long enough for the cut.
