@@ -57,22 +57,22 @@ class LiveExecution final : public Execution {
   }
   void OnSegmentEvent(const Event& /*e*/) override {}
   bool ChargesRemoteReads() const override { return false; }  // a real task reads its input for real
-  // Shuffle copies move real bytes between the nodes; one the executor
-  // cannot move counts as done at once.
-  bool MovesShuffleBytes() const override { return true; }
-  void CopyShuffle(uint32_t slot, const ExecutionAttempt& a, MachineId from, double mb) override {
+  // Shuffle copies and input reads move real bytes between the nodes; one
+  // the executor cannot move is not waited for.
+  bool MovesBytes() const override { return true; }
+  void MoveBytes(uint32_t slot, const ExecutionAttempt& a, MachineId from, double mb) override {
     if (slot >= copies_.size()) copies_.resize(slot + 1);
     if (executor_.CopyBytes(IdOf(slot, a.generation), a.machine, from, mb)) ++copies_[slot];
   }
-  uint32_t LiveCopies(uint32_t slot) const override { return slot < copies_.size() ? copies_[slot] : 0; }
+  uint32_t LiveMoves(uint32_t slot) const override { return slot < copies_.size() ? copies_[slot] : 0; }
 
   // CopyReported: one of the attempt's copies ended; the last done lets its
   // shuffle end, a failed one fails the attempt (its end kills the rest).
   void CopyReported(uint32_t slot, bool done) {
-    if (LiveCopies(slot) == 0) return;  // not one of its copies (a stale or repeated report)
+    if (LiveMoves(slot) == 0) return;  // not one of its copies (a stale or repeated report)
     --copies_[slot];
     if (!done) return host_.AttemptDone(slot, Outcome::kFailed);
-    if (copies_[slot] == 0) host_.CopiesDone(slot);
+    if (copies_[slot] == 0) host_.BytesMoved(slot);
   }
 
   AttemptAccount End(uint32_t slot, const ExecutionAttempt& a) override {

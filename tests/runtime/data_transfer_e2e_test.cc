@@ -1,7 +1,9 @@
-// Real bytes between nodes (docs/runtime.md, "Bytes between nodes"): a
-// built-in net phase reads its bytes from the data port of the node holding
-// its task's input, or from its own node's when no other node holds it, and
-// a killed attempt's transfer stops. The data ports' log lines count the
+// Real bytes between nodes (docs/runtime.md, "Bytes between nodes"): a task
+// placed off its input's node reads the input from it first; a built-in net
+// phase reads its bytes from the data port of the node holding its task's
+// input, or from its own node's when no other node holds it; a killed
+// attempt's transfer stops; a shuffle copies its parents' output from their
+// node before the reducer starts. The data ports' log lines count the
 // bytes each node served.
 #include <chrono>
 #include <regex>
@@ -54,13 +56,14 @@ class DataTransferTest : public RuntimeTest {
   }
 };
 
-TEST_F(DataTransferTest, ANetPhaseReadsItsBytesFromThePeerHoldingItsInput) {
+TEST_F(DataTransferTest, ATaskReadsItsInputAndItsNetPhaseFromThePeerHoldingIt) {
   const std::string address = Cluster();
   ASSERT_EQ(SubmitIds(address, NetJob(32, "n1")), std::vector<std::string>{"0"});
   const Result r = Wait(address, "0", 60);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err << Slurp(dir_ / "n0" / "node.log");
-  // The 32 MB crossed n1's data port, all of them, and none came from n0's.
-  EXPECT_EQ(Served("n1"), std::vector<uint64_t>{32'000'000}) << Slurp(dir_ / "n1" / "node.log");
+  // Its 1 MB of input was read from n1 first (a remote read), then the
+  // phase's 32 MB crossed n1's data port, all of them; none came from n0's.
+  EXPECT_EQ(Served("n1"), (std::vector<uint64_t>{1'000'000, 32'000'000})) << Slurp(dir_ / "n1" / "node.log");
   EXPECT_THAT(Served("n0"), ::testing::IsEmpty());
 }
 
@@ -84,10 +87,11 @@ TEST_F(DataTransferTest, AKilledAttemptStopsItsTransfer) {
   std::this_thread::sleep_for(std::chrono::milliseconds(2000));  // fifo starts it at once
   ASSERT_EQ(Run({"cancel", "--scheduler", address, "0"}).exit_code, 0);
   // n1 logs the transfer cut short, well below its 80 MB.
-  ASSERT_TRUE(Until([&] { return !Served("n1").empty(); })) << Slurp(dir_ / "n1" / "node.log");
+  // (After its 1 MB input read, served whole.)
+  ASSERT_TRUE(Until([&] { return Served("n1").size() == 2; })) << Slurp(dir_ / "n1" / "node.log");
   const std::vector<uint64_t> served = Served("n1");
-  ASSERT_EQ(served.size(), 1u);
-  EXPECT_LT(served[0], 40'000'000u);
+  EXPECT_EQ(served[0], 1'000'000u);
+  EXPECT_LT(served[1], 40'000'000u);
   EXPECT_THAT(Slurp(dir_ / "n1" / "node.log"), ::testing::HasSubstr("(cut short)"));
 }
 
