@@ -461,12 +461,8 @@ class Node {
   void StartCopy(size_t link, const v1::DataCopy& copy) {
     LinkState& s = states_[link];
     const uint64_t id = next_task_id_++;
-    absl::StatusOr<DataPull> pull = PullOf(copy.pull());
-    TaskSpec spec{id, fmt::format("copy-{}-{}", copy.attempt(), copy.pull().transfer()), std::nullopt, 0};
-    spec.builtin_work = BuiltinWork::kNet;
-    spec.builtin_mb = static_cast<double>(copy.pull().bytes()) / 1e6;
-    if (pull.ok()) spec.builtin_pull = *pull;
-    if (absl::Status started = pull.ok() ? runner_.Start(spec) : pull.status(); !started.ok()) {
+    absl::StatusOr<TaskSpec> spec = CopySpec(id, copy);
+    if (absl::Status started = spec.ok() ? runner_.Start(*spec) : spec.status(); !started.ok()) {
       spdlog::warn("attempt {}: its shuffle copy cannot start: {}", copy.attempt(), StatusMessage(started));
       v1::NodeMessage failed;
       v1::CopyEnd* e = failed.mutable_copy_ends()->add_ends();

@@ -63,6 +63,16 @@ absl::StatusOr<TaskSpec> PhaseSpec(uint64_t id, const v1::Launch& launch, const 
   return spec;
 }
 
+absl::StatusOr<TaskSpec> CopySpec(uint64_t id, const v1::DataCopy& copy) {
+  absl::StatusOr<DataPull> pull = PullOf(copy.pull());
+  if (!pull.ok()) return pull.status();
+  TaskSpec spec{id, fmt::format("copy-{}-{}", copy.attempt(), copy.pull().transfer()), std::nullopt, 0};
+  spec.builtin_work = BuiltinWork::kNet;
+  spec.builtin_mb = static_cast<double>(copy.pull().bytes()) / 1e6;
+  spec.builtin_pull = *pull;
+  return spec;
+}
+
 absl::StatusOr<DataPull> PullOf(const v1::DataPull& pull) {
   DataPull out;
   if (!ParseDataAddress(pull.address(), out.address, out.address_len)) {

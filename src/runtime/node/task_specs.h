@@ -2,8 +2,8 @@
 //
 // How the node turns what the scheduler sends into what its task runner
 // starts (task_runner.h's TaskSpec): a launch without phases, one phase of
-// a phased launch, the container a task runs in and the limits of one that
-// runs outside any. Pure functions of the messages; the daemon owns the
+// a phased launch, a copy of bytes from another node, the container a task
+// runs in and the limits of one that runs outside any. Pure functions of the messages; the daemon owns the
 // runner and starts what they build.
 //
 // Threading: none of their own; plain functions.
@@ -35,6 +35,11 @@ TaskSpec TaskSpecOf(uint64_t id, const v1::Launch& l);
 // in the environment. A built-in phase that moves network bytes reads them
 // from its start's pull (DataPull); an error when the pull is malformed.
 absl::StatusOr<TaskSpec> PhaseSpec(uint64_t id, const v1::Launch& launch, const v1::PhaseStart& start);
+
+// CopySpec: runner task `id` for a shuffle copy or an input read: the
+// built-in net work reading the copy's bytes from its source's data port;
+// an error when its pull is malformed.
+absl::StatusOr<TaskSpec> CopySpec(uint64_t id, const v1::DataCopy& copy);
 
 // PullOf: a start's data pull as the built-in child sends it; an error when
 // its address is not a numeric HOST:PORT or its ticket not 16 bytes.
