@@ -39,6 +39,7 @@
 #endif
 #include "runtime/auth.h"
 #include "runtime/kept_address.h"
+#include "runtime/node/data_address.h"
 #include "runtime/node/node_daemon.h"
 #include "runtime/owned_files.h"
 #include "runtime/scheduler/scheduler_core.h"
@@ -437,6 +438,9 @@ int main(int argc, char** argv) {
       ->capture_default_str()->check(CLI::Range(0, 65535));
   n->add_option("--work-dir", node.work_dir, "where task output and the node log go");
   n->add_flag("--no-cgroups", node.no_cgroups, "track tasks by process group only, as where no cgroup is writable");
+  n->add_option("--data-listen", node.data_host,
+                "the numeric address of the node's data port (default: the one that reaches the scheduler)")
+      ->check([](const std::string& host) { return IsNumericHost(host) ? "" : "not a numeric IP address"; });
   n->add_option("--token-file", node_token_file, "the scheduler's shared token");
   TlsFiles node_tls;
   AddTlsFlags(n, node_tls, TlsSide::kClient);

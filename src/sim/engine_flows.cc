@@ -1,7 +1,8 @@
 // The engine's side of flows (sim/network_flows.h): a flow that is done goes
 // back to the attempt it worked for (its remote read is over, or its shuffle
 // may end), and every flow that ended, done or cut short, is reported to the
-// run's observers (flows.csv, the schedule checker).
+// run's observers (flows.csv, the schedule checker). An execution that moves
+// bytes itself reports the end of its moves through BytesMoved.
 #include "sim/engine_impl.h"
 
 namespace weft::sim {
@@ -12,6 +13,11 @@ void EngineCore::FlowEnded(const Event& e) {
   if (!owner || attempts_.Find(owner->slot, owner->generation) == nullptr) return;
   if (owner->kind == FlowKind::kRemoteRead) return InputRead(owner->slot);
   ShuffleMayEnd(owner->slot);
+}
+
+void EngineCore::BytesMoved(uint32_t slot) {
+  if (attempts_[slot].state() == AttemptState::kReadingInput) return InputRead(slot);
+  ShuffleMayEnd(slot);
 }
 
 void EngineCore::ReportFlows() {

@@ -198,6 +198,7 @@ class EngineCore final {
       e_.PhaseEnded(slot, phase, start_us, held, completed);
     }
     Resources ContainerSize(ContainerId c) const override { return e_.containers_.SizeOf(c); }
+    void BytesMoved(uint32_t slot) override { e_.BytesMoved(slot); }
 
    private:
     EngineCore& e_;
@@ -321,6 +322,12 @@ class EngineCore final {
   // Flows (sim/network_flows.h): FlowEnded hands a done flow to its owner;
   // ReportFlows passes ended flows' records on.
   void FlowEnded(const Event& e);
+  // BytesMoved: the execution's own moves for the attempt are over (its
+  // input is read, or its shuffle may end).
+  void BytesMoved(uint32_t slot);
+  // StartRealRead: the attempt off its input's machines reads it through
+  // the execution (Execution::MovesBytes); false when nothing is moved.
+  bool StartRealRead(uint32_t slot);
   void ReportFlows();
 
   // profiled_phases.cc: a task with profiled phases reserves its current

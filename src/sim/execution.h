@@ -10,7 +10,8 @@
 //   - ContentionExecution (modeled_execution.h): running segments share each
 //     machine's cpu, disk and network and slow down when oversubscribed;
 //   - LiveExecution (live_engine.cc): attempts run as real processes on the
-//     runtime's nodes and end when the nodes say so.
+//     runtime's nodes and end when the nodes say so; shuffle copies move
+//     real bytes between the nodes (MovesBytes).
 //
 // Accounting rules every implementation follows (docs/policies.md, "What a
 // task holds and uses"):
@@ -63,6 +64,10 @@ class ExecutionHost {
   // ContainerSize: the size of container `c` (zero when there is none); the
   // runtime's launch carries it to the node, which enforces it.
   virtual Resources ContainerSize(ContainerId c) const = 0;
+  // BytesMoved: an execution that moves bytes itself (Execution::MovesBytes)
+  // finished the attempt's last live move: its input read, or its shuffle,
+  // may end.
+  virtual void BytesMoved(uint32_t slot) = 0;
 };
 
 // What an attempt is, as an execution needs to know it: the engine's own
@@ -110,6 +115,21 @@ class Execution {
   // (sim/locality.cc) to attempts run here; not for real runs, whose tasks
   // read their input for real.
   virtual bool ChargesRemoteReads() const { return true; }
+  // MovesBytes: the execution moves an attempt's bytes between machines
+  // itself (the runtime: real bytes from node to node) instead of the
+  // engine's modelled flows (sim/network_flows.h), which the simulator's
+  // models use: a shuffling attempt's copies, and an attempt's input when it
+  // runs off the machines holding it (with or without a locality cost: the
+  // real read costs what it costs). Then the engine hands each move to
+  // MoveBytes and asks LiveMoves before it ends a read or a shuffle.
+  virtual bool MovesBytes() const { return false; }
+  // MoveBytes: move `mb` (> 0) from machine `from` to the attempt's machine;
+  // when the attempt's last live move ends, host.BytesMoved. A move that
+  // fails ends the attempt (host.AttemptDone, failed). A move that cannot be
+  // made is not live (LiveMoves does not count it).
+  virtual void MoveBytes(uint32_t /*slot*/, const ExecutionAttempt& /*attempt*/, MachineId /*from*/, double /*mb*/) {}
+  // LiveMoves: how many of the attempt's moves have not ended.
+  virtual uint32_t LiveMoves(uint32_t /*slot*/) const { return 0; }
 };
 
 }  // namespace weft::sim

@@ -57,12 +57,30 @@ class LiveExecution final : public Execution {
   }
   void OnSegmentEvent(const Event& /*e*/) override {}
   bool ChargesRemoteReads() const override { return false; }  // a real task reads its input for real
+  // Shuffle copies and input reads move real bytes between the nodes; one
+  // the executor cannot move is not waited for.
+  bool MovesBytes() const override { return true; }
+  void MoveBytes(uint32_t slot, const ExecutionAttempt& a, MachineId from, double mb) override {
+    if (slot >= copies_.size()) copies_.resize(slot + 1);
+    if (executor_.CopyBytes(IdOf(slot, a.generation), a.machine, from, mb)) ++copies_[slot];
+  }
+  uint32_t LiveMoves(uint32_t slot) const override { return slot < copies_.size() ? copies_[slot] : 0; }
+
+  // CopyReported: one of the attempt's copies ended; the last done lets its
+  // shuffle end, a failed one fails the attempt (its end kills the rest).
+  void CopyReported(uint32_t slot, bool done) {
+    if (LiveMoves(slot) == 0) return;  // not one of its copies (a stale or repeated report)
+    --copies_[slot];
+    if (!done) return host_.AttemptDone(slot, Outcome::kFailed);
+    if (copies_[slot] == 0) host_.BytesMoved(slot);
+  }
 
   AttemptAccount End(uint32_t slot, const ExecutionAttempt& a) override {
     AttemptAccount account;
     // An end the engine decided (a kill, a failed job, a lost machine) stops
     // the process; an end the node reported has nothing left to stop.
     if (slot != reporting_) executor_.KillAttempt(IdOf(slot, a.generation), a.machine);
+    if (slot < copies_.size()) copies_[slot] = 0;  // the kill stops them
     if (slot >= runs_.size() || !runs_[slot].active) return account;
     Run& run = runs_[slot];
     if (run.phase_start_us >= 0) {
@@ -150,6 +168,7 @@ class LiveExecution final : public Execution {
   ExecutionHost& host_;
   const Workload& w_;
   std::vector<Run> runs_;
+  std::vector<uint32_t> copies_;  // per slot: shuffle copies not yet reported
   uint32_t reporting_ = UINT32_MAX;
   const EventQueue& queue_;  // the engine's clock
 };
@@ -253,6 +272,14 @@ bool LiveEngine::PhaseEnded(uint64_t id, uint32_t phase, const policy::TaskUsage
   Advance(now);
   if (!core_->AttemptRunsPhase(id, phase)) return false;
   execution_->PhaseReported(AttemptTable::SlotOf(id), core_->AttemptView(id), usage);
+  Advance(now);
+  return true;
+}
+
+bool LiveEngine::CopyEnded(uint64_t id, bool done, TimeUs now) {
+  Advance(now);
+  if (!core_->AttemptLive(id)) return false;
+  execution_->CopyReported(AttemptTable::SlotOf(id), done);
   Advance(now);
   return true;
 }

@@ -61,6 +61,11 @@ class AttemptExecutor : public AgentChannel {
   // StartPhase: run phase `phase` of phased attempt `id` (launched with
   // phases > 0) now; report its end with LiveEngine::PhaseEnded.
   virtual void StartPhase(uint64_t id, MachineId machine, const TaskRef& task, uint32_t phase) = 0;
+  // CopyBytes: shuffling attempt `id` on `to` copies `mb` of its parents'
+  // output from `from` (docs/runtime.md, "Bytes between nodes"); report its
+  // end with LiveEngine::CopyEnded. False: this executor moves no bytes (the
+  // copy counts as done at once, and the shuffle waits for its parents only).
+  virtual bool CopyBytes(uint64_t /*id*/, MachineId /*to*/, MachineId /*from*/, double /*mb*/) { return false; }
 };
 
 class EngineCore;
@@ -108,6 +113,11 @@ class LiveEngine {
   // started at once), or the attempt ends ok after its last. `average` and
   // `peak`: what the phase's process used. False for a stale id or phase.
   bool PhaseEnded(uint64_t id, uint32_t phase, const policy::TaskUsage& usage, TimeUs now);
+  // CopyEnded: the executor reports that one shuffle copy of attempt `id`
+  // (AttemptExecutor::CopyBytes) ended, done or not: the shuffle may end
+  // once its copies are done and its parents too; a copy that failed (its
+  // source node gone) fails the attempt. False for a stale id.
+  bool CopyEnded(uint64_t id, bool done, TimeUs now);
 
   // A remote node agent's actions (remote_agents only): a message from
   // machine m's agent, and a launch of a ready task on m, checked as any

@@ -6,15 +6,18 @@
 // interfaces and uplinks it crosses with every other flow; with the factors
 // form (no bytes to move) it is a wait of RemoteReadUs (model/locality.h).
 // The read is the engine's, so it is the same in the fixed and contention
-// models; real runs (the runtime) charge nothing, as a real task reads its
-// input for real. While it reads, the attempt holds what it reserved and
-// uses nothing.
+// models. A real run (the runtime's execution, which MovesBytes) reads the
+// input for real instead, whether or not a locality cost is given: from the
+// same source, through the execution (StartRealRead), and the read ends when
+// the reader's node reports it. While it reads, the attempt holds what it
+// reserved and uses nothing.
 #include "model/locality.h"
 #include "sim/engine_impl.h"
 
 namespace weft::sim {
 
 bool EngineCore::StartRemoteRead(uint32_t slot) {
+  if (execution_->MovesBytes()) return StartRealRead(slot);
   const LocalityCost& cost = w_.cluster.locality_cost();
   if (!cost.enabled || !execution_->ChargesRemoteReads()) return false;
   const Attempt& a = attempts_[slot];
@@ -35,6 +38,18 @@ bool EngineCore::StartRemoteRead(uint32_t slot) {
   attempts_[slot].MoveTo(AttemptState::kReadingInput);
   queue_.Push(Event{.time = queue_.now() + read_us, .type = EventType::kRemoteReadEnd, .a = slot,
                     .b = a.generation});
+  return true;
+}
+
+bool EngineCore::StartRealRead(uint32_t slot) {
+  const Attempt& a = attempts_[slot];
+  const Locality where = LocalityOf(a);
+  if (where != Locality::kRack && where != Locality::kRemote) return false;
+  const double mb = w_.jobs[a.task.job.value()].stages[a.task.stage].TaskInputMb(a.task.index);
+  if (mb <= 0) return false;
+  execution_->MoveBytes(slot, ExecutionView(a), ReadSource(a), mb);
+  if (execution_->LiveMoves(slot) == 0) return false;  // it could not be moved: nothing to wait for
+  attempts_[slot].MoveTo(AttemptState::kReadingInput);
   return true;
 }
 

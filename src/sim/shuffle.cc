@@ -7,7 +7,10 @@
 // output on the task's own machine is not copied over the network. Its
 // shuffle ends once the last parent task has ended and its last flow is
 // done, and only then does its own work begin (BeginSegments again). While
-// it shuffles the attempt holds what it reserved and runs no segment.
+// it shuffles the attempt holds what it reserved and runs no segment. A real
+// run's execution moves the copies itself (Execution::MovesBytes:
+// one transfer between the nodes per copy, ended when the reducer's node
+// reports it) instead of these modelled flows.
 #include "sim/engine_impl.h"
 
 namespace weft::sim {
@@ -37,6 +40,8 @@ bool EngineCore::StartShuffle(uint32_t slot) {
 
 void EngineCore::CopyFrom(uint32_t slot, const Attempt& a, MachineId from, double mb) {
   if (from == a.machine || mb <= 0) return;  // on its own machine: nothing crosses the network
+  // A real run moves the bytes for real (docs/runtime.md, "Bytes between nodes").
+  if (execution_->MovesBytes()) return execution_->MoveBytes(slot, ExecutionView(a), from, mb);
   const NetworkFlows::FlowId f = network_.FlowFrom(slot, a.generation, from);
   if (f != NetworkFlows::kNoFlow) return network_.AddBytes(f, mb);
   network_.Start(from, a.machine, mb, NetworkFlows::kNoCap,
@@ -63,7 +68,7 @@ void EngineCore::ShuffleParentsDone(JobId job, uint32_t stage) {
 void EngineCore::ShuffleMayEnd(uint32_t slot) {
   const Attempt& a = attempts_[slot];
   if (!AttemptLifecycle::Shuffling(a.state())) return;
-  if (network_.Live(slot, a.generation) > 0) return;  // still copying
+  if (network_.Live(slot, a.generation) > 0 || execution_->LiveMoves(slot) > 0) return;  // still copying
   if (jobs_.progress(a.task.job).stages[a.task.stage].barrier_parents_left > 0) return;  // more to come
   ScheduleShuffleEnd(slot);
 }

@@ -6,8 +6,9 @@
 # veth pair per node from the scheduler's namespace (10.77.0.1 <-> n0 at
 # 10.77.0.2, 10.77.0.5 <-> n1 at 10.77.0.6); the scheduler listens on
 # 0.0.0.0 with mutual TLS and a token, nodes and the client use both. A
-# two-stage job runs; while its first stage runs one task on each node, n0's
-# link is cut (`ip link set down`): after the lost-node timeout (1 s) its
+# net phase on n0 first reads its bytes from n1's data port (routed by the
+# scheduler's namespace); then a two-stage job runs; while its first stage
+# runs one task on each node, n0's link is cut (`ip link set down`): after the lost-node timeout (1 s) its
 # task reruns on n1 and the job still succeeds.
 #
 # Needs root and `ip netns` (iproute2): exits 77 (ctest's SKIP_RETURN_CODE)
@@ -66,6 +67,11 @@ link() {
 link "$ns_0" 0 || skip "cannot make veth pairs here"
 link "$ns_1" 1 || fail "cannot make the second veth pair"
 ip -n "$ns_s" link set lo up
+# The scheduler's namespace routes between the nodes' pairs, as a switch
+# would: a node's data port is reached by the other node through it.
+ip netns exec "$ns_s" sysctl -qw net.ipv4.ip_forward=1 || fail "cannot turn on forwarding in the scheduler's namespace"
+ip -n "$ns_0" route add default via 10.77.0.1 && ip -n "$ns_1" route add default via 10.77.0.5 ||
+  fail "cannot route between the nodes"
 
 rm -rf "$work" && mkdir -p "$work/out"
 bash "$make_certs" "$work/certs" 10.77.0.1 10.77.0.5 || fail "cannot make certificates (openssl)"
@@ -78,7 +84,7 @@ ip netns exec "$ns_s" "$weftd" scheduler --listen 0.0.0.0:7070 --state "$work/s"
   >"$work/s.out" 2>&1 &
 pids+=($!)
 for i in 0 1; do
-  ip netns exec "$tag-n$i" "$weftd" node --scheduler "10.77.0.$((4 * i + 1)):7070" --name "n$i" --cpu 1 --mem 1 \
+  ip netns exec "$tag-n$i" "$weftd" node --scheduler "10.77.0.$((4 * i + 1)):7070" --name "n$i" --cpu 1 --mem $((2 - i)) --disk $((100 + 900 * i)) \
     --work-dir "$work/n$i" "${tls_client[@]}" >"$work/n$i.out" 2>&1 &
   pids+=($!)
 done
@@ -90,6 +96,28 @@ for _ in $(seq 100); do
 done
 status | grep -q "nodes 2/2 up" || fail "the nodes did not register across the namespaces"
 
+# Real bytes between the namespaces (docs/runtime.md, "Bytes between
+# nodes"): a task needing 1.5 GB (so it runs on n0, the node with 2 GB) has
+# a net phase of 8 MB and its input held on n1, so it reads the 8 MB from
+# n1's data port across the veth pairs; then its child behind a shuffle
+# edge, needing 500 MB/s of disk (so on n1, the node with 1000), copies its
+# 5 MB of shuffle output from n0's data port. Each node's log counts what
+# it served, and to which address.
+cat >"$work/net.json" <<EOF
+{"weft": 1, "jobs": [{"name": "net", "stages": [
+  {"name": "pull", "tasks": 1, "demand": {"cpu": 1, "mem": 1.5, "net": 10}, "input_mb": 1,
+   "locality": [["n1"]], "phases": [{"resource": "net", "work": 8}]},
+  {"name": "merge", "tasks": 1, "duration": 0.1, "demand": {"cpu": 1, "mem": 0.5, "disk": 500, "net": 10},
+   "after": [{"stage": "pull", "kind": "shuffle", "shuffle_mb": 5}]}]}]}
+EOF
+in_s "$weft" submit --scheduler 10.77.0.1:7070 "${tls_client[@]}" "$work/net.json" | grep -qx 0 || fail "submit net"
+in_s "$weft" wait --scheduler 10.77.0.1:7070 "${tls_client[@]}" 0 --timeout 30 || fail "the net job did not succeed"
+grep -q "data port: transfer [0-9]* to 10.77.0.2:[0-9]*: served 8000000 of 8000000 bytes" "$work/n1/node.log" ||
+  fail "n1 did not serve the net phase's 8 MB to n0 (10.77.0.2): $(grep 'data port' "$work"/n*/node.log)"
+grep -q "data port: transfer [0-9]* to 10.77.0.6:[0-9]*: served 5000000 of 5000000 bytes" "$work/n0/node.log" ||
+  fail "n0 did not serve the shuffle's 5 MB to n1 (10.77.0.6): $(grep 'data port' "$work"/n*/node.log)"
+echo "a net phase on n0 read its 8 MB from n1, and a shuffle on n1 copied its 5 MB from n0, across the veth pairs"
+
 # Each map task marks its start with its node's name (the node's work dir
 # is its cwd: n0 or n1), then sleeps long enough for the cut.
 cat >"$work/dag.json" <<EOF
@@ -99,7 +127,7 @@ cat >"$work/dag.json" <<EOF
   {"name": "reduce", "tasks": 1, "duration": 0.1, "demand": {"cpu": 1, "mem": 0.1}, "after": ["map"],
    "command": "touch $work/out/reduced"}]}]}
 EOF
-in_s "$weft" submit --scheduler 10.77.0.1:7070 "${tls_client[@]}" "$work/dag.json" | grep -qx 0 || fail "submit"
+in_s "$weft" submit --scheduler 10.77.0.1:7070 "${tls_client[@]}" "$work/dag.json" | grep -qx 1 || fail "submit"
 for _ in $(seq 100); do
   [ "$(ls "$work/out" | grep -c '^started-')" -eq 2 ] && break
   sleep 0.05
@@ -109,11 +137,12 @@ ls "$work/out" | grep -q -- '-n1$' || fail "no map task started on n1: $(ls "$wo
 ip -n "$ns_s" link set s0-"$tag" down || fail "cannot cut n0's link"
 echo "cut n0's link while it ran a map task"
 
-in_s "$weft" wait --scheduler 10.77.0.1:7070 "${tls_client[@]}" 0 --timeout 15 || fail "the job did not succeed"
+in_s "$weft" wait --scheduler 10.77.0.1:7070 "${tls_client[@]}" 1 --timeout 15 || fail "the job did not succeed"
 [ -f "$work/out/reduced" ] || fail "the reduce stage did not run"
 status --out "$work/results" >/dev/null || fail "export"
 # n0's map attempt was given up (killed) and every task has an ok attempt, none on n0.
-grep -q ',n0,.*,killed,' "$work/results/tasks.csv" || fail "no killed attempt on n0: $(cat "$work/results/tasks.csv")"
-[ "$(grep -c ',ok,' "$work/results/tasks.csv")" -eq 3 ] || fail "not 3 ok attempts: $(cat "$work/results/tasks.csv")"
-grep ',ok,' "$work/results/tasks.csv" | grep -q ',n0,' && fail "an ok attempt on the cut node n0"
+grep '^dag,' "$work/results/tasks.csv" > "$work/results/dag-tasks.csv"  # the export holds the net job too
+grep -q ',n0,.*,killed,' "$work/results/dag-tasks.csv" || fail "no killed attempt on n0: $(cat "$work/results/tasks.csv")"
+[ "$(grep -c ',ok,' "$work/results/dag-tasks.csv")" -eq 3 ] || fail "not 3 ok attempts: $(cat "$work/results/tasks.csv")"
+grep ',ok,' "$work/results/dag-tasks.csv" | grep -q ',n0,' && fail "an ok attempt on the cut node n0"
 echo "PASS: the job finished on n1 after n0's link was cut"

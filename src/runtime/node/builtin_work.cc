@@ -132,6 +132,49 @@ int NetWork(uint64_t bytes, double per_us = 0, int64_t start_us = 0) {
   return 0;
 }
 
+// PullWork reads pull.bytes from a node's data port: connects to it, sends
+// the request made before the clone, and reads until all have come; paced
+// at per_us bytes per microsecond from start_us when per_us > 0 (TCP's
+// flow control then slows the sender to the reader's pace). The server
+// closing early (no valid ticket, its node gone) fails it. 0 on success.
+int PullWork(const DataPull& pull, double per_us = 0, int64_t start_us = 0) {
+  const uint64_t bytes = pull.bytes;
+  char* buf = MapBuffer();
+  if (buf == nullptr) return 1;
+  const int fd = socket(pull.address.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return 3;
+  // A server that sends nothing for this long is gone.
+  const timeval stall{.tv_sec = 30, .tv_usec = 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &stall, sizeof stall);
+  if (connect(fd, reinterpret_cast<const sockaddr*>(&pull.address), pull.address_len) != 0) return 4;
+  for (size_t sent = 0; sent < pull.request.size();) {
+    const ssize_t n = send(fd, pull.request.data() + sent, pull.request.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) return 7;
+    sent += static_cast<size_t>(n);
+  }
+  uint64_t received = 0;
+  while (received < bytes) {
+    if (Ahead(received, per_us, start_us)) {
+      NapUs(1000);
+      continue;
+    }
+    const ssize_t n = read(fd, buf, std::min<uint64_t>(kIoChunk, bytes - received));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return 8;
+    received += static_cast<uint64_t>(n);
+  }
+  close(fd);
+  return 0;
+}
+
+// NetOf: a net phase's (or a profiled phase's net part's) work: pulled from
+// a data port when the job has one (the bytes its ticket says, which the
+// scheduler computed from the same work), else to itself over loopback.
+int NetOf(const BuiltinJob& job, uint64_t bytes, double per_us = 0, int64_t start_us = 0) {
+  if (job.pull.address_len > 0) return PullWork(job.pull, per_us, start_us);
+  return NetWork(bytes, per_us, start_us);
+}
+
 // PacedCpuWork burns `cores` (at most one) of this process's cpu, paced by
 // the wall clock from start_us, until it has used cores x duration_us.
 int PacedCpuWork(double cores, int64_t duration_us, int64_t start_us) {
@@ -202,7 +245,10 @@ pid_t StartWorker(Work work) {
 // memory's pages, which /proc would count once per process), its memory
 // held here; returns once every part is done and `duration_us` has passed
 // since the start. 0 on success.
-int ProfiledWork(const BuiltinProfile& p, int64_t duration_us, const char* scratch) {
+int ProfiledWork(const BuiltinJob& job) {
+  const BuiltinProfile& p = job.profile;
+  const int64_t duration_us = job.duration_us;
+  const char* scratch = job.scratch;
   const int64_t start_us = MonotonicUs();
   int workers = 0;
   const int cpus = static_cast<int>(std::ceil(p.cores - 1e-9));
@@ -218,7 +264,7 @@ int ProfiledWork(const BuiltinProfile& p, int64_t duration_us, const char* scrat
     ++workers;
   }
   if (p.net_mbps > 0) {
-    if (StartWorker([&] { return NetWork(bytes(p.net_mbps), p.net_mbps, start_us); }) < 0) return 20;
+    if (StartWorker([&] { return NetOf(job, bytes(p.net_mbps), p.net_mbps, start_us); }) < 0) return 20;
     ++workers;
   }
   if (p.mem_gb > 0) {
@@ -258,8 +304,8 @@ int CpuWork(TimeUs cpu_us) {
 int RunBuiltin(const BuiltinJob& job) {
   switch (job.work) {
     case BuiltinWork::kDisk: return DiskWork(job.scratch, job.bytes);
-    case BuiltinWork::kNet: return NetWork(job.bytes);
-    case BuiltinWork::kProfile: return ProfiledWork(job.profile, job.duration_us, job.scratch);
+    case BuiltinWork::kNet: return NetOf(job, job.bytes);
+    case BuiltinWork::kProfile: return ProfiledWork(job);
     case BuiltinWork::kCpu: break;
   }
   return CpuWork(job.duration_us);

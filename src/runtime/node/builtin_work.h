@@ -2,7 +2,7 @@
 //
 // The built-in work of a task without a command (docs/runtime.md,
 // "Built-in tasks"): burn cpu, write and read back a scratch file, move
-// bytes over loopback TCP, or all of them at once at given rates for a given
+// bytes over TCP from a node's data port, or all of them at once at given rates for a given
 // time (a profiled phase). The node's task runner (task_runner.h) runs it in
 // a child process of its own, made for the task by the spawner
 // (task_spawner.h), which calls RunBuiltin and exits with its result.
@@ -11,14 +11,17 @@
 // makes raw syscalls only: nothing that may take a lock or allocate.
 #pragma once
 
+#include <sys/socket.h>
+
 #include <cstdint>
 
 #include "core/time.h"
+#include "runtime/node/data_request.h"
 
 namespace weft::runtime {
 
 // What a built-in task (no command) does: burn cpu, write and read back a
-// scratch file, or move bytes over loopback TCP (a phase of a phased task),
+// scratch file, or move bytes over TCP (a phase of a phased task),
 // or all of them at once at given rates for a given time (a profiled phase).
 enum class BuiltinWork : uint8_t { kCpu, kDisk, kNet, kProfile };
 
@@ -29,14 +32,26 @@ enum class BuiltinWork : uint8_t { kCpu, kDisk, kNet, kProfile };
 // cores-seconds in all, so on a loaded machine it takes longer, as the
 // built-in cpu task does), holds `mem_gb` of memory (1e9 bytes, written
 // once), writes `disk_mbps` MB/s to a scratch file (flushed every 4 MiB,
-// rewritten from the start past 64 MiB so it stays small) and sends
-// `net_mbps` MB/s to itself over loopback TCP. It ends when every part has
+// rewritten from the start past 64 MiB so it stays small) and reads
+// `net_mbps` MB/s from its data pull (BuiltinJob::pull; unset: sends them
+// to itself over loopback TCP). It ends when every part has
 // done its work and the duration has passed.
 struct BuiltinProfile {
   double cores = 0;
   double mem_gb = 0;
   double disk_mbps = 0;
   double net_mbps = 0;
+};
+
+// DataPull: where a net phase's bytes come from: a node's data port
+// (data_server.h) and the request to send it, both made before the clone.
+// Unset (no address): the bytes go to itself over 127.0.0.1, as a node
+// whose scheduler issues no transfers does.
+struct DataPull {
+  sockaddr_storage address{};
+  socklen_t address_len = 0;  // 0: unset
+  DataRequestWire request{};
+  uint64_t bytes = 0;  // what the request asks for (the scheduler's count: its ticket's)
 };
 
 // BuiltinJob: one built-in task's work, as its child does it.
@@ -46,9 +61,11 @@ struct BuiltinJob {
   // kProfile: the phase's length (wall clock).
   TimeUs duration_us = 0;
   // kDisk: write a scratch file of this many bytes, flush it, drop it from
-  // the page cache, read it back and remove it; kNet: send this many bytes
-  // to itself over a 127.0.0.1 TCP connection.
+  // the page cache, read it back and remove it; kNet: read this many bytes
+  // from `pull`'s data port (or send them to itself over 127.0.0.1 when it
+  // is unset).
   uint64_t bytes = 0;
+  DataPull pull;  // kNet, and kProfile's net part
   BuiltinProfile profile;         // kProfile
   const char* scratch = nullptr;  // kDisk, kProfile: the scratch file's path
 };

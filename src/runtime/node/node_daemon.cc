@@ -6,16 +6,21 @@
 #include <chrono>
 #include <deque>
 #include <optional>
+#include <unordered_map>
 
 #include "absl/container/flat_hash_map.h"
 #include "core/status.h"
 #include "fmt/format.h"
 #include "runtime/node/agent_host.h"
+#include "runtime/node/data_address.h"
+#include "runtime/node/data_server.h"
 #include "runtime/node/link_lease.h"
 #include "runtime/node/node_book.h"
 #include "runtime/node/node_keeper.h"
+#include "runtime/node/node_reports.h"
 #include "runtime/node/scheduler_link.h"
 #include "runtime/node/task_runner.h"
+#include "runtime/node/task_specs.h"
 #include "runtime/replica_ids.h"
 #include "runtime/wire.h"
 #include "spdlog/spdlog.h"
@@ -25,7 +30,6 @@ namespace weft::runtime {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr TimeUs kInstantBuiltinUs = 1000;
 constexpr auto kIdleWake = std::chrono::milliseconds(100);
 constexpr auto kRefusedPause = std::chrono::milliseconds(5000);  // before retrying a daemon it refused
 // Messages that may start processes are served only while the lease has at
@@ -33,111 +37,11 @@ constexpr auto kRefusedPause = std::chrono::milliseconds(5000);  // before retry
 // freezes a child between its clone and its exec, which would leave the
 // daemon waiting for that exec (TaskSpawner) with nothing to thaw it.
 constexpr int64_t kServeGuardNs = 200'000'000;
-
-// SetUsage: what a process used over its run, in the model's units (cores,
-// resident GB, storage MB/s, network MB/s): averages over the run from the
-// totals, peaks from the heartbeat samples (never below the average).
-void SetUsage(const TaskExit& exit, v1::ResourceVector& average, v1::ResourceVector& peak) {
-  const double seconds = static_cast<double>(exit.run_us) / 1e6;
-  const auto rate = [seconds](double total) { return seconds > 0 ? total / seconds : 0.0; };
-  average.set_cpu(rate(exit.cpu_seconds));
-  average.set_mem(static_cast<double>(exit.average_rss_bytes > 0 ? exit.average_rss_bytes : exit.peak_rss_bytes) / 1e9);
-  average.set_disk(rate(static_cast<double>(exit.storage_bytes) / 1e6));
-  average.set_net(rate(static_cast<double>(exit.net_bytes) / 1e6));
-  peak.set_cpu(std::max(average.cpu(), exit.peak_cpu_cores));
-  peak.set_mem(std::max(average.mem(), static_cast<double>(exit.peak_rss_bytes) / 1e9));
-  peak.set_disk(std::max(average.disk(), exit.peak_disk_mbps));
-  peak.set_net(std::max(average.net(), exit.peak_net_mbps));
-}
-
-void AddEnd(v1::TaskEnds& ends, uint64_t attempt, const TaskExit& exit) {
-  v1::TaskEnd* e = ends.add_ends();
-  e->set_attempt(attempt);
-  e->set_exit_code(exit.killed ? 137 : exit.exit_code);
-  e->set_failed_to_start(exit.failed_to_start);
-  e->set_error(exit.error);
-  e->set_cpu_seconds(exit.cpu_seconds);
-  e->set_peak_rss_bytes(exit.peak_rss_bytes);
-  e->set_run_us(exit.run_us);
-  if (!exit.killed) e->set_signal(exit.signal);
-  e->set_stderr_tail(exit.stderr_tail);
-  e->set_has_usage(true);
-  SetUsage(exit, *e->mutable_average(), *e->mutable_peak());
-}
-
-void AddPhaseEnd(v1::PhaseEnds& ends, uint64_t attempt, uint32_t phase, const TaskExit& exit) {
-  v1::PhaseEnd* e = ends.add_ends();
-  e->set_attempt(attempt);
-  e->set_phase(phase);
-  e->set_exit_code(exit.killed ? 137 : exit.failed_to_start && exit.exit_code == 0 ? 127 : exit.exit_code);
-  e->set_error(exit.error);
-  e->set_run_us(exit.run_us);
-  SetUsage(exit, *e->mutable_average(), *e->mutable_peak());
-}
-
-// PhaseSpec: one phase of a launched phased attempt as the runner runs it:
-// the built-in work of its resource (or of its profile, for a profiled
-// phase), or the task's command once per phase with WEFT_PHASE (its index),
-// WEFT_PHASE_RESOURCE ("profiled" for a profiled phase) and WEFT_PHASE_NAME
-// in the environment.
-TaskSpec PhaseSpec(uint64_t id, const v1::Launch& launch, const v1::PhaseStart& start) {
-  TaskSpec spec{id, fmt::format("{}-p{}", launch.label(), start.phase()), std::nullopt, 0};
-  if (launch.has_command()) {
-    spec.command = launch.command();
-    spec.env = {{"WEFT_JOB", launch.job()},
-                {"WEFT_STAGE", launch.stage()},
-                {"WEFT_TASK", std::to_string(launch.task())},
-                {"WEFT_PHASE", std::to_string(start.phase())},
-                {"WEFT_PHASE_RESOURCE", start.resource()},
-                {"WEFT_PHASE_NAME", start.name()}};
-  } else if (start.duration_us() > 0) {
-    spec.builtin_work = BuiltinWork::kProfile;
-    spec.builtin_duration_us = start.duration_us();
-    spec.builtin_profile = {.cores = start.usage().cpu(),
-                            .mem_gb = start.usage().mem(),
-                            .disk_mbps = start.usage().disk(),
-                            .net_mbps = start.usage().net()};
-  } else if (start.resource() == "disk") {
-    spec.builtin_work = BuiltinWork::kDisk;
-    spec.builtin_mb = start.work();
-  } else if (start.resource() == "net") {
-    spec.builtin_work = BuiltinWork::kNet;
-    spec.builtin_mb = start.work();
-  } else {
-    // cpu work is core-seconds; a memory phase (which holds, not consumes) burns nothing.
-    const TimeUs burn = start.resource() == "cpu" ? static_cast<TimeUs>(start.work() * 1e6) : 0;
-    spec.builtin_duration_us = burn < kInstantBuiltinUs ? 0 : burn;
-  }
-  return spec;
-}
-
-// SetContainer: a task launched in a container runs nested in the node's
-// group for it, named per link (two scheduler daemons number their
-// containers independently), of the container's size (cores; GB as 1e9
-// bytes, the unit the node reports memory in).
-void SetContainer(TaskSpec& spec, size_t link, const v1::Launch& launch) {
-  if (launch.container() == 0) return;
-  spec.container = fmt::format("c{}-{}", link, launch.container() - 1);
-  spec.container_cores = launch.container_size().cpu();
-  spec.container_mem_bytes = static_cast<int64_t>(launch.container_size().mem() * 1e9);
-}
-
-// A task's memory limit is its reservation plus this much for the process
-// itself (a shell, the pages a built-in task writes besides the memory its
-// profile holds): a task using what it reserved is not killed by its own
-// overhead, and one using more is.
-constexpr int64_t kMemHeadroomBytes = int64_t{32} << 20;
-
-// SetLimits: a task outside a container is limited to its reservation in
-// cpu and memory, where the policy does not overbook them and the
-// reservation says something (a zero demand reserves nothing to limit to).
-void SetLimits(TaskSpec& spec, const Resources& reserve, ResourceMask overbooked) {
-  if (!spec.container.empty()) return;
-  if (!InMask(overbooked, kCpu) && reserve.micro(kCpu) > 0) spec.limit_cores = reserve.units(kCpu);
-  if (!InMask(overbooked, kMem) && reserve.micro(kMem) > 0) {
-    spec.limit_mem_bytes = static_cast<int64_t>(reserve.units(kMem) * 1e9) + kMemHeadroomBytes;
-  }
-}
+// A ticket lives at most this long whatever the scheduler says: a transfer
+// is read as its phase starts, and an unused ticket must not linger.
+constexpr int64_t kMaxTicketMs = 10 * 60 * 1000;
+// Origin::phase of a shuffle copy's process.
+constexpr int64_t kCopy = -2;
 
 // Node: the daemon's main thread. It owns the task runner (children die
 // with the thread that forked them) and the hosted node agent, and serves
@@ -160,7 +64,9 @@ class Node {
     keeper_ = NodeKeeper::Start(config_.work_dir, runner_.cgroups());
     if (!keeper_) spdlog::warn("no keeper process: a kill -9 of this daemon leaves its tasks to the next start");
     if (keeper_) spdlog::info("keeper process {}", keeper_->pid());
-    const LinkIdentity identity{config_.name, config_.capacity, config_.token, config_.rack, config_.tls};
+    StartDataPort();
+    const LinkIdentity identity{config_.name, config_.capacity, config_.token, config_.rack, config_.tls,
+                                data_ ? data_->address() : std::string()};
     for (size_t i = 0; i < config_.schedulers.size(); ++i) {
       links_.push_back(std::make_unique<SchedulerLink>(i, config_.schedulers[i], identity, inbox_, claims_));
       states_.emplace_back();
@@ -185,13 +91,31 @@ class Node {
     links_.clear();  // ends every stream
   }
 
+  // StartDataPort serves this node's bytes to the readers the scheduler
+  // sends (data_server.h), on --data-listen or the address that reaches the
+  // first scheduler. Without one the node still runs; its net phases then
+  // read from wherever the scheduler says, and none can read from it.
+  void StartDataPort() {
+    const std::string host = !config_.data_host.empty()       ? config_.data_host
+                             : config_.schedulers.empty()     ? std::string("127.0.0.1")
+                                                              : DataHostReaching(config_.schedulers.front());
+    absl::StatusOr<std::unique_ptr<DataServer>> data = DataServer::Start(host);
+    if (!data.ok()) {
+      spdlog::error("no data port: {}", StatusMessage(data.status()));
+      return;
+    }
+    data_ = std::move(*data);
+    spdlog::info("data port on {}", data_->address());
+  }
+
  private:
   // A running task: the link and session that launched it, and its attempt id there.
   struct Origin {
     size_t link = 0;
     uint64_t session = 0;
     uint64_t attempt = 0;
-    int64_t phase = -1;  // the phase this process runs, or -1: the whole task
+    int64_t phase = -1;  // the phase this process runs, or -1: the whole task, kCopy: a shuffle copy
+    uint64_t transfer = 0;  // a shuffle copy's transfer
   };
   // A launched task with phases: no process of its own; each phase runs as
   // one when the scheduler starts it.
@@ -211,6 +135,7 @@ class Node {
     LinkLease lease;  // the scheduler's lease on this node (link_lease.h)
     absl::flat_hash_map<uint64_t, uint64_t> running;  // attempt -> runner id
     absl::flat_hash_map<uint64_t, Phased> phased;     // attempt -> its phases
+    std::unordered_multimap<uint64_t, uint64_t> copies;  // attempt -> runner ids of its shuffle copies
   };
 
   void Wait() {
@@ -365,6 +290,8 @@ class Node {
     s.running.clear();
     for (const auto& [attempt, p] : s.phased) runner_.Kill(p.runner_id);
     s.phased.clear();
+    for (const auto& [attempt, id] : s.copies) runner_.Kill(id);
+    s.copies.clear();
     book_.ReleaseLink(link);
     if (!agent_) return;
     if (!UpReplicas()) {
@@ -405,14 +332,8 @@ class Node {
         s.phased[l.attempt()] = Phased{.launch = l};  // nothing runs until its phases start
         continue;
       }
-      // A built-in task shorter than a process spawn ends at once, without one.
-      const TimeUs burn = l.duration_us() < kInstantBuiltinUs ? 0 : l.duration_us();
       const uint64_t id = next_task_id_++;
-      TaskSpec spec{id, l.label(), std::nullopt, burn};
-      if (l.has_command()) {
-        spec.command = l.command();
-        spec.env = {{"WEFT_JOB", l.job()}, {"WEFT_STAGE", l.stage()}, {"WEFT_TASK", std::to_string(l.task())}};
-      }
+      TaskSpec spec = TaskSpecOf(id, l);
       SetContainer(spec, link, l);
       SetLimits(spec, ReserveOf(l), book_.overbooked());
       if (absl::Status started = runner_.Start(spec); !started.ok()) {
@@ -429,7 +350,10 @@ class Node {
     }
     for (const v1::ReservationMove* move : later) MoveReservation(link, *move);
     for (const v1::PhaseStart& start : m.phase_starts().starts()) StartPhase(link, start);
+    for (const v1::DataCopy& copy : m.data_copies().copies()) StartCopy(link, copy);
     for (uint64_t attempt : m.kills().attempts()) {
+      for (auto [it, end] = s.copies.equal_range(attempt); it != end; ++it) runner_.Kill(it->second);
+      s.copies.erase(attempt);  // their ends are not reported: the attempt is gone
       // The scheduler freed its reservation when it decided the kill.
       book_.Release(link, attempt);
       if (auto it = s.running.find(attempt); it != s.running.end()) runner_.Kill(it->second);
@@ -439,6 +363,17 @@ class Node {
       }
     }
     for (const v1::AgentMail& mail : m.agent_mails().mails()) DeliverToAgent(link, mail);
+    for (const v1::DataTicket& t : m.data_tickets().tickets()) AllowTransfer(t);
+  }
+
+  // AllowTransfer: the data port may serve the ticket's transfer once.
+  void AllowTransfer(const v1::DataTicket& t) {
+    const std::optional<DataTicketBytes> ticket = TicketFrom(t.ticket());
+    if (!data_ || !ticket || t.ttl_ms() <= 0) {
+      spdlog::warn("transfer {}: a ticket the data port cannot take ignored", t.transfer());
+      return;
+    }
+    data_->Allow(t.transfer(), *ticket, t.bytes(), std::chrono::milliseconds(std::min<int64_t>(t.ttl_ms(), kMaxTicketMs)));
   }
 
   // ReserveOf: what the scheduler reserved for a launch (none from a
@@ -501,10 +436,12 @@ class Node {
     auto it = s.phased.find(start.attempt());
     if (it == s.phased.end() || it->second.runner_id != 0) return;
     const uint64_t id = next_task_id_++;
-    TaskSpec spec = PhaseSpec(id, it->second.launch, start);
-    SetContainer(spec, link, it->second.launch);
-    SetLimits(spec, ReserveOf(it->second.launch), book_.overbooked());
-    if (absl::Status started = runner_.Start(spec); !started.ok()) {
+    absl::StatusOr<TaskSpec> spec = PhaseSpec(id, it->second.launch, start);
+    if (spec.ok()) {
+      SetContainer(*spec, link, it->second.launch);
+      SetLimits(*spec, ReserveOf(it->second.launch), book_.overbooked());
+    }
+    if (absl::Status started = spec.ok() ? runner_.Start(*spec) : spec.status(); !started.ok()) {
       v1::NodeMessage failed;
       AddPhaseEnd(*failed.mutable_phase_ends(), start.attempt(), start.phase(),
                   TaskExit{.id = id, .exit_code = 127, .failed_to_start = true, .error = std::string(started.message())});
@@ -516,6 +453,26 @@ class Node {
     NoteLimits();
     it->second.runner_id = id;
     origins_[id] = Origin{link, s.session, start.attempt(), start.phase()};
+  }
+
+  // StartCopy runs one shuffle copy of an attempt: a built-in net process
+  // reading the copy's bytes from the source node's data port. One that
+  // cannot start is reported as a failed copy at once.
+  void StartCopy(size_t link, const v1::DataCopy& copy) {
+    LinkState& s = states_[link];
+    const uint64_t id = next_task_id_++;
+    absl::StatusOr<TaskSpec> spec = CopySpec(id, copy);
+    if (absl::Status started = spec.ok() ? runner_.Start(*spec) : spec.status(); !started.ok()) {
+      spdlog::warn("attempt {}: its shuffle copy cannot start: {}", copy.attempt(), StatusMessage(started));
+      v1::NodeMessage failed;
+      v1::CopyEnd* e = failed.mutable_copy_ends()->add_ends();
+      e->set_attempt(copy.attempt());
+      e->set_transfer(copy.pull().transfer());
+      links_[link]->Write(failed);
+      return;
+    }
+    s.copies.emplace(copy.attempt(), id);
+    origins_[id] = Origin{link, s.session, copy.attempt(), kCopy, copy.pull().transfer()};
   }
 
   void DeliverToAgent(size_t link, const v1::AgentMail& mail) {
@@ -585,11 +542,23 @@ class Node {
     }
   }
 
+  // EraseCopy: runner task `id` was one of the attempt's live copies.
+  static bool EraseCopy(LinkState& s, uint64_t attempt, uint64_t id) {
+    for (auto [it, end] = s.copies.equal_range(attempt); it != end; ++it) {
+      if (it->second == id) {
+        s.copies.erase(it);
+        return true;
+      }
+    }
+    return false;
+  }
+
   void ReportEnds() {
     std::vector<TaskExit> exits = runner_.Reap();
     if (exits.empty()) return;
     std::vector<v1::NodeMessage> out(links_.size());
     std::vector<v1::NodeMessage> phase_out(links_.size());  // a message holds one kind
+    std::vector<v1::NodeMessage> copy_out(links_.size());
     for (const TaskExit& e : exits) {
       auto it = origins_.find(e.id);
       if (it == origins_.end()) continue;
@@ -599,6 +568,15 @@ class Node {
       // Ends of tasks from a stream that has ended are not reported: the
       // scheduler already counted them as lost.
       if (!s.up || s.session != origin.session) continue;
+      if (origin.phase == kCopy) {
+        if (!EraseCopy(s, origin.attempt, e.id)) continue;  // killed with its attempt
+        v1::CopyEnd* c = copy_out[origin.link].mutable_copy_ends()->add_ends();
+        c->set_attempt(origin.attempt);
+        c->set_transfer(origin.transfer);
+        c->set_done(e.exit_code == 0 && !e.failed_to_start && !e.killed);
+        c->set_run_us(e.run_us);
+        continue;
+      }
       if (origin.phase < 0) {
         s.running.erase(origin.attempt);
         book_.Release(origin.link, origin.attempt);
@@ -619,6 +597,7 @@ class Node {
     for (size_t l = 0; l < out.size(); ++l) {
       if (out[l].has_ends()) links_[l]->Write(out[l]);
       if (phase_out[l].has_phase_ends()) links_[l]->Write(phase_out[l]);
+      if (copy_out[l].has_copy_ends()) links_[l]->Write(copy_out[l]);
     }
   }
 
@@ -677,6 +656,7 @@ class Node {
   std::unique_ptr<NodeKeeper> keeper_;  // kills what the daemon leaves; freezes its tasks past their lease
   bool said_frozen_ = false;            // the log last said the tasks are frozen
   std::deque<LinkEvent> held_;          // what the schedulers sent, served while the lease holds (ServeHeld)
+  std::unique_ptr<DataServer> data_;  // the node's data port (data_server.h), if it could listen
   std::unique_ptr<AgentHost> agent_;  // the policy's node agent, when it has one
   size_t agent_link_ = 0;             // the link whose START built it (its clock)
 };
@@ -684,6 +664,10 @@ class Node {
 }  // namespace
 
 int RunNode(const NodeConfig& config, const std::atomic<bool>& stop, int wake_fd) {
+  if (!config.data_host.empty() && !IsNumericHost(config.data_host)) {
+    spdlog::error("--data-listen: \"{}\" is not a numeric IP address", config.data_host.substr(0, 64));
+    return 2;
+  }
   std::error_code ec;
   std::filesystem::create_directories(config.work_dir, ec);
   TaskRunner::KillLeftovers(config.work_dir);

@@ -20,6 +20,9 @@
 // If a link's stream breaks (its scheduler died or declared this node lost),
 // the node kills the tasks that scheduler launched, since it has already
 // given them up and will run them elsewhere, and the link registers again.
+// It serves its data port (data_server.h): the bytes other nodes' phases
+// read from it, each transfer with a ticket its scheduler sent.
+//
 // On SIGTERM or SIGINT it kills its tasks and exits. At start it kills
 // whatever a previous incarnation left running in its work dir (after kill -9).
 //
@@ -47,6 +50,9 @@ struct NodeConfig {
   std::string token;
   TlsConfig tls;  // --tls-*: TLS to the scheduler (runtime/tls.h); empty: clear text
   bool no_cgroups = false;  // --no-cgroups: process groups only, as on a machine without writable cgroups
+  // --data-listen: the numeric address the node's data port listens on;
+  // empty: the one this machine reaches the first scheduler from.
+  std::string data_host;
 };
 
 // RunNode serves until `stop` is set (and `wake_fd`, if >= 0, becomes

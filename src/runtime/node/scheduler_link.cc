@@ -176,6 +176,7 @@ bool SchedulerLink::Session() {
   hello.mutable_register_()->set_name(identity_.node_name);
   *hello.mutable_register_()->mutable_capacity() = ToProto(identity_.capacity);
   hello.mutable_register_()->set_rack(identity_.rack);
+  hello.mutable_register_()->set_data_address(identity_.data_address);
   v1::SchedulerMessage reply;
   const bool registered = stream->Write(hello) && stream->Read(&reply) && reply.has_registered() &&
                           reply.registered().replica() == replica;

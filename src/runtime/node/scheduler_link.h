@@ -79,6 +79,7 @@ struct LinkIdentity {
   std::string token;
   uint32_t rack = 0;
   TlsConfig tls;
+  std::string data_address;  // the node's data port (data_server.h), HOST:PORT; empty: none
 };
 
 class SchedulerLink {

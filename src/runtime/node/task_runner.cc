@@ -178,6 +178,7 @@ absl::Status TaskRunner::StartProcess(const TaskSpec& spec) {
                    .builtin = {.work = spec.command ? BuiltinWork::kCpu : spec.builtin_work,
                                .duration_us = spec.builtin_duration_us,
                                .bytes = static_cast<uint64_t>(std::max(0.0, spec.builtin_mb) * 1e6),
+                               .pull = spec.builtin_pull,
                                .profile = spec.builtin_profile,
                                .scratch = disk ? scratch.c_str() : nullptr},
                    .cwd = work_dir_.c_str()};

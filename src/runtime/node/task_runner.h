@@ -79,10 +79,12 @@ struct TaskSpec {
   TimeUs builtin_duration_us = 0;      // without a command: cpu time to burn (0 = instant); kProfile: its length
   // Without a command, kDisk: write a scratch file of builtin_mb MB in
   // work_dir/scratch, flush it, drop it from the page cache, read it back and
-  // remove it; kNet: send builtin_mb MB to itself over a 127.0.0.1 TCP
-  // connection. 0 MB ends at once.
+  // remove it; kNet: read builtin_mb MB from builtin_pull's data port (or,
+  // unset, send them to itself over a 127.0.0.1 TCP connection). 0 MB ends
+  // at once.
   BuiltinWork builtin_work = BuiltinWork::kCpu;
   double builtin_mb = 0;
+  DataPull builtin_pull;  // kNet and kProfile's net part: where the bytes come from
   // Without a command, kProfile: the rates a profiled phase runs at for
   // builtin_duration_us (wall clock, not cpu time).
   BuiltinProfile builtin_profile;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "fmt/format.h"
 #include "model/names.h"
@@ -72,10 +73,48 @@ void AttemptLaunches::StartPhase(uint64_t id, MachineId machine, const TaskRef& 
     s->set_resource("profiled");
     s->set_duration_us(std::max<int64_t>(1, std::llround(static_cast<double>(p.duration_us) * factor)));
     *s->mutable_usage() = ToProto(p.usage);
+    // MB/s is bytes per microsecond.
+    const double net_bytes = p.usage.units(kNet) * static_cast<double>(s->duration_us());
+    if (stage.command.empty() && net_bytes >= 1) PullNetBytes(machine, task, static_cast<uint64_t>(net_bytes), *s);
     return;
   }
   s->set_resource(std::string(kResourceNames[p.resource]));
   s->set_work(p.work * factor);
+  const double net_bytes = s->work() * 1e6;
+  if (stage.command.empty() && p.resource == kNet && net_bytes >= 1) {
+    PullNetBytes(machine, task, static_cast<uint64_t>(net_bytes), *s);
+  }
+}
+
+// The source, as the simulator's remote read picks one (sim/locality.cc):
+// a node holding the task's input other than its own, in its rack before
+// one elsewhere, the first listed among equals; with none (no input, or
+// only here) its own node, so the bytes still cross a real TCP connection
+// through a data port, as they would from a peer.
+void AttemptLaunches::PullNetBytes(MachineId machine, const TaskRef& task, uint64_t bytes, v1::PhaseStart& s) {
+  const Stage& stage = live_.jobs[task.job.value()].stages[task.stage];
+  const RackId rack = live_.cluster.machine(machine).rack;
+  std::optional<MachineId> best;
+  for (const MachineId m : stage.Preferences(task.index)) {
+    if (m == machine || !transfers_.Serves(m.value())) continue;
+    if (!best || (live_.cluster.machine(m).rack == rack && live_.cluster.machine(*best).rack != rack)) best = m;
+  }
+  const MachineId from = best.value_or(machine);
+  if (!transfers_.Serves(from.value())) return;  // it moves its bytes to itself, as a node without a data port does
+  transfers_.Issue(from.value(), bytes, *s.mutable_pull());
+}
+
+}  // namespace weft::runtime
+
+namespace weft::runtime {
+
+bool AttemptLaunches::CopyBytes(uint64_t id, MachineId to, MachineId from, double mb) {
+  const auto bytes = static_cast<uint64_t>(std::llround(std::max(0.0, mb) * 1e6));
+  v1::DataCopy copy;
+  copy.set_attempt(id);
+  if (bytes == 0 || !transfers_.Issue(from.value(), bytes, *copy.mutable_pull())) return false;
+  *outbox_.AddCopy(to.value()) = std::move(copy);
+  return true;
 }
 
 }  // namespace weft::runtime

@@ -66,6 +66,13 @@ void ClusterRun::OnPhaseEnds(const v1::PhaseEnds& ends, TimeUs now) {
   }
 }
 
+void ClusterRun::OnCopyEnds(const v1::CopyEnds& ends, TimeUs now) {
+  for (const v1::CopyEnd& end : ends.ends()) {
+    if (!end.done()) spdlog::info("attempt {}: its shuffle copy (transfer {}) failed", end.attempt(), end.transfer());
+    engine_.CopyEnded(end.attempt(), end.done(), now);
+  }
+}
+
 void ClusterRun::OnHeartbeat(const v1::Heartbeat& heartbeat, TimeUs now) {
   for (const v1::TaskUsage& u : heartbeat.usage()) engine_.UpdateUsage(u.attempt(), MeasuredResources(u), now);
 }

@@ -69,6 +69,7 @@ class ClusterRun {
   // phase ends and the usage of running attempts.
   void OnTaskEnds(const v1::TaskEnds& ends, TimeUs now);
   void OnPhaseEnds(const v1::PhaseEnds& ends, TimeUs now);
+  void OnCopyEnds(const v1::CopyEnds& ends, TimeUs now);
   void OnHeartbeat(const v1::Heartbeat& heartbeat, TimeUs now);
   // reporting: while OnTaskEnds hands one end to the engine, the node's
   // report of it (the observer's OnAttemptEnd can keep why it failed); null

@@ -7,6 +7,8 @@ void NodeOutbox::Node::Clear() {
   kills.Clear();
   agent_mails.Clear();
   phase_starts.Clear();
+  data_tickets.Clear();
+  data_copies.Clear();
 }
 
 uint64_t NodeOutbox::Connect(uint32_t slot, NodeLink* link, TimeUs now) {
@@ -41,6 +43,13 @@ std::vector<uint32_t> NodeOutbox::Silent(TimeUs now, TimeUs timeout_us) const {
 
 void NodeOutbox::Flush() {
   for (Node& node : nodes_) {
+    if (node.link == nullptr || node.data_tickets.tickets_size() == 0) continue;
+    v1::SchedulerMessage m;
+    *m.mutable_data_tickets() = std::move(node.data_tickets);
+    node.data_tickets.Clear();
+    node.link->Send(std::move(m));
+  }
+  for (Node& node : nodes_) {
     if (node.link == nullptr) continue;
     if (node.kills.attempts_size() > 0) {
       v1::SchedulerMessage m;
@@ -64,6 +73,12 @@ void NodeOutbox::Flush() {
       v1::SchedulerMessage m;
       *m.mutable_phase_starts() = std::move(node.phase_starts);
       node.phase_starts.Clear();
+      node.link->Send(std::move(m));
+    }
+    if (node.data_copies.copies_size() > 0) {
+      v1::SchedulerMessage m;
+      *m.mutable_data_copies() = std::move(node.data_copies);
+      node.data_copies.Clear();
       node.link->Send(std::move(m));
     }
   }

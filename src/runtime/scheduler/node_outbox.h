@@ -5,7 +5,7 @@
 // node is disconnected), the session's generation (so a late call from an
 // older stream is told apart), when the node was last heard from, and what
 // waits to be sent to it: launches and reservation moves, kills, mail for
-// its node agent, phase starts. Flush sends what waits, in an order the node
+// its node agent, phase starts, tickets of transfers it serves. Flush sends what waits, in an order the node
 // relies on.
 //
 // Not thread-safe: the core calls it under its lock. Messages queued for a
@@ -59,11 +59,16 @@ class NodeOutbox {
   void AddKill(uint32_t slot, uint64_t attempt) { nodes_[slot].kills.add_attempts(attempt); }
   v1::AgentMail* AddMail(uint32_t slot) { return nodes_[slot].agent_mails.add_mails(); }
   v1::PhaseStart* AddPhaseStart(uint32_t slot) { return nodes_[slot].phase_starts.add_starts(); }
+  v1::DataTicket* AddTicket(uint32_t slot) { return nodes_[slot].data_tickets.add_tickets(); }
+  v1::DataCopy* AddCopy(uint32_t slot) { return nodes_[slot].data_copies.add_copies(); }
   // SendNow: a message that waits for nothing (a registration's answer).
   void SendNow(uint32_t slot, v1::SchedulerMessage message) { nodes_[slot].link->Send(std::move(message)); }
 
   // Flush sends each connected node what waits for it: kills first, then
-  // agent mail, launches, and the phase starts that may belong to them.
+  // agent mail, launches, the phase starts that may belong to them, and
+// shuffle copies; the
+  // data tickets of transfers from a node go to it before any phase starts
+  // anywhere (a reader waits a moment for its ticket to reach the holder).
   void Flush();
 
  private:
@@ -75,6 +80,8 @@ class NodeOutbox {
     v1::Kills kills;
     v1::AgentMails agent_mails;
     v1::PhaseStarts phase_starts;
+    v1::DataTickets data_tickets;
+    v1::DataCopies data_copies;
     void Clear();
   };
   std::vector<Node> nodes_;

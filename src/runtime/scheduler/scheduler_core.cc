@@ -441,6 +441,7 @@ absl::StatusOr<SchedulerCore::Session> SchedulerCore::RegisterNode(const v1::Reg
   if (outbox_.connected(slot)) LoseNode(slot, now, /*close=*/true);
   ReleaseHeldMachines(now);  // before it connects: a slot released now comes up below, once
   const uint64_t generation = outbox_.Connect(slot, link, now);
+  transfers_.SetAddress(slot, request.data_address());
   relay_.NewSession(slot);
   leases_.Granted(slot, now);  // the node counts its lease from its first grant; counting from here is later
   v1::SchedulerMessage registered =
@@ -478,6 +479,7 @@ void SchedulerCore::OnNodeMessage(const Session& session, const v1::NodeMessage&
   if (!run_) return;
   if (message.has_ends()) run_->OnTaskEnds(message.ends(), now);
   if (message.has_phase_ends()) run_->OnPhaseEnds(message.phase_ends(), now);
+  if (message.has_copy_ends()) run_->OnCopyEnds(message.copy_ends(), now);
   if (message.has_agent_actions()) relay_.OnActions(session.slot, slots_.name(session.slot), message.agent_actions(), now);
   if (message.has_heartbeat()) run_->OnHeartbeat(message.heartbeat(), now);
 }
@@ -545,6 +547,10 @@ void SchedulerCore::OnReservationChange(const ReservationChange& change) { launc
 
 void SchedulerCore::StartPhase(uint64_t id, MachineId machine, const TaskRef& task, uint32_t phase) {
   launches_.StartPhase(id, machine, task, phase);
+}
+
+bool SchedulerCore::CopyBytes(uint64_t id, MachineId to, MachineId from, double mb) {
+  return launches_.CopyBytes(id, to, from, mb);
 }
 
 void SchedulerCore::KillAttempt(uint64_t id, MachineId machine) {

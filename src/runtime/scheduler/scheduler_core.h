@@ -182,6 +182,7 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   void StartAttempt(const sim::AttemptLaunch& launch) override;
   void KillAttempt(uint64_t id, MachineId machine) override;
   void StartPhase(uint64_t id, MachineId machine, const TaskRef& task, uint32_t phase) override;
+  bool CopyBytes(uint64_t id, MachineId to, MachineId from, double mb) override;
   void DeliverToNode(MachineId machine, const sim::NodeMail& mail) override;
   // RunObserver (called by the engine, under the lock).
   void OnAttemptStart(const AttemptStart& start) override;
@@ -267,7 +268,8 @@ class SchedulerCore final : public sim::AttemptExecutor, public RunObserver {
   Retention retention_{config_.retain_jobs, config_.retain_age_us};
   ResultsExport export_;
   ResultsArchive archive_{config_.state_dir};
-  AttemptLaunches launches_{outbox_, live_, config_.replica};
+  DataTransfers transfers_{outbox_};  // nodes' data ports and the tickets of their transfers
+  AttemptLaunches launches_{outbox_, transfers_, live_, config_.replica};
   std::unique_ptr<ClusterRun> run_;  // null until the cluster is complete
   LastFailures last_failures_;       // why each held job's last failed attempt failed
 
