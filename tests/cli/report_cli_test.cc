@@ -58,7 +58,9 @@ TEST_F(ReportCliTest, WritesOneSelfContainedPageOfBothRuns) {
   EXPECT_EQ(run["summary"]["avg_jct"], summary["avg_jct"]);
   EXPECT_EQ(run["summary"]["policy"], "fair");
   const nlohmann::json& s = run["series"];
-  EXPECT_EQ(s["jct_cdf"]["x"].size(), summary["jobs"].get<size_t>() - summary["jobs_failed"].get<size_t>());
+  // One point per job that succeeded, after the step up from 0.
+  EXPECT_EQ(s["jct_cdf"]["x"].size(), summary["jobs"].get<size_t>() - summary["jobs_failed"].get<size_t>() + 1);
+  EXPECT_DOUBLE_EQ(s["jct_cdf"]["y"].front().get<double>(), 0.0);
   EXPECT_DOUBLE_EQ(s["jct_cdf"]["y"].back().get<double>(), 1.0);
   EXPECT_EQ(s["slowdown_cdf"]["x"].size(), s["jct_cdf"]["x"].size());
   EXPECT_GE(s["slowdown_cdf"]["x"][0].get<double>(), 1.0);  // JCT >= critical path
@@ -70,12 +72,30 @@ TEST_F(ReportCliTest, WritesOneSelfContainedPageOfBothRuns) {
   EXPECT_TRUE(s["notes"].empty());  // nothing sampled in a small run
 }
 
+// A CDF of one job is a step from 0 to 1 at its JCT, which a line chart
+// draws; a lone point it would not (the live page's job-time chart stayed
+// empty until a second job ended).
+TEST_F(ReportCliTest, CdfOfOneJobIsAStepAChartDraws) {
+  const std::string path = Write("one.json", R"({"weft": 1,
+    "cluster": {"machines": [{"name": "m", "count": 1, "capacity": {"cpu": 1, "mem": 1}}]},
+    "jobs": [{"name": "j", "stages": [{"name": "s", "tasks": 1, "duration": 2.5, "demand": {"cpu": 1}}]}]})");
+  const std::string run = (dir_ / "one").string();
+  ASSERT_EQ(Run({"sim", path, "-p", "fifo", "--out", run}).exit_code, 0);
+  const std::string out = (dir_ / "one.html").string();
+  ASSERT_EQ(Run({"report", run, "-o", out}).exit_code, 0);
+  const nlohmann::json cdf = Data(Slurp(out))["runs"][0]["series"]["jct_cdf"];
+  EXPECT_EQ(cdf["x"], nlohmann::json({2.5, 2.5}));
+  EXPECT_EQ(cdf["y"], nlohmann::json({0, 1}));
+  // Without --workload, the page says how to get slowdowns.
+  EXPECT_THAT(Data(Slurp(out))["no_slowdown_note"].get<std::string>(), HasSubstr("--workload W"));
+}
+
 TEST_F(ReportCliTest, SaysWhatItSampled) {
   const std::string fifo = Sim("fifo", {"--timeline-step", "0.01"});
   const std::string out = (dir_ / "r.html").string();
   ASSERT_EQ(Run({"report", fifo, "-o", out, "--max-points", "10", "--gantt-machines", "3"}).exit_code, 0);
   const nlohmann::json s = Data(Slurp(out))["runs"][0]["series"];
-  EXPECT_LE(s["delay_cdf"]["x"].size(), 10u);
+  EXPECT_LE(s["delay_cdf"]["x"].size(), 11u);  // 10 ranks after the step up from 0
   EXPECT_LE(s["timeline"]["t"].size(), 10u);
   EXPECT_EQ(s["gantt"]["machines"], nlohmann::json({"m0", "m3", "m6"}));
   const std::string notes = s["notes"].dump();
