@@ -3,7 +3,9 @@
 // sampling of big runs said on the page, and the bad-input contract (exit 2,
 // one line naming the file, no report left behind). The page in a real
 // browser: report_browser_test.py.
+#include <algorithm>
 #include <fstream>
+#include <sstream>
 #include <regex>
 
 #include "fmt/format.h"
@@ -88,6 +90,31 @@ TEST_F(ReportCliTest, CdfOfOneJobIsAStepAChartDraws) {
   EXPECT_EQ(cdf["y"], nlohmann::json({0, 1}));
   // Without --workload, the page says how to get slowdowns.
   EXPECT_THAT(Data(Slurp(out))["no_slowdown_note"].get<std::string>(), HasSubstr("--workload W"));
+}
+
+// The page's "jct/newlb p50" is the median of jobs.csv's newlb_ratio over the
+// jobs that succeeded (a live page once showed 0.02 against 0.77 there).
+TEST_F(ReportCliTest, MedianRatioToTheLowerBoundIsJobsCsvs) {
+  const std::string run = Sim("fair", {"--task-failures", "0.1"});
+  const std::string out = (dir_ / "r.html").string();
+  ASSERT_EQ(Run({"report", run, "-o", out}).exit_code, 0);
+  std::ifstream jobs(dir_ / "fair/jobs.csv");
+  std::string line;
+  std::getline(jobs, line);
+  ASSERT_EQ(line.rfind("job,user,arrival,start,end,jct,outcome,newlb,newlb_ratio", 0), 0u) << line;
+  std::vector<double> ratios;
+  while (std::getline(jobs, line)) {
+    std::vector<std::string> cells;
+    std::stringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+    ASSERT_GE(cells.size(), 9u) << line;
+    if (cells[6] == "ok" && std::stod(cells[8]) > 0) ratios.push_back(std::stod(cells[8]));
+  }
+  ASSERT_FALSE(ratios.empty());
+  std::sort(ratios.begin(), ratios.end());
+  const double median = ratios.size() % 2 ? ratios[ratios.size() / 2]
+                                          : (ratios[ratios.size() / 2 - 1] + ratios[ratios.size() / 2]) / 2;
+  EXPECT_NEAR(Data(Slurp(out))["runs"][0]["summary"]["median_job_ratio"].get<double>(), median, 1e-5);
 }
 
 TEST_F(ReportCliTest, SaysWhatItSampled) {
