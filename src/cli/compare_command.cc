@@ -2,7 +2,10 @@
 // aligned table row per policy (optionally also as CSV). With -j N the
 // policies run on N threads; rows and messages come out in policy order
 // after all runs end, so the output is the serial one but for wall_s.
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <mutex>
 #include <iostream>
@@ -10,6 +13,7 @@
 #include <optional>
 
 #include "cli/commands.h"
+#include "cli/compare_progress.h"
 #include "cli/compare_table.h"
 #include "cli/parallel_runs.h"
 #include "cli/policy_traits.h"
@@ -75,6 +79,10 @@ int RunCompare(const CompareFlags& f) {
   std::mutex sources_mu;
   std::vector<std::optional<absl::StatusOr<sim::SimulationResult>>> runs(names.size());
   const bool parallel = f.jobs > 1 && names.size() > 1;
+  // On a terminal: which policies run and which are done (the table comes
+  // only once all have ended).
+  std::optional<CompareProgress> progress;
+  if (!f.common.no_progress && isatty(STDERR_FILENO)) progress.emplace(std::cerr, names, parallel);
   RunInParallel(f.jobs, names.size(), [&](size_t i) {
     sim::SimulationRequest request = Request(f.common, prepared->options, names[i], params[i]);
     if (parallel) request.progress = false;  // one bar per thread would garble the terminal
@@ -88,9 +96,16 @@ int RunCompare(const CompareFlags& f) {
       runs[i] = source.status();
       return;
     }
+    if (progress) progress->Started(i);
+    const auto start = std::chrono::steady_clock::now();
     runs[i] = sim::Simulate(**source, request);
+    if (progress) {
+      const bool ok = runs[i]->ok() && (*runs[i])->status.ok();
+      progress->Finished(i, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), ok);
+    }
     if (i == 0) first_source = std::move(*source);  // its report is printed below; the others go now
   });
+  progress.reset();  // its status line cleared before anything else is printed
   if (first_source) PrintSourceReport(*first_source);
   std::vector<sim::SimulationResult> results;
   int exit_code = kExitOk;

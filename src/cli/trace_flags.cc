@@ -17,6 +17,10 @@ void TraceFlags::Register(CLI::App& cmd) {
   cmd.add_option("--scale-arrivals", scale_arrivals, "Multiply the arrival rate by this (arrival times are divided by it)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd.add_option("--users", users,
+                 "Give each job the trace leaves without a user one of K users (u0, u1, ...), by a hash of its "
+                 "name (0: keep)")
+      ->capture_default_str();
   cmd.add_option("--stages", stages,
                  "google-2011/2019: a job whose tasks differ in demand becomes one stage per distinct demand "
                  "(by-demand) or one stage with per-task demands (per-job)")
@@ -25,7 +29,7 @@ void TraceFlags::Register(CLI::App& cmd) {
 }
 
 bool TraceFlags::Given() const {
-  return !window.empty() || sample != 1 || machines != 0 || scale_arrivals != 1 || stages != "by-demand";
+  return !window.empty() || sample != 1 || machines != 0 || scale_arrivals != 1 || users != 0 || stages != "by-demand";
 }
 
 absl::StatusOr<TraceOptions> TraceFlags::Options(uint64_t seed) const {
@@ -35,6 +39,7 @@ absl::StatusOr<TraceOptions> TraceFlags::Options(uint64_t seed) const {
   o.seed = seed;
   o.machines = machines;
   o.scale_arrivals = scale_arrivals;
+  o.users = users;
   o.stage_per_job = stages == "per-job";
   return o;
 }

@@ -1,7 +1,7 @@
 // File: cli/trace_flags.h
 //
 // The replay options of a native trace (--window, --sample, --machines,
-// --scale-arrivals), shared by `weft sim --trace`, `weft compare --trace` and
+// --scale-arrivals, --users), shared by `weft sim --trace`, `weft compare --trace` and
 // `weft trace convert|inspect`, registered once and turned into TraceOptions.
 #pragma once
 
@@ -18,6 +18,7 @@ struct TraceFlags {
   double sample = 1;
   uint32_t machines = 0;
   double scale_arrivals = 1;
+  uint32_t users = 0;
   std::string stages = "by-demand";
 
   void Register(CLI::App& cmd);

@@ -187,8 +187,8 @@
   jobs.append(jobGrid);
   cdfChart(jobGrid, "JCT CDF", "jct_cdf", "job completion time (s)", true);
   cdfChart(jobGrid, "Slowdown CDF (JCT / critical path)", "slowdown_cdf", "slowdown", true);
-  if (!runs.some((r) => r.series.slowdown_cdf)) {
-    jobGrid.append(el("div", { class: "panel note" }, "No slowdown CDF: run weft report with --workload W to compute critical paths."));
+  if (!runs.some((r) => r.series.slowdown_cdf) && data.no_slowdown_note) {
+    jobGrid.append(el("div", { class: "panel note" }, data.no_slowdown_note));
   }
   chart(panel(jobGrid, "JCT / NewLB per job (the gap to the lower bound)", overlayHeight), { type: "scatter",
     data: { datasets: runs.map((r, i) => ({ label: r.name, data: xy(r.series.lb.x, r.series.lb.y),

@@ -72,7 +72,10 @@ std::vector<std::string> RunNames(const std::vector<std::string>& dirs) {
 }
 
 std::string ReportPage(const PageOptions& page_options, const std::vector<NamedRun>& runs, const SeriesOptions& options) {
-  json doc = {{"generator", "weft " WEFT_VERSION}, {"baseline", page_options.baseline}, {"runs", json::array()}};
+  json doc = {{"generator", "weft " WEFT_VERSION},
+              {"baseline", page_options.baseline},
+              {"no_slowdown_note", page_options.no_slowdown_note},
+              {"runs", json::array()}};
   for (const NamedRun& r : runs) {
     doc["runs"].push_back({{"name", r.name},
                            {"config", r.config.empty() ? r.name : r.config},
@@ -96,6 +99,7 @@ std::string ReportPage(const PageOptions& page_options, const std::vector<NamedR
 std::string ReportPage(const std::string& title, const std::vector<NamedRun>& runs, const SeriesOptions& options) {
   PageOptions page;
   page.title = title;
+  page.no_slowdown_note = "";
   return ReportPage(page, runs, options);
 }
 

@@ -24,11 +24,15 @@ struct NamedRun {
 struct PageOptions {
   std::string title = "weft report";
   std::string baseline;  // a run's name or policy that JCTs are normalised to; empty: fifo's run, else the first
+  // What the page says when no run has slowdowns (no workload was given);
+  // empty: nothing (the live page, which has no workload file to name).
+  std::string no_slowdown_note = "No slowdown CDF: run weft report with --workload W to compute critical paths.";
 };
 
 // ReportPage returns the whole HTML page.
 std::string ReportPage(const PageOptions& page, const std::vector<NamedRun>& runs, const SeriesOptions& options);
-// The same with the default choices but the title (the scheduler's live page).
+// The scheduler's live page: the default choices but the title, and no
+// advice to give a workload file.
 std::string ReportPage(const std::string& title, const std::vector<NamedRun>& runs, const SeriesOptions& options);
 
 // RunNames gives each directory a short, distinct name: its last path

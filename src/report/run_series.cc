@@ -27,12 +27,18 @@ json Rounded(const std::vector<double>& v) {
 }
 
 // Cdf: the empirical CDF of `values` at no more than `max_points` evenly
-// spaced ranks (the smallest and largest always among them).
+// spaced ranks (the smallest and largest always among them), after a first
+// point at 0 at the smallest value: the step up from 0 is drawn, so the CDF
+// of one value is a visible line, not a lone point a line chart leaves out.
 json Cdf(std::vector<double> values, size_t max_points, const std::string& what, json& notes) {
   std::sort(values.begin(), values.end());
   std::vector<double> x, y;
   const size_t n = values.size();
   const size_t points = std::min(n, max_points);
+  if (n > 0) {
+    x.push_back(values.front());
+    y.push_back(0);
+  }
   for (size_t i = 0; i < points; ++i) {
     const size_t rank = points == 1 ? n - 1 : i * (n - 1) / (points - 1);
     x.push_back(values[rank]);

@@ -28,6 +28,9 @@ uint64_t StableHash(std::string_view text, uint64_t seed) {
   return h ^ (h >> 31);
 }
 
+// The users' mapping hashes a job's name with this salt (any fixed value).
+constexpr uint64_t kUsersSalt = 0x75736572;  // "user"
+
 }  // namespace
 
 absl::Status ParseWindow(std::string_view text, TraceOptions& options) {
@@ -204,6 +207,14 @@ absl::Status TraceEmitter::Job(json job, double arrival_s) {
     return absl::InvalidArgumentError(fmt::format("job \"{}\" appears twice in the trace (a file given twice?)", name));
   }
   job["arrival"] = (arrival_s - options_.window_start_s) / options_.scale_arrivals;
+  if (options_.users > 0) {
+    const auto user = job.find("user");
+    if (user == job.end() || !user->is_string() || user->get_ref<const std::string&>() == "default") {
+      // A fixed salt, not the sample's seed: the mapping is the same in every run.
+      job["user"] = fmt::format("u{}", StableHash(name, kUsersSalt) % options_.users);
+      report_.Note(kNoteUsers);
+    }
+  }
   ++report_.jobs_written;
   report_.tasks_written += tasks;
   return sink_.Job(job);

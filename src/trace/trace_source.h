@@ -37,6 +37,11 @@ struct TraceOptions {
   uint64_t seed = 1;          // the sample's seed, and the seed of formats that draw (decima-tpch)
   uint32_t machines = 0;      // 0: the format's cluster; else this many machines like its largest
   double scale_arrivals = 1;  // arrival rate multiplier: arrivals are divided by it
+  // 0: users as the trace gives them. K > 0: a job the trace gives no user
+  // (or google-2011's "default") becomes user u0..u(K-1), chosen by a hash of
+  // its name alone, so it is the same job's user in every run, policy, seed,
+  // window and sample (docs/traces.md, "Users").
+  uint32_t users = 0;
   // Google's jobs are bags of tasks that may differ in demand: one stage per
   // distinct demand (false), or one stage per job with per-task `demands`
   // (true; trace/task_groups.h).
@@ -132,7 +137,7 @@ class TraceEmitter {
   // --machines, that many machines with the largest group's capacity.
   absl::Status Cluster(nlohmann::json groups);
   // Job: `job` without "arrival"; `arrival_s` is in trace time. Applies the
-  // window, the sample and the arrival scale, skips a job whose demand fits
+  // window, the sample, the arrival scale and the users' mapping, skips a job whose demand fits
   // no machine, and passes the job on.
   absl::Status Job(nlohmann::json job, double arrival_s);
   // NoArrivalBefore: the reader will pass no job arriving before
@@ -165,6 +170,7 @@ class TraceEmitter {
 inline constexpr std::string_view kSkipWindow = "jobs arriving outside the window";
 inline constexpr std::string_view kSkipSample = "jobs left out by the sample";
 inline constexpr std::string_view kSkipTooLarge = "jobs with a demand larger than any machine";
+inline constexpr std::string_view kNoteUsers = "jobs without a user given one by --users";
 
 // MachineGroup: one {"name","count","rack_size","capacity"} group as JSON.
 nlohmann::json MachineGroup(std::string_view name, uint64_t count, const nlohmann::json& capacity);

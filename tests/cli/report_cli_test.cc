@@ -3,7 +3,9 @@
 // sampling of big runs said on the page, and the bad-input contract (exit 2,
 // one line naming the file, no report left behind). The page in a real
 // browser: report_browser_test.py.
+#include <algorithm>
 #include <fstream>
+#include <sstream>
 #include <regex>
 
 #include "fmt/format.h"
@@ -58,7 +60,9 @@ TEST_F(ReportCliTest, WritesOneSelfContainedPageOfBothRuns) {
   EXPECT_EQ(run["summary"]["avg_jct"], summary["avg_jct"]);
   EXPECT_EQ(run["summary"]["policy"], "fair");
   const nlohmann::json& s = run["series"];
-  EXPECT_EQ(s["jct_cdf"]["x"].size(), summary["jobs"].get<size_t>() - summary["jobs_failed"].get<size_t>());
+  // One point per job that succeeded, after the step up from 0.
+  EXPECT_EQ(s["jct_cdf"]["x"].size(), summary["jobs"].get<size_t>() - summary["jobs_failed"].get<size_t>() + 1);
+  EXPECT_DOUBLE_EQ(s["jct_cdf"]["y"].front().get<double>(), 0.0);
   EXPECT_DOUBLE_EQ(s["jct_cdf"]["y"].back().get<double>(), 1.0);
   EXPECT_EQ(s["slowdown_cdf"]["x"].size(), s["jct_cdf"]["x"].size());
   EXPECT_GE(s["slowdown_cdf"]["x"][0].get<double>(), 1.0);  // JCT >= critical path
@@ -70,12 +74,55 @@ TEST_F(ReportCliTest, WritesOneSelfContainedPageOfBothRuns) {
   EXPECT_TRUE(s["notes"].empty());  // nothing sampled in a small run
 }
 
+// A CDF of one job is a step from 0 to 1 at its JCT, which a line chart
+// draws; a lone point it would not (the live page's job-time chart stayed
+// empty until a second job ended).
+TEST_F(ReportCliTest, CdfOfOneJobIsAStepAChartDraws) {
+  const std::string path = Write("one.json", R"({"weft": 1,
+    "cluster": {"machines": [{"name": "m", "count": 1, "capacity": {"cpu": 1, "mem": 1}}]},
+    "jobs": [{"name": "j", "stages": [{"name": "s", "tasks": 1, "duration": 2.5, "demand": {"cpu": 1}}]}]})");
+  const std::string run = (dir_ / "one").string();
+  ASSERT_EQ(Run({"sim", path, "-p", "fifo", "--out", run}).exit_code, 0);
+  const std::string out = (dir_ / "one.html").string();
+  ASSERT_EQ(Run({"report", run, "-o", out}).exit_code, 0);
+  const nlohmann::json cdf = Data(Slurp(out))["runs"][0]["series"]["jct_cdf"];
+  EXPECT_EQ(cdf["x"], nlohmann::json({2.5, 2.5}));
+  EXPECT_EQ(cdf["y"], nlohmann::json({0, 1}));
+  // Without --workload, the page says how to get slowdowns.
+  EXPECT_THAT(Data(Slurp(out))["no_slowdown_note"].get<std::string>(), HasSubstr("--workload W"));
+}
+
+// The page's "jct/newlb p50" is the median of jobs.csv's newlb_ratio over the
+// jobs that succeeded (a live page once showed 0.02 against 0.77 there).
+TEST_F(ReportCliTest, MedianRatioToTheLowerBoundIsJobsCsvs) {
+  const std::string run = Sim("fair", {"--task-failures", "0.1"});
+  const std::string out = (dir_ / "r.html").string();
+  ASSERT_EQ(Run({"report", run, "-o", out}).exit_code, 0);
+  std::ifstream jobs(dir_ / "fair/jobs.csv");
+  std::string line;
+  std::getline(jobs, line);
+  ASSERT_EQ(line.rfind("job,user,arrival,start,end,jct,outcome,newlb,newlb_ratio", 0), 0u) << line;
+  std::vector<double> ratios;
+  while (std::getline(jobs, line)) {
+    std::vector<std::string> cells;
+    std::stringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+    ASSERT_GE(cells.size(), 9u) << line;
+    if (cells[6] == "ok" && std::stod(cells[8]) > 0) ratios.push_back(std::stod(cells[8]));
+  }
+  ASSERT_FALSE(ratios.empty());
+  std::sort(ratios.begin(), ratios.end());
+  const double median = ratios.size() % 2 ? ratios[ratios.size() / 2]
+                                          : (ratios[ratios.size() / 2 - 1] + ratios[ratios.size() / 2]) / 2;
+  EXPECT_NEAR(Data(Slurp(out))["runs"][0]["summary"]["median_job_ratio"].get<double>(), median, 1e-5);
+}
+
 TEST_F(ReportCliTest, SaysWhatItSampled) {
   const std::string fifo = Sim("fifo", {"--timeline-step", "0.01"});
   const std::string out = (dir_ / "r.html").string();
   ASSERT_EQ(Run({"report", fifo, "-o", out, "--max-points", "10", "--gantt-machines", "3"}).exit_code, 0);
   const nlohmann::json s = Data(Slurp(out))["runs"][0]["series"];
-  EXPECT_LE(s["delay_cdf"]["x"].size(), 10u);
+  EXPECT_LE(s["delay_cdf"]["x"].size(), 11u);  // 10 ranks after the step up from 0
   EXPECT_LE(s["timeline"]["t"].size(), 10u);
   EXPECT_EQ(s["gantt"]["machines"], nlohmann::json({"m0", "m3", "m6"}));
   const std::string notes = s["notes"].dump();

@@ -5,9 +5,13 @@
 // replay), the data-quality report, and the bad-input contract (exit 2, one
 // stderr line naming file, row and column, no output file left).
 #include <filesystem>
+#include <map>
+#include <set>
 #include <string>
 
 #include "cli_test_util.h"
+#include "fmt/format.h"
+#include "nlohmann/json.hpp"
 
 namespace weft {
 namespace {
@@ -160,4 +164,32 @@ TEST_F(TraceCliTest, InspectAcceptsAFolderForEveryFormat) {
 }
 
 }  // namespace
+// --users K gives a trace's jobs without a user (SWIM has none) one of K
+// users by their name alone: every user used, and a job's user the same
+// whatever the sample keeps.
+TEST_F(TraceCliTest, UsersMapsJobsWithoutOneByTheirName) {
+  std::string rows;
+  for (int j = 0; j < 40; ++j) rows += fmt::format("job{}\t{}\t1\t740773\t2339561\t627471\n", j, j);
+  const std::string trace = "swim:" + Write("users.tsv", rows);
+  const std::string all = (dir_ / "all.json").string(), half = (dir_ / "half.json").string();
+  const Result r = Run({"trace", "convert", trace, "--users", "3", "-o", all});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("40 jobs without a user given one by --users"));
+  ASSERT_EQ(Run({"trace", "convert", trace, "--users", "3", "--sample", "0.5", "--seed", "9", "-o", half}).exit_code, 0);
+  std::map<std::string, std::string> user_of;
+  std::set<std::string> users;
+  const nlohmann::json converted = nlohmann::json::parse(Slurp(all));
+  for (const auto& j : converted["jobs"]) {
+    user_of[j["name"]] = j["user"];
+    users.insert(j["user"].get<std::string>());
+  }
+  EXPECT_EQ(users, (std::set<std::string>{"u0", "u1", "u2"}));
+  const nlohmann::json kept = nlohmann::json::parse(Slurp(half))["jobs"];
+  ASSERT_FALSE(kept.empty());
+  for (const auto& j : kept) EXPECT_EQ(j["user"], user_of[j["name"]]) << j["name"];
+  // Without --users the trace's jobs keep having no user.
+  ASSERT_EQ(Run({"trace", "convert", trace, "-o", all}).exit_code, 0);
+  EXPECT_FALSE(nlohmann::json::parse(Slurp(all))["jobs"][0].contains("user"));
+}
+
 }  // namespace weft

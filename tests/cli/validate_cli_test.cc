@@ -65,6 +65,40 @@ TEST_F(ValidateCliTest, SaysWhenTheLocalityCostIsOn) {
                                path));
 }
 
+// A jobs-only file (no cluster section) is what `weft submit` sends to a
+// live cluster: validate checks every rule that does not need the nodes.
+constexpr const char* kJobsOnly = R"({"weft": 1, "jobs": [{"name": "j", "user": "ann", "stages": [
+    {"name": "a", "tasks": 2, "duration": 1.0, "demand": {"cpu": 64, "mem": 500}, "locality": [["n1"], ["n2"]]},
+    {"name": "b", "tasks": 2, "duration": 1.0, "demand": {"cpu": 1}, "after": ["a"]}]}]})";
+
+TEST_F(ValidateCliTest, AcceptsAJobsOnlyFileAsSubmitDoes) {
+  const std::string path = Write("jobs.json", kJobsOnly);
+  const Result r = Run({"validate", path});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, fmt::format("{}: ok: 1 jobs, 2 stages, 4 tasks, jobs only (what fits is checked by the "
+                               "scheduler against its nodes), 130.0 cpu-seconds of work\n",
+                               path));
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(ValidateCliTest, ChecksAJobsOnlyFilesRules) {
+  std::string text = kJobsOnly;
+  text.replace(text.find(R"("after": ["a"])"), 14, R"("after": ["z"])");
+  const std::string path = Write("jobs-bad.json", text);
+  const Result r = Run({"validate", path});
+  ExpectBadInput(r);
+  EXPECT_EQ(r.err, fmt::format("error: {}: job \"j\" stage \"b\": \"after\" names unknown stage \"z\"\n", path));
+}
+
+TEST_F(ValidateCliTest, ReportsAnErrorOfAFileWithAClusterAsBefore) {
+  std::string text = kGoodWorkload;
+  text.replace(text.find(R"("after": ["a"])"), 14, R"("after": ["z"])");
+  const std::string path = Write("bad-after.json", text);
+  const Result r = Run({"validate", path});
+  ExpectBadInput(r);
+  EXPECT_EQ(r.err, fmt::format("error: {}: job \"j\" stage \"b\": \"after\" names unknown stage \"z\"\n", path));
+}
+
 TEST_F(ValidateCliTest, RejectsBadJson) {
   const std::string path = Write("bad.json", "{\"weft\": 1,\n");
   const Result r = Run({"validate", path});

@@ -202,6 +202,9 @@ def main():
         for needle in ('id="weft-operator"', 'id="weft-status"', 'id="weft-data"'):
             if needle not in page:
                 failures.append(f"the dashboard page lacks {needle}")
+        # The live page has no workload file: it gives no advice to pass one.
+        if "--workload" in page:
+            failures.append("the dashboard page advises giving --workload")
         # The tables poll the JSON; the whole page reloads only when asked.
         if 'http-equiv="refresh"' in page:
             failures.append("the dashboard page reloads itself without ?refresh=N")

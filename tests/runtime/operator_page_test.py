@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """The operator's live page against a live local cluster (docs/runtime.md, "Dashboard and metrics"): on one
 node of 2 cpus, a job holding both cpus runs while a second one waits; /api/jobs must list both with their
-user and state, /api/nodes the node, and the page read in headless Chromium must show the running job and the
-queued one in its jobs table while they are so (skipped, exit 77, where Chromium cannot be had), and /metrics
+user and state and alice's share over time, /api/nodes the node, and the page read in headless Chromium must show the running job and the
+queued one in its jobs table while they are so, and alice's share drawn over time (skipped, exit 77, where Chromium cannot be had), and /metrics
 its per-user series. Once both ended (the first cancelled), /metrics must count them in its job-time histograms.
 
   operator_page_test.py --weft BUILD/src/weft --work DIR [--screenshot OUT.png]
@@ -104,6 +104,11 @@ def main():
                 failures.append(f"/api/jobs does not list {name}: {sorted(jobs)}")
             elif (j["user"], j["state"], j["stage"], j["tasks"]) != (user, state, stage, 1):
                 failures.append(f"/api/jobs {name}: {j}, expected user {user}, state {state}, stage {stage}")
+        # Shares over time: a sample per read of /api/jobs, a second apart at least.
+        time.sleep(1.2)
+        history = api("/api/jobs")["share_history"]
+        if len(history["t"]) < 2 or history["users"] != ["alice"] or history["running"][0][-1] != 1:
+            failures.append(f"/api/jobs share_history: {history}, expected alice holding 1 task over 2 samples or more")
         nodes = api("/api/nodes")["nodes"]
         if len(nodes) != 1 or not nodes[0]["up"] or nodes[0]["capacity"]["cpu"] != 2 or nodes[0]["reserved"]["cpu"] != 2:
             failures.append(f"/api/nodes: {nodes}, expected one node up with its 2 cpus reserved")
@@ -126,6 +131,10 @@ def main():
                              dashboard.login)
             if os.path.exists(finished):
                 failures.append("the first job ended before the page was read (machine too slow?)")
+            history_svg = dom[dom.find('id="op-history"'):dom.find("</svg>", dom.find('id="op-history"'))]
+            legend = dom[dom.find('id="op-history-legend"'):dom.find("</p>", dom.find('id="op-history-legend"'))]
+            if "<polygon" not in history_svg or "alice" not in legend:
+                failures.append(f"the page draws no share of alice over time: {history_svg[:300]} {legend[:200]}")
             table = JobsTable()
             table.feed(dom)
             shown = {r[1]: r for r in table.rows[1:] if len(r) > 3}

@@ -118,7 +118,7 @@ TEST(OperatorViewTest, ReplicasNumberJobsByGlobalId) {
 }
 
 TEST(OperatorViewTest, JobsJsonListsRunningAndQueuedWithProgressAgeStageAndShares) {
-  const nlohmann::json j = nlohmann::json::parse(OperatorJobsJson(Status(), ExportFactsOf(ThreeJobs()), 50));
+  const nlohmann::json j = nlohmann::json::parse(OperatorJobsJson(Status(), ExportFactsOf(ThreeJobs()), 50, ShareHistory{}));
   EXPECT_EQ(j["policy"], "fifo");
   ASSERT_EQ(j["jobs"].size(), 2u);  // the ended job is not listed
   EXPECT_EQ(j["jobs_running"], 1);
@@ -155,7 +155,7 @@ TEST(OperatorViewTest, JobsJsonListsRunningJobsFirstUpToItsLimitAndCountsAll) {
     j->set_id(id);
     j->set_state(id % 50 == 49 ? "running" : "waiting");  // 3 running, the last one at the end
   }
-  const nlohmann::json j = nlohmann::json::parse(OperatorJobsJson(r, ExportFacts{}, 0));
+  const nlohmann::json j = nlohmann::json::parse(OperatorJobsJson(r, ExportFacts{}, 0, ShareHistory{}));
   EXPECT_EQ(j["jobs_running"], 3);
   EXPECT_EQ(j["jobs_queued"], kMaxJobs + 47);
   ASSERT_EQ(j["jobs"].size(), kMaxJobs);
@@ -167,7 +167,7 @@ TEST(OperatorViewTest, JobsJsonListsRunningJobsFirstUpToItsLimitAndCountsAll) {
 
 TEST(OperatorViewTest, JobsJsonWithoutExportStillListsJobs) {
   // An export that failed or a job it does not know yet: no user, no stage.
-  const nlohmann::json j = nlohmann::json::parse(OperatorJobsJson(Status(), ExportFacts{}, 50));
+  const nlohmann::json j = nlohmann::json::parse(OperatorJobsJson(Status(), ExportFacts{}, 50, ShareHistory{}));
   ASSERT_EQ(j["jobs"].size(), 2u);
   EXPECT_EQ(j["jobs"][0]["user"], "");
   EXPECT_EQ(j["jobs"][0]["stage"], "");
@@ -177,7 +177,7 @@ TEST(OperatorViewTest, JobsJsonWithoutExportStillListsJobs) {
 TEST(OperatorViewTest, StderrThatIsNotUtf8DoesNotBreakTheJson) {
   v1::StatusReply r = Status();
   r.mutable_jobs(0)->mutable_last_failure()->set_stderr_tail("bad \xff\xfe bytes");
-  const nlohmann::json j = nlohmann::json::parse(OperatorJobsJson(r, ExportFacts{}, 0));
+  const nlohmann::json j = nlohmann::json::parse(OperatorJobsJson(r, ExportFacts{}, 0, ShareHistory{}));
   EXPECT_THAT(j["failures"][0]["stderr_tail"].get<std::string>(), HasSubstr("bytes"));
 }
 

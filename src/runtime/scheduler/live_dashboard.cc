@@ -79,12 +79,24 @@ std::string LiveDashboard::JobsJson() {
       break;
     }
   }
+  const double now_s = NowSeconds(*facts);
+  std::lock_guard lock(history_mu_);
+  if (now_s > 0) history_.Add(now_s, RunningByUser(status, *facts));
+  return OperatorJobsJson(status, *facts, now_s, history_);
+}
+
+double LiveDashboard::NowSeconds(const ExportFacts& facts) {
   // The scheduler's clock counts from its journal's epoch (Unix time), so
   // its `now` is the wall clock minus that epoch.
   const int64_t unix_us = std::chrono::duration_cast<std::chrono::microseconds>(
                               std::chrono::system_clock::now().time_since_epoch()).count();
-  const double now_s = facts->epoch_unix_us > 0 ? static_cast<double>(unix_us - facts->epoch_unix_us) / 1e6 : 0;
-  return OperatorJobsJson(status, *facts, now_s);
+  return facts.epoch_unix_us > 0 ? static_cast<double>(unix_us - facts.epoch_unix_us) / 1e6 : 0;
+}
+
+void LiveDashboard::Sample(const v1::StatusReply& status, const ExportFacts& facts, double now_s) {
+  if (now_s <= 0) return;
+  std::lock_guard lock(history_mu_);
+  history_.Add(now_s, RunningByUser(status, facts));
 }
 
 std::string LiveDashboard::NodesJson() {
@@ -100,6 +112,7 @@ std::string LiveDashboard::MetricsText() {
   const v1::StatusReply status = core_.Status(request);
   // A scrape reads the state of now, as the scheduler's own gauges do.
   const std::shared_ptr<const ExportFacts> facts = Facts(0);
+  Sample(status, *facts, NowSeconds(*facts));
   return JobTimeHistograms(*facts) + UserGauges(status, *facts);
 }
 

@@ -4,7 +4,8 @@
 // it polls: first the operator's tables (operator_page.h: running and queued
 // jobs, nodes, shares now, recent failures), filled every 2 s from /api/jobs
 // and /api/nodes (operator_view.h, read from the scheduler's status and
-// export); below them the report of `weft report` (docs/report.md: the same
+// export; the shares over time are sampled at each of those reads,
+// share_history.h); below them the report of `weft report` (docs/report.md: the same
 // charts, Chart.js inlined) for the jobs so far, rebuilt from the scheduler's
 // export when the page is loaded (`?refresh=N` reloads it every N seconds).
 // The export goes through the same writer as `weft export`
@@ -54,6 +55,13 @@ class LiveDashboard {
   // most `max_age_s` old (empty when the export fails).
   std::shared_ptr<const ExportFacts> Facts(double max_age_s);
 
+  // Sample: adds the running tasks per user of `status` at `now_s` to the
+  // shares' history (under history_mu_).
+  void Sample(const v1::StatusReply& status, const ExportFacts& facts, double now_s);
+  // NowSeconds: the scheduler's time now (its clock counts from the
+  // journal's epoch, a Unix time, which `facts` carries); 0 before it is known.
+  static double NowSeconds(const ExportFacts& facts);
+
   SchedulerCore& core_;
   std::filesystem::path scratch_;
   std::mutex mu_;
@@ -62,6 +70,8 @@ class LiveDashboard {
   std::mutex facts_mu_;
   std::shared_ptr<const ExportFacts> facts_ = std::make_shared<const ExportFacts>();
   std::chrono::steady_clock::time_point facts_at_{};
+  std::mutex history_mu_;
+  ShareHistory history_;
 };
 
 }  // namespace weft::runtime

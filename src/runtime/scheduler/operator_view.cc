@@ -113,7 +113,14 @@ std::string CurrentStage(const ExportFacts::Job& job) {
   return "";
 }
 
-std::string OperatorJobsJson(const v1::StatusReply& status, const ExportFacts& facts, double now_s) {
+std::map<std::string, uint64_t> RunningByUser(const v1::StatusReply& status, const ExportFacts& facts) {
+  std::map<std::string, uint64_t> running;
+  for (const auto& [user, counts] : Users(status, facts)) running[user] = counts.first;
+  return running;
+}
+
+std::string OperatorJobsJson(const v1::StatusReply& status, const ExportFacts& facts, double now_s,
+                             const ShareHistory& history) {
   nlohmann::json jobs = nlohmann::json::array();
   nlohmann::json failures = nlohmann::json::array();
   nlohmann::json queued = nlohmann::json::array();
@@ -180,7 +187,8 @@ std::string OperatorJobsJson(const v1::StatusReply& status, const ExportFacts& f
                               {"jobs_queued", queued_jobs},
                               {"jobs", jobs},
                               {"failures", failures},
-                              {"shares", shares}};
+                              {"shares", shares},
+                              {"share_history", history.Json()}};
   // What a node sent (stderr, a reason) may not be UTF-8: replaced, not thrown on.
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }

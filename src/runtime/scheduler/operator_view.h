@@ -3,7 +3,8 @@
 // What the operator's live page shows (docs/runtime.md, "Dashboard and
 // metrics"), as JSON for /api/jobs and /api/nodes and as Prometheus
 // histograms for /metrics: running and queued jobs with user, progress, age
-// and stage; recent task failures with their reason; per-user shares now;
+// and stage; recent task failures with their reason; per-user shares now
+// and over time (share_history.h);
 // nodes with up/down, capacity, reserved and measured use; queue-wait and
 // job-completion-time histograms of the ended jobs.
 //
@@ -15,10 +16,12 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "runtime/scheduler/share_history.h"
 #include "weft/v1/weft.pb.h"
 
 namespace weft::runtime {
@@ -61,9 +64,14 @@ inline constexpr size_t kMaxJobs = 100;
 // OperatorJobsJson: /api/jobs: the scheduler's summary, the active jobs
 // (waiting or running; their numbers, and at most kMaxJobs of them listed)
 // with their progress and age at `now_s` (scheduler
-// time, seconds), the held jobs' last task failures, and running tasks per
-// user now.
-std::string OperatorJobsJson(const v1::StatusReply& status, const ExportFacts& facts, double now_s);
+// time, seconds), the held jobs' last task failures, running tasks per
+// user now ("shares") and over time ("share_history": `history`'s Json).
+std::string OperatorJobsJson(const v1::StatusReply& status, const ExportFacts& facts, double now_s,
+                             const ShareHistory& history);
+
+// RunningByUser: the running tasks of the active jobs of `status`, summed
+// per user ("" for jobs without one): what ShareHistory samples.
+std::map<std::string, uint64_t> RunningByUser(const v1::StatusReply& status, const ExportFacts& facts);
 
 // OperatorNodesJson: /api/nodes: each node (status.nodes, asked with
 // StatusRequest.nodes) with up, capacity, reserved and measured use.
