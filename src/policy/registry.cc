@@ -93,6 +93,13 @@ const std::vector<ParamSpec>& CommonParams() {
   return kCommon;
 }
 
+KnowledgeOptions BuiltPolicy::knowledge() const {
+  KnowledgeOptions k;
+  k.estimate_noise = params.Double("estimate_noise");
+  k.default_duration_us = static_cast<TimeUs>(params.Double("default_duration") * static_cast<double>(kUsPerSecond));
+  return k;
+}
+
 absl::StatusOr<BuiltPolicy> BuildPolicy(std::string_view name, const std::vector<std::string>& assignments) {
   const PolicyInfo* info = FindPolicy(name);
   if (info == nullptr) {

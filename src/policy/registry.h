@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "policy/job_view.h"
 #include "policy/policy.h"
 
 namespace weft::policy {
@@ -38,6 +39,12 @@ struct BuiltPolicy {
   const PolicyInfo* info = nullptr;
   std::unique_ptr<Policy> policy;
   Params params;  // the policy's own and the common ones, with defaults filled in
+
+  // knowledge: what the common parameters estimate_noise and
+  // default_duration say the policy may know, for every place that runs a
+  // policy (the simulator, the scheduler daemon, a node's agent host); the
+  // seed is the caller's to set.
+  KnowledgeOptions knowledge() const;
 };
 
 // BuildPolicy builds `name` with `assignments` (k=v); InvalidArgument for an

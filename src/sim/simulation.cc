@@ -57,9 +57,7 @@ absl::StatusOr<SimulationResult> Simulate(JobSource& source, const SimulationReq
   ASSIGN_OR_RETURN(policy::BuiltPolicy built, policy::BuildPolicy(request.policy, request.params));
   const Workload& workload = source.workload();
   SimOptions options = request.options;
-  options.knowledge.estimate_noise = built.params.Double("estimate_noise");
-  options.knowledge.default_duration_us =
-      static_cast<TimeUs>(built.params.Double("default_duration") * static_cast<double>(kUsPerSecond));
+  options.knowledge = built.knowledge();
   // Before any output exists: bad input writes nothing.
   RETURN_IF_ERROR(ValidateSimOptions(workload, *built.policy, options));
   // The first job, before any output: a source that fails at once (a trace

@@ -293,10 +293,7 @@ absl::StatusOr<std::unique_ptr<AgentHost>> AgentHost::Create(const v1::AgentSetu
   if (setup.machine() >= cluster.size()) return absl::InvalidArgumentError("the agent's machine is not in the cluster");
   host->machine_ = MachineId(setup.machine());
   host->setup_ = setup;
-  policy::KnowledgeOptions knowledge;
-  knowledge.estimate_noise = host->built_.params.Double("estimate_noise");
-  knowledge.default_duration_us =
-      static_cast<TimeUs>(host->built_.params.Double("default_duration") * static_cast<double>(kUsPerSecond));
+  policy::KnowledgeOptions knowledge = host->built_.knowledge();
   knowledge.seed = setup.seed();
   host->context_ = std::make_unique<RemoteContext>(std::move(cluster), host->machine_, setup.seed(),
                                                    host->built_.policy->num_schedulers() * std::max(1u, setup.replicas()),

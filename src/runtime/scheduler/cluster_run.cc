@@ -12,9 +12,7 @@ sim::SimOptions EngineOptions(const policy::BuiltPolicy& built, const ClusterRun
   sim::SimOptions o;
   o.seed = options.seed;
   o.max_attempts = options.max_attempts;
-  o.knowledge.estimate_noise = built.params.Double("estimate_noise");
-  o.knowledge.default_duration_us =
-      static_cast<TimeUs>(built.params.Double("default_duration") * static_cast<double>(kUsPerSecond));
+  o.knowledge = built.knowledge();
   return o;
 }
 
